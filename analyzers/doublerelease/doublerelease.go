@@ -1,0 +1,324 @@
+package doublerelease
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/internal/diag"
+	"github.com/lifetimevet/lifetimevet/passes/cgocall"
+	"github.com/lifetimevet/lifetimevet/passes/lifetime"
+	"github.com/lifetimevet/lifetimevet/passes/model"
+)
+
+// Analyzer reports once-only native handles released twice.
+var Analyzer = &analysis.Analyzer{
+	Name:     "doublerelease",
+	Doc:      Doc.Compile().Format(false),
+	URL:      "https://github.com/lifetimevet/lifetimevet/blob/main/analyzers/doublerelease/doc.go",
+	Requires: []*analysis.Analyzer{cgocall.Analyzer, model.Analyzer, lifetime.Analyzer},
+	Run:      run,
+}
+
+type checker struct {
+	pass  *analysis.Pass
+	calls *cgocall.Result
+	lt    *lifetime.Result
+	model *model.Result
+	rep   *diag.Reporter
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	c := &checker{
+		pass:  pass,
+		calls: pass.ResultOf[cgocall.Analyzer].(*cgocall.Result),
+		lt:    pass.ResultOf[lifetime.Analyzer].(*lifetime.Result),
+		model: pass.ResultOf[model.Analyzer].(*model.Result),
+	}
+	c.rep = diag.New(pass, c.model)
+	for _, fn := range c.calls.Funcs {
+		if tr := c.lt.Traces[fn]; tr != nil {
+			for _, ev := range tr.Events {
+				c.event(fn, ev)
+			}
+		}
+	}
+	c.finalizerArmed()
+	c.handleTypes()
+	return nil, nil
+}
+
+func handle(s string) string {
+	if s == "" {
+		return "the handle"
+	}
+	return s
+}
+
+func (c *checker) where(pos, at token.Pos) string { return diag.Where(c.pass.Fset, pos, at) }
+
+func releaser(s *lifetime.Site) string {
+	if s.Release != nil && s.CalleeName != "" {
+		return s.CalleeName
+	}
+	return "C." + s.CFunc
+}
+
+func (c *checker) event(fn *ssa.Function, ev *lifetime.Event) {
+	switch ev.Kind {
+	case lifetime.DoubleRelease:
+		c.double(fn, ev)
+	case lifetime.CopyRelease:
+		s := ev.First
+		c.rep.Reportf(s.Pos, "%s releases the handle of a copy and clears only the copy: %s still holds the released handle, so releasing it again (a later %s) releases it twice; call %s on the original, not on a copy",
+			releaser(s), ev.StaleText, c.calleeShort(s), c.calleeShort(s))
+	case lifetime.ClearOfCopy:
+		recv := fn.Signature.Recv()
+		if recv == nil || isPtr(recv.Type()) {
+			return
+		}
+		tn := typeName(recv.Type())
+		c.rep.Reportf(ev.Store.Pos(), "this clears %s in a copy: %s has a value receiver, so the caller's %s keeps the released handle and a second %s releases it again; use a pointer receiver (func (%s *%s) %s)",
+			handle(ev.Handle), fn.Name(), tn, fn.Name(), recv.Name(), tn, fn.Name())
+	}
+}
+
+func (c *checker) calleeShort(s *lifetime.Site) string {
+	if s.Callee != nil {
+		return s.Callee.Name()
+	}
+	return s.CFunc
+}
+
+func (c *checker) double(fn *ssa.Function, ev *lifetime.Event) {
+	first, second := ev.First, ev.Second
+	h := handle(second.Handle)
+	if first.Handle != "" && second.Handle == "" {
+		h = first.Handle
+	}
+	// The same release of the same function, called twice on one value:
+	// report in the function, whose release is not idempotent.
+	if first.Release != nil && first.Release == second.Release && first.Release.Pos().IsValid() && first != second {
+		r := first.Release
+		c.rep.Reportf(r.Pos(), "%s is released twice when %s is called twice on the same value, as %s does (%s and %s): %s neither clears nor checks it; clear it after releasing it (under a lock, or claim it with atomic.Pointer.Swap) so that a second call does nothing",
+			r.Text, second.CalleeName, fn.Name(), c.where(first.Pos, r.Pos()), c.where(second.Pos, r.Pos()), r.Func)
+		return
+	}
+	switch {
+	case first == second && first.Deferred:
+		c.rep.Reportf(first.Pos, "%s is released by a deferred %s registered on each iteration of a loop: every deferred call releases the same handle when %s returns; release it once, outside the loop",
+			h, releaser(first), fn.Name())
+	case first == second:
+		c.rep.Reportf(first.Pos, "%s is released again on the next iteration of the loop, with no new handle acquired in between; acquire a handle per iteration or release it once after the loop",
+			h)
+	case second.Deferred && !first.Deferred:
+		c.rep.Reportf(first.Pos, "%s is released here and again by the deferred %s at %s when %s returns (the defer evaluated the handle when it ran); drop this release, or defer a closure that releases whatever the variable holds at exit and clear it here",
+			handle(first.Handle), releaser(second), c.where(second.Pos, first.Pos), fn.Name())
+	default:
+		c.rep.Reportf(second.Pos, "%s is released twice: by %s at %s and again here; release it once, or clear it after the first release",
+			h, releaser(first), c.where(first.Pos, second.Pos))
+	}
+}
+
+// finalizerArmed reports functions that release a handle which a finalizer
+// or cleanup of its owner also releases, and leave the finalizer armed. A
+// release through a callee that is itself reported is reported there only.
+func (c *checker) finalizerArmed() {
+	only := c.finalizerOnly()
+	type match struct {
+		fn  *ssa.Function
+		r   *lifetime.Release
+		msg string
+	}
+	var matches []match
+	found := map[*lifetime.Release]bool{}
+	for _, fn := range c.calls.Funcs {
+		if only[fn] {
+			continue
+		}
+		sum := c.lt.Summaries[fn]
+		if sum == nil {
+			continue
+		}
+		for _, r := range sum.Releases {
+			if r.Guarded || r.Clears || r.Declared || r.Path.Root < 0 || r.Path.Root >= len(fn.Params) || !r.Pos().IsValid() {
+				continue
+			}
+			if msg := c.armed(fn, sum, r); msg != "" {
+				matches = append(matches, match{fn, r, msg})
+				found[r] = true
+			}
+		}
+	}
+	for _, m := range matches {
+		if via, _ := m.r.Via(); via != nil && found[via] {
+			continue // reported in the callee
+		}
+		c.rep.Reportf(m.r.Pos(), "%s", m.msg)
+	}
+}
+
+// armed returns the finding for release r of fn when a finalizer or cleanup
+// of the handle's owner releases it too and fn neither disarms it nor
+// clears or flags the object; "" otherwise.
+func (c *checker) armed(fn *ssa.Function, sum *lifetime.Summary, r *lifetime.Release) string {
+	ops := r.Path.Ops
+	root := fn.Params[r.Path.Root]
+	for k := 0; k <= len(ops); k++ {
+		t := access.TypeAfter(root.Type(), ops[:k])
+		tn := pointee(t)
+		if tn == nil {
+			continue
+		}
+		for _, fin := range c.lt.FinalizersOf(tn) {
+			if fin.Func == fn && !exported(fn) {
+				continue
+			}
+			for _, fr := range fin.Releases {
+				if !slices.Equal(fr.Ops, ops[k:]) {
+					continue
+				}
+				obj := access.Path{Root: r.Path.Root, Ops: ops[:k]}
+				if sum.DisarmsPath(obj) || sum.StoresTo(obj) || storesUnder(sum, obj) {
+					continue
+				}
+				objText := access.Render(root.Name(), root.Type(), ops[:k])
+				what := "finalizer set"
+				disarm := fmt.Sprintf("runtime.SetFinalizer(%s, nil)", objText)
+				if fin.Cleanup {
+					what = "cleanup added"
+					disarm = "Stop on its runtime.Cleanup"
+				}
+				at := fin.Posn
+				if fin.Pos().IsValid() {
+					at = c.where(fin.Pos(), r.Pos())
+				}
+				return fmt.Sprintf("%s is released here and again by the %s at %s (%s) once the %s is collected; disarm it (%s) and clear %s, or release only through the finalizer's function",
+					r.Text, what, at, fin.Name, tn.Name(), disarm, r.Text)
+			}
+		}
+	}
+	return ""
+}
+
+// storesUnder reports whether the summary writes any field of the object at p
+// (a closed flag the finalizer may test).
+func storesUnder(sum *lifetime.Summary, p access.Path) bool {
+	for _, st := range sum.Stores {
+		if st.Path.HasPrefix(p) {
+			return true
+		}
+	}
+	for _, cl := range sum.Clobbers {
+		if cl.HasPrefix(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// finalizerOnly returns the functions that run only as (or on behalf of) a
+// finalizer: unexported finalizer functions and literals, and unexported
+// functions called only from those.
+func (c *checker) finalizerOnly() map[*ssa.Function]bool {
+	only := map[*ssa.Function]bool{}
+	for _, f := range c.lt.Finalizers {
+		if f.Func != nil && !exported(f.Func) {
+			only[f.Func] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range c.calls.Funcs {
+			if only[fn] || exported(fn) {
+				continue
+			}
+			callers := c.lt.Callers(fn)
+			if len(callers) == 0 {
+				continue
+			}
+			all := true
+			for _, caller := range callers {
+				all = all && only[caller]
+			}
+			if all {
+				only[fn] = true
+				changed = true
+			}
+		}
+	}
+	return only
+}
+
+// handleTypes reports release methods of //lifetime:handle types that a
+// second call would repeat.
+func (c *checker) handleTypes() {
+	for _, fn := range c.calls.Funcs {
+		recv := fn.Signature.Recv()
+		if recv == nil {
+			continue
+		}
+		tn := typeName(recv.Type())
+		obj := namedObj(recv.Type())
+		if obj == nil || !c.model.Types[obj].Handle {
+			continue
+		}
+		sum := c.lt.Summaries[fn]
+		if sum == nil {
+			continue
+		}
+		for _, r := range sum.Releases {
+			if r.Path.Root != 0 || r.Guarded || r.Clears || r.Declared || !r.Pos().IsValid() {
+				continue
+			}
+			c.rep.Reportf(r.Pos(), "%s releases %s without clearing or checking it, but %s is a //lifetime:handle: a second %s releases the handle again; clear %s after releasing it, or guard the release with sync.Once",
+				fn.Name(), r.Text, tn, fn.Name(), r.Text)
+		}
+	}
+}
+
+func exported(fn *ssa.Function) bool {
+	obj := fn.Object()
+	return obj != nil && obj.Exported() && fn.Parent() == nil
+}
+
+func isPtr(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
+}
+
+func pointee(t types.Type) *types.TypeName {
+	if t == nil {
+		return nil
+	}
+	p, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	if n, ok := types.Unalias(p.Elem()).(*types.Named); ok {
+		return n.Origin().Obj()
+	}
+	return nil
+}
+
+func namedObj(t types.Type) *types.TypeName {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Origin().Obj()
+	}
+	return nil
+}
+
+func typeName(t types.Type) string {
+	if o := namedObj(t); o != nil {
+		return o.Name()
+	}
+	return t.String()
+}

@@ -1,0 +1,124 @@
+// Command lifetimevet finds lifetime and concurrency bugs in Go code that
+// owns native resources through cgo.
+//
+// It has two faces.
+//
+// Under go vet, it speaks the vet tool protocol (-V=full, -flags, a *.cfg
+// file per package):
+//
+//	go vet -vettool=$(which lifetimevet) ./...
+//
+// -vettool replaces go vet's own checks; add -stdvet to run them too.
+//
+// Standalone, it loads packages itself (default ./...):
+//
+//	lifetimevet [flags] [packages]
+//
+// It prints file:line:col: message for each finding, or JSON with -json.
+// Exit status: 0 when there is nothing to report, 1 when packages failed to
+// load or an analyzer failed, 2 for bad flags, 3 when there are findings
+// (with -json, findings do not change the status).
+//
+// Flags common to both faces: -NAME=false turns analyzer NAME off, -NAME
+// runs only the analyzers so named; -model FILE adds a model file of C
+// functions (repeatable; give an absolute path under go vet, which runs the
+// tool in each package's directory); -stdvet adds go vet's own analyzers.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/unitchecker"
+
+	"github.com/lifetimevet/lifetimevet/analyzers"
+	"github.com/lifetimevet/lifetimevet/passes/model"
+)
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("lifetimevet: ")
+	args := os.Args[1:]
+	if vetProtocol(args) {
+		vetMain(args)
+		return
+	}
+	os.Exit(standalone(args))
+}
+
+// vetProtocol reports whether go vet (or another build system speaking its
+// protocol) is running the tool.
+func vetProtocol(args []string) bool {
+	for _, a := range args {
+		switch {
+		case a == "-V=full", a == "--V=full", a == "-flags", a == "--flags":
+			return true
+		}
+	}
+	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
+}
+
+// stdvetRequested reports whether -stdvet is among args.
+func stdvetRequested(args []string) bool {
+	for _, a := range args {
+		a = strings.TrimLeft(a, "-")
+		if a == "stdvet" || a == "stdvet=true" || a == "stdvet=1" {
+			return true
+		}
+	}
+	return false
+}
+
+var stdvet = flag.Bool("stdvet", false, "also run go vet's own analyzers (the ones -vettool replaces)")
+
+func registerCommonFlags() {
+	flag.Var(model.FlagSet().Lookup("model").Value, "model", model.FlagSet().Lookup("model").Usage)
+}
+
+// suite returns the analyzers to run.
+func suite(withVet bool) []*analysis.Analyzer {
+	as := slices.Clone(analyzers.All)
+	if withVet {
+		as = append(as, vetAnalyzers()...)
+	}
+	return as
+}
+
+func vetMain(args []string) {
+	registerCommonFlags()
+	// go vet asks for the flags once (-flags) and then passes the user's
+	// flags with each unit; list vet's analyzers' flags too, so that
+	// -stdvet and their flags are accepted.
+	withVet := stdvetRequested(args) || slices.Contains(args, "-flags") || slices.Contains(args, "--flags")
+	unitchecker.Main(suite(withVet)...)
+}
+
+func progName() string { return filepath.Base(os.Args[0]) }
+
+func usage() {
+	fmt.Fprintf(os.Stderr, `%[1]s finds lifetime and concurrency bugs in Go code that owns native
+resources through cgo: handles released twice, finalizers that fire during C
+calls, unguarded check-then-release, shared counters and registries.
+
+Usage:
+	%[1]s [flags] [packages]        analyse packages (default ./...)
+	go vet -vettool=$(which %[1]s) [flags] [packages]
+
+Exit status: 0 nothing found, 1 load or analysis error, 2 bad flags,
+3 findings (text output only).
+
+Flags:
+`, progName())
+	flag.PrintDefaults()
+}
+
+func fatalf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "%s: %s\n", progName(), fmt.Sprintf(format, args...))
+	os.Exit(2)
+}

@@ -1,0 +1,13 @@
+module github.com/lifetimevet/lifetimevet
+
+go 1.26.0
+
+require (
+	golang.org/x/tools v0.52.0
+	honnef.co/go/tools v0.8.2
+)
+
+require (
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+)

@@ -1,0 +1,238 @@
+// Package access describes values as access paths over go/ssa: a root value
+// followed by loads and field selections, such as c.h (load field h of the
+// struct c points to). Passes use access paths to name the handle a call
+// releases in the frame of the function that makes the call, and in function
+// summaries, relative to a parameter.
+package access
+
+import (
+	"fmt"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// OpKind is the kind of one step of an access path.
+type OpKind uint8
+
+const (
+	Load      OpKind = iota + 1 // *x: the value stored at address x
+	FieldAddr                   // &x.f: the address of field f of the struct x points to
+	Field                       // x.f: field f of the struct value x
+)
+
+// An Op is one step of an access path.
+type Op struct {
+	Kind  OpKind
+	Index int // field index, for FieldAddr and Field
+}
+
+func (o Op) String() string {
+	switch o.Kind {
+	case Load:
+		return "*"
+	case FieldAddr:
+		return fmt.Sprintf("&.%d", o.Index)
+	case Field:
+		return fmt.Sprintf(".%d", o.Index)
+	}
+	return "?"
+}
+
+// A Ref is a value in one function's frame: Root, then Ops applied in order.
+type Ref struct {
+	Root ssa.Value
+	Ops  []Op
+}
+
+// Valid reports whether r denotes a value.
+func (r Ref) Valid() bool { return r.Root != nil }
+
+func (r Ref) String() string {
+	if r.Root == nil {
+		return "<invalid>"
+	}
+	var b strings.Builder
+	b.WriteString(r.Root.Name())
+	for _, o := range r.Ops {
+		b.WriteString(o.String())
+	}
+	return b.String()
+}
+
+// With returns r followed by ops.
+func (r Ref) With(ops ...Op) Ref {
+	out := Ref{Root: r.Root, Ops: make([]Op, 0, len(r.Ops)+len(ops))}
+	out.Ops = append(append(out.Ops, r.Ops...), ops...)
+	return out
+}
+
+// Of returns the access path of v in its own function's frame. It sees
+// through conversions that keep a handle's identity (pointer, unsafe.Pointer
+// and integer conversions) and through field selections; loads stay roots,
+// because in a function's own frame a load happens where it is written.
+func Of(v ssa.Value) Ref {
+	v = StripConv(v)
+	switch v := v.(type) {
+	case *ssa.FieldAddr:
+		return Of(v.X).With(Op{FieldAddr, v.Field})
+	case *ssa.Field:
+		return Of(v.X).With(Op{Field, v.Field})
+	}
+	return Ref{Root: v}
+}
+
+// StripConv returns v without the conversions that keep a handle's identity.
+func StripConv(v ssa.Value) ssa.Value {
+	for {
+		switch c := v.(type) {
+		case *ssa.ChangeType:
+			v = c.X
+			continue
+		case *ssa.Convert:
+			if handleLike(c.Type()) && handleLike(c.X.Type()) {
+				v = c.X
+				continue
+			}
+		}
+		return v
+	}
+}
+
+// handleLike reports whether values of t can carry a handle through a
+// conversion: pointers, unsafe.Pointer, uintptr and integers.
+func handleLike(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return true
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer || u.Info()&types.IsInteger != 0
+	}
+	return false
+}
+
+// A Path is an access path relative to a function's parameter or free
+// variable, as used in function summaries: Root is the index of the
+// parameter in go/ssa's numbering (the receiver first), or -1-i for free
+// variable i of a function literal.
+type Path struct {
+	Root int
+	Ops  []Op
+}
+
+// Key returns a string that identifies p.
+func (p Path) Key() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d", p.Root)
+	for _, o := range p.Ops {
+		b.WriteString(o.String())
+	}
+	return b.String()
+}
+
+// HasPrefix reports whether q's ops begin with p's (same root).
+func (p Path) HasPrefix(q Path) bool {
+	if p.Root != q.Root || len(q.Ops) > len(p.Ops) {
+		return false
+	}
+	for i, o := range q.Ops {
+		if p.Ops[i] != o {
+			return false
+		}
+	}
+	return true
+}
+
+// Render spells the path ops from a root named root of type t as Go source
+// would: c.h for [FieldAddr h, Load] on c, &c.h for [FieldAddr h]. Fields
+// reached through an embedded field are written as promoted (d.ptr rather
+// than d.database.ptr).
+func Render(root string, t types.Type, ops []Op) string {
+	s := root
+	addr := false // s names a location whose address the path denotes
+	for i := 0; i < len(ops); i++ {
+		o := ops[i]
+		switch o.Kind {
+		case FieldAddr, Field:
+			var st *types.Struct
+			if o.Kind == FieldAddr {
+				st, _ = Deref(t).Underlying().(*types.Struct)
+			} else {
+				st, _ = t.Underlying().(*types.Struct)
+			}
+			if st == nil || o.Index >= st.NumFields() {
+				return s + "…"
+			}
+			f := st.Field(o.Index)
+			promoted := f.Embedded() && i+1 < len(ops) && selects(ops[i+1:])
+			if !promoted {
+				s += "." + f.Name()
+			}
+			t = f.Type()
+			addr = o.Kind == FieldAddr
+			if addr && i+1 < len(ops) && ops[i+1].Kind == Load {
+				i++ // loading the field's address reads the field
+				addr = false
+			}
+		case Load:
+			if !addr {
+				s = "*" + s
+			}
+			t = Deref(t)
+			addr = false
+		}
+	}
+	if addr {
+		s = "&" + s
+	}
+	return s
+}
+
+// selects reports whether ops continue with a field selection (possibly
+// after loading an embedded pointer).
+func selects(ops []Op) bool {
+	for _, o := range ops {
+		switch o.Kind {
+		case FieldAddr, Field:
+			return true
+		case Load:
+			continue
+		}
+	}
+	return false
+}
+
+// Deref returns the element type of a pointer type, and t otherwise.
+func Deref(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// TypeAfter returns the type of the value reached from a root of type t by ops.
+func TypeAfter(t types.Type, ops []Op) types.Type {
+	for _, o := range ops {
+		switch o.Kind {
+		case Load:
+			t = Deref(t)
+		case FieldAddr:
+			st, ok := Deref(t).Underlying().(*types.Struct)
+			if !ok || o.Index >= st.NumFields() {
+				return nil
+			}
+			t = types.NewPointer(st.Field(o.Index).Type())
+		case Field:
+			st, ok := t.Underlying().(*types.Struct)
+			if !ok || o.Index >= st.NumFields() {
+				return nil
+			}
+			t = st.Field(o.Index).Type()
+		}
+		if t == nil {
+			return nil
+		}
+	}
+	return t
+}

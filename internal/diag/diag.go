@@ -1,0 +1,63 @@
+// Package diag is how lifetimevet's analyzers report: only in the user's
+// files (never in cgo's support files), once per position and message, and
+// not where a //lifetime:ignore directive says so.
+package diag
+
+import (
+	"fmt"
+	"go/token"
+	"path/filepath"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lifetimevet/lifetimevet/internal/cgofile"
+	"github.com/lifetimevet/lifetimevet/passes/model"
+)
+
+// A Reporter reports the findings of one analyzer on one package.
+type Reporter struct {
+	pass  *analysis.Pass
+	model *model.Result
+	seen  map[string]bool
+}
+
+// New returns a Reporter for pass; m supplies the //lifetime:ignore directives.
+func New(pass *analysis.Pass, m *model.Result) *Reporter {
+	return &Reporter{pass: pass, model: m, seen: map[string]bool{}}
+}
+
+// Report reports d, unless it lies outside the user's files, repeats an
+// earlier finding, or is suppressed by //lifetime:ignore.
+func (r *Reporter) Report(d analysis.Diagnostic) {
+	if cgofile.IsSupportPos(r.pass.Fset, r.pass.Files, d.Pos) {
+		return
+	}
+	posn := r.pass.Fset.Position(d.Pos)
+	key := fmt.Sprintf("%s:%d:%s", posn.Filename, posn.Line, d.Message)
+	if r.seen[key] {
+		return
+	}
+	r.seen[key] = true
+	if r.model != nil && r.model.Ignored(r.pass.Analyzer.Name, posn.Filename, posn.Line) {
+		return
+	}
+	r.pass.Report(d)
+}
+
+// Reportf reports a finding at pos.
+func (r *Reporter) Reportf(pos token.Pos, format string, args ...any) {
+	r.Report(analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...)})
+}
+
+// Where describes pos for a message about a finding at at: "line 12" in the
+// same file, "file.go:12" in another, "" when unknown.
+func Where(fset *token.FileSet, pos, at token.Pos) string {
+	if !pos.IsValid() {
+		return ""
+	}
+	p, q := fset.Position(pos), fset.Position(at)
+	if p.Filename == q.Filename {
+		return fmt.Sprintf("line %d", p.Line)
+	}
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}

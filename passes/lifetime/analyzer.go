@@ -1,0 +1,408 @@
+// Package lifetime is the pass that follows handles along the paths of each
+// function: the lifetime state machine shared by the analyzers that report
+// on releases (doublerelease now; useafterrelease, handleleak and
+// releaseorder build on it).
+//
+// It runs over go/ssa, function by function, callees first. For each
+// function it tracks abstract values (tokens) for handles and for the
+// locations that hold them, through loads, stores, field selections, phis,
+// calls into C (from the cgocall pass, with the model pass saying which C
+// functions release what), calls of Go functions (through their summaries),
+// deferred calls (run in reverse order at every return and panic), and
+// loops. Paths are kept apart up to a bound, then merged.
+//
+// Its products:
+//   - a Summary per function (which parameter paths it releases, clears,
+//     may change, whose finalizer it disarms), exported as a SummaryFact
+//     so that importers see through wrapper packages;
+//   - a Trace per user function: the events found on its paths (a handle
+//     released twice, released through a copy, cleared in a copy);
+//   - the finalizers and cleanups the package registers, per type, exported
+//     as a FinalizerFact on the type.
+//
+// Summaries over-approximate stores and under-approximate releases: a
+// release only counts when it happens on every call without a test of the
+// handle's state (Release.Guarded), so that reports stay precise.
+package lifetime
+
+import (
+	"go/token"
+	"os"
+	"go/types"
+	"reflect"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/passes/cgocall"
+	"github.com/lifetimevet/lifetimevet/passes/model"
+)
+
+// Analyzer is the lifetime pass. Its result is a *Result.
+var Analyzer = &analysis.Analyzer{
+	Name:       "lifetime",
+	Doc:        "follow handles along each function's paths; summarize functions (a pass: reports nothing)",
+	URL:        "https://github.com/lifetimevet/lifetimevet/tree/main/passes/lifetime",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{buildssa.Analyzer, cgocall.Analyzer, model.Analyzer},
+	ResultType: reflect.TypeFor[*Result](),
+	FactTypes:  []analysis.Fact{new(SummaryFact), new(FinalizerFact)},
+}
+
+// Result is what the pass computed for the package.
+type Result struct {
+	// Summaries holds the summary of every user function of the package
+	// (and of the synthetic functions they reach).
+	Summaries map[*ssa.Function]*Summary
+	// Traces holds the events of every user function.
+	Traces map[*ssa.Function]*Trace
+	// Finalizers lists the finalizers and cleanups the package registers.
+	Finalizers []*Finalizer
+
+	pass    *analysis.Pass
+	callers map[*ssa.Function][]*ssa.Function
+}
+
+// Callers returns the functions of the package that call fn directly (or
+// create a closure of it), each once.
+func (r *Result) Callers(fn *ssa.Function) []*ssa.Function { return r.callers[fn] }
+
+// FinalizersOf returns the finalizers and cleanups known to release handles
+// of objects of type t: registered in this package, or, for a type of
+// another package, by the fact its package exported.
+func (r *Result) FinalizersOf(t *types.TypeName) []*Finalizer {
+	var out []*Finalizer
+	for _, f := range r.Finalizers {
+		if f.Type == t {
+			out = append(out, f)
+		}
+	}
+	if t.Pkg() != r.pass.Pkg {
+		var fact FinalizerFact
+		if r.pass.ImportObjectFact(t, &fact) {
+			for _, f := range fact.Finalizers {
+				out = append(out, &Finalizer{Type: t, FinalizerInfo: f})
+			}
+		}
+	}
+	return out
+}
+
+// SummaryOf returns the summary of a function of this package or, through
+// its fact, of another; nil when nothing is known.
+func (r *Result) SummaryOf(fn *ssa.Function) *Summary {
+	if s, ok := r.Summaries[fn]; ok {
+		return s
+	}
+	if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != r.pass.Pkg {
+		var fact SummaryFact
+		if r.pass.ImportObjectFact(obj, &fact) {
+			return &fact.Summary
+		}
+	}
+	return nil
+}
+
+// A Finalizer is a finalizer (runtime.SetFinalizer) or cleanup
+// (runtime.AddCleanup) registered on objects of a type, with the handles it
+// releases.
+type Finalizer struct {
+	Type *types.TypeName // the object's type: finalizers are set on *Type
+	Func *ssa.Function   // the finalizer or cleanup function (this package only)
+	FinalizerInfo
+	pos token.Pos
+}
+
+// FinalizerInfo is what a fact records of a Finalizer.
+type FinalizerInfo struct {
+	Releases []FinalizerRelease // handles released, relative to the object's pointer
+	Cleanup  bool               // runtime.AddCleanup rather than SetFinalizer
+	Posn     string             // file:line of the registration
+	Name     string             // the finalizer function, for messages ("(*database).destroy", "func literal")
+}
+
+// Pos returns the position of the registration in this package; NoPos for
+// a finalizer read from a fact.
+func (f *Finalizer) Pos() token.Pos { return f.pos }
+
+// A FinalizerRelease is one handle a finalizer releases.
+type FinalizerRelease struct {
+	Ops     []access.Op // from the object's pointer: [FieldAddr h, Load] is obj.h
+	Text    string
+	CFunc   string
+	Guarded bool // released only after a test (idempotent by design if the handle is cleared)
+}
+
+// FinalizerFact lists the finalizers and cleanups a package registers on
+// one of its types.
+type FinalizerFact struct{ Finalizers []FinalizerInfo }
+
+func (*FinalizerFact) AFact() {}
+
+func (f *FinalizerFact) String() string { return "finalizers" }
+
+type pkgAnalysis struct {
+	pass       *analysis.Pass
+	calls      *cgocall.Result
+	model      *model.Result
+	res        *Result
+	inProgress map[*ssa.Function]bool
+	user       map[*ssa.Function]bool
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	calls := pass.ResultOf[cgocall.Analyzer].(*cgocall.Result)
+	pa := &pkgAnalysis{
+		pass:  pass,
+		calls: calls,
+		model: pass.ResultOf[model.Analyzer].(*model.Result),
+		res: &Result{
+			Summaries: map[*ssa.Function]*Summary{},
+			Traces:    map[*ssa.Function]*Trace{},
+			pass:      pass,
+			callers:   map[*ssa.Function][]*ssa.Function{},
+		},
+		inProgress: map[*ssa.Function]bool{},
+		user:       map[*ssa.Function]bool{},
+	}
+	for _, fn := range calls.Funcs {
+		pa.user[fn] = true
+	}
+	for _, fn := range calls.Funcs {
+		pa.summaryOf(fn)
+		pa.callGraph(fn)
+	}
+	pa.finalizers()
+	if debugging("summary") && pa.user != nil && len(calls.Calls(nil)) == 0 && len(calls.Funcs) > 0 && !isStd(pass.Pkg.Path()) {
+		pa.res.dump(os.Stderr)
+	}
+	// Export summaries of declared functions for importers.
+	for _, fn := range calls.Funcs {
+		s := pa.res.Summaries[fn]
+		if obj, ok := fn.Object().(*types.Func); ok && !s.empty() && obj.Pkg() == pass.Pkg {
+			pass.ExportObjectFact(obj, &SummaryFact{*factCopy(s)})
+		}
+	}
+	byType := map[*types.TypeName][]FinalizerInfo{}
+	var order []*types.TypeName
+	for _, f := range pa.res.Finalizers {
+		if f.Type.Pkg() == pass.Pkg {
+			if byType[f.Type] == nil {
+				order = append(order, f.Type)
+			}
+			byType[f.Type] = append(byType[f.Type], f.FinalizerInfo)
+		}
+	}
+	for _, t := range order {
+		pass.ExportObjectFact(t, &FinalizerFact{Finalizers: byType[t]})
+	}
+	return pa.res, nil
+}
+
+// factCopy returns s without the positions that mean nothing elsewhere.
+func factCopy(s *Summary) *Summary {
+	c := *s
+	c.Releases = nil
+	for _, r := range s.Releases {
+		rc := *r
+		rc.pos = token.NoPos
+		rc.via, rc.viaFn = nil, nil
+		c.Releases = append(c.Releases, &rc)
+	}
+	return &c
+}
+
+// summaryOf returns the summary of fn, computing it (and fn's trace) on
+// first use; nil for functions of other packages without a fact, and for a
+// call back into a function being analysed (recursion).
+func (pa *pkgAnalysis) summaryOf(fn *ssa.Function) *Summary {
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	if s, ok := pa.res.Summaries[fn]; ok {
+		return s
+	}
+	if pa.inProgress[fn] {
+		return nil
+	}
+	if fn.Pkg == nil || fn.Pkg.Pkg != pa.pass.Pkg {
+		if fn.Pkg == nil && fn.Synthetic != "" && len(fn.Blocks) > 0 {
+			// a wrapper go/ssa made here for a method of another package
+		} else {
+			return pa.res.SummaryOf(fn)
+		}
+	}
+	if len(fn.Blocks) == 0 {
+		return nil
+	}
+	if pa.calls.IsWrapper(fn) {
+		return nil
+	}
+	pa.inProgress[fn] = true
+	sum, trace := pa.analyze(fn)
+	delete(pa.inProgress, fn)
+	pa.addDeclared(fn, sum)
+	pa.res.Summaries[fn] = sum
+	if pa.user[fn] {
+		pa.res.Traces[fn] = trace
+	}
+	return sum
+}
+
+// addDeclared adds the releases //lifetime:release declares on fn.
+func (pa *pkgAnalysis) addDeclared(fn *ssa.Function, sum *Summary) {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok {
+		return
+	}
+	fd := pa.model.Funcs[obj]
+	if fd == nil {
+		return
+	}
+	for _, i := range fd.Release {
+		if i >= len(fn.Params) {
+			continue
+		}
+		p := access.Path{Root: i}
+		if sum.ReleaseOf(p) == nil {
+			sum.Releases = append(sum.Releases, &Release{
+				Path: p, Text: fn.Params[i].Name(), Func: funcName(fn), Declared: true,
+				CFunc: funcName(fn), Posn: pa.pass.Fset.Position(fn.Pos()).String(), pos: fn.Pos(),
+			})
+		}
+	}
+}
+
+func (pa *pkgAnalysis) callGraph(fn *ssa.Function) {
+	seen := map[*ssa.Function]bool{}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			var callee *ssa.Function
+			switch instr := instr.(type) {
+			case ssa.CallInstruction:
+				callee = instr.Common().StaticCallee()
+			case *ssa.MakeClosure:
+				callee, _ = instr.Fn.(*ssa.Function)
+			}
+			if callee != nil && !seen[callee] {
+				seen[callee] = true
+				pa.res.callers[callee] = append(pa.res.callers[callee], fn)
+			}
+		}
+	}
+}
+
+// summarize builds fn's summary from the paths the state machine followed.
+func (a *fnAnalysis) summarize() *Summary {
+	sum := &Summary{Globals: a.globals || a.unknowns}
+	// Releases of parameter paths.
+	type relInfo struct {
+		rel     *Release
+		tok     *tok
+		guarded bool
+	}
+	byKey := map[string]*relInfo{}
+	var keys []string
+	for _, r := range a.rels {
+		p, ok := r.tok.path(a.fn)
+		if !ok {
+			continue
+		}
+		k := p.Key()
+		ri := byKey[k]
+		if ri == nil {
+			rel := &Release{Path: p, Func: funcName(a.fn), pos: r.site.Pos}
+			rel.Text = a.paramText(p)
+			if r.site.Release != nil {
+				rel.CFunc, rel.Posn = r.site.Release.CFunc, r.site.Release.Posn
+				rel.via, rel.viaFn = r.site.Release, r.site.Callee
+			} else {
+				rel.CFunc, rel.Posn = r.site.CFunc, a.pa.pass.Fset.Position(r.site.Pos).String()
+			}
+			ri = &relInfo{rel: rel, tok: r.tok, guarded: true}
+			byKey[k] = ri
+			keys = append(keys, k)
+		}
+		ri.guarded = ri.guarded && r.guarded
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		ri := byKey[k]
+		ri.rel.Guarded = ri.guarded
+		ri.rel.Clears = true
+		for _, s := range a.exits {
+			if _, ok := s.released[ri.tok]; ok && a.staleIn(s, ri.tok) != nil {
+				ri.rel.Clears = false
+			}
+		}
+		sum.Releases = append(sum.Releases, ri.rel)
+	}
+	// Stores: locations of the caller written on the paths to a return.
+	type stInfo struct {
+		path  access.Path
+		zeros int
+		any   int
+	}
+	stores := map[string]*stInfo{}
+	var skeys []string
+	for _, s := range a.exits {
+		for l, c := range s.content {
+			if !l.outliving() {
+				continue
+			}
+			if _, global := l.root.v.(*ssa.Global); global {
+				sum.Globals = true
+				continue
+			}
+			p, ok := l.path(a.fn)
+			if !ok {
+				continue
+			}
+			k := p.Key()
+			si := stores[k]
+			if si == nil {
+				si = &stInfo{path: p}
+				stores[k] = si
+				skeys = append(skeys, k)
+			}
+			si.any++
+			if c.kind == tZero {
+				si.zeros++
+			}
+		}
+	}
+	slices.Sort(skeys)
+	for _, k := range skeys {
+		si := stores[k]
+		if si.zeros == len(a.exits) {
+			sum.Stores = append(sum.Stores, Store{Path: si.path, Zero: true})
+		} else {
+			sum.Clobbers = append(sum.Clobbers, si.path)
+		}
+	}
+	var dkeys []string
+	for k := range a.disarms {
+		dkeys = append(dkeys, k)
+	}
+	slices.Sort(dkeys)
+	for _, k := range dkeys {
+		sum.Disarms = append(sum.Disarms, a.disarms[k])
+	}
+	return sum
+}
+
+// paramText renders a path relative to the function's own parameters.
+func (a *fnAnalysis) paramText(p access.Path) string {
+	if p.Root >= 0 && p.Root < len(a.fn.Params) {
+		prm := a.fn.Params[p.Root]
+		return access.Render(prm.Name(), prm.Type(), p.Ops)
+	}
+	if j := -1 - p.Root; j >= 0 && j < len(a.fn.FreeVars) {
+		fv := a.fn.FreeVars[j]
+		return access.Render(fv.Name(), fv.Type(), append([]access.Op{{Kind: access.Load}}, p.Ops...))
+	}
+	return "?"
+}

@@ -1,0 +1,106 @@
+package lifetime
+
+import "golang.org/x/tools/go/ssa"
+
+// reversePostorder returns the blocks of fn reachable from its entry in
+// reverse postorder.
+func reversePostorder(fn *ssa.Function) []*ssa.BasicBlock {
+	seen := make([]bool, len(fn.Blocks))
+	var post []*ssa.BasicBlock
+	type frame struct {
+		b *ssa.BasicBlock
+		i int
+	}
+	stack := []frame{{fn.Blocks[0], 0}}
+	seen[0] = true
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.i < len(top.b.Succs) {
+			s := top.b.Succs[top.i]
+			top.i++
+			if !seen[s.Index] {
+				seen[s.Index] = true
+				stack = append(stack, frame{s, 0})
+			}
+			continue
+		}
+		post = append(post, top.b)
+		stack = stack[:len(stack)-1]
+	}
+	for i, j := 0, len(post)-1; i < j; i, j = i+1, j-1 {
+		post[i], post[j] = post[j], post[i]
+	}
+	return post
+}
+
+// loopBlocks returns the blocks that lie on a cycle of fn's control flow
+// graph (Tarjan's strongly connected components, iteratively).
+func loopBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
+	n := len(fn.Blocks)
+	index := make([]int, n)
+	low := make([]int, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int
+	out := map[*ssa.BasicBlock]bool{}
+	next := 0
+	type frame struct{ v, i int }
+	for start := range n {
+		if index[start] >= 0 {
+			continue
+		}
+		call := []frame{{start, 0}}
+		index[start], low[start] = next, next
+		next++
+		stack = append(stack, start)
+		onStack[start] = true
+		for len(call) > 0 {
+			top := &call[len(call)-1]
+			b := fn.Blocks[top.v]
+			if top.i < len(b.Succs) {
+				w := b.Succs[top.i].Index
+				top.i++
+				if index[w] < 0 {
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					onStack[w] = true
+					call = append(call, frame{w, 0})
+				} else if onStack[w] {
+					low[top.v] = min(low[top.v], index[w])
+				}
+				continue
+			}
+			v := top.v
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				p := call[len(call)-1].v
+				low[p] = min(low[p], low[v])
+			}
+			if low[v] == index[v] {
+				var comp []int
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[w] = false
+					comp = append(comp, w)
+					if w == v {
+						break
+					}
+				}
+				self := false
+				for _, s := range fn.Blocks[v].Succs {
+					self = self || s.Index == v
+				}
+				if len(comp) > 1 || self {
+					for _, w := range comp {
+						out[fn.Blocks[w]] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}

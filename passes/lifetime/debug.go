@@ -1,0 +1,41 @@
+package lifetime
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// debugging reports whether LIFETIMEVET_DEBUG names what (a developer aid:
+// LIFETIMEVET_DEBUG=summary,trace prints what the pass computed).
+func debugging(what string) bool {
+	return strings.Contains(os.Getenv("LIFETIMEVET_DEBUG"), what)
+}
+
+func (r *Result) dump(w io.Writer) {
+	for fn, s := range r.Summaries {
+		if s.empty() {
+			continue
+		}
+		fmt.Fprintf(w, "summary %s:\n", fn)
+		for _, rel := range s.Releases {
+			fmt.Fprintf(w, "  release %s (%s) by %s guarded=%v clears=%v\n", rel.Path.Key(), rel.Text, rel.CFunc, rel.Guarded, rel.Clears)
+		}
+		for _, st := range s.Stores {
+			fmt.Fprintf(w, "  store %s zero=%v\n", st.Path.Key(), st.Zero)
+		}
+		for _, c := range s.Clobbers {
+			fmt.Fprintf(w, "  clobber %s\n", c.Key())
+		}
+		for _, d := range s.Disarms {
+			fmt.Fprintf(w, "  disarm %s\n", d.Key())
+		}
+		if s.Globals {
+			fmt.Fprintf(w, "  globals\n")
+		}
+	}
+	for _, f := range r.Finalizers {
+		fmt.Fprintf(w, "finalizer on %s by %s: %+v\n", f.Type.Name(), f.Name, f.Releases)
+	}
+}

@@ -1,0 +1,837 @@
+package lifetime
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/passes/cgocall"
+	)
+
+const (
+	maxStates   = 8    // paths kept apart per block before merging
+	maxVisits   = 24   // visits of one block before the analysis stops
+	maxBlocks   = 8000 // larger functions get a single merged state per block
+	maxDepthArg = 6    // depth of the expression walk of a branch condition
+)
+
+// callEffect is what a call does, as far as lifetimes go.
+type callEffect struct {
+	c          *cgocall.Call // a call into C
+	sum        *Summary      // a Go function with a summary
+	callee     *ssa.Function
+	calleeName string
+	unknown    bool // code we know nothing about: it may write what it can reach
+	std        bool // unknown, but in the standard library: cannot reach the package's globals
+	disarm     bool // runtime.SetFinalizer(x, nil) or (*runtime.Cleanup).Stop
+	nparams    int  // arguments before the closure's bindings
+}
+
+// fnAnalysis runs the state machine over one function.
+type fnAnalysis struct {
+	pa    *pkgAnalysis
+	fn    *ssa.Function
+	ts    *tokens
+	vnum  map[ssa.Value]valKey
+	inum  map[ssa.Instruction]int
+	loop  map[*ssa.BasicBlock]bool
+	trace *Trace
+	sites map[siteKey]*Site
+	evs   map[string]bool
+
+	rels      []*relRec
+	relIndex  map[relKey]*relRec
+	exits     []*state
+	disarms   map[string]access.Path
+	globals   bool
+	unknowns  bool
+	argExprFn func(ssa.CallInstruction, int) string
+}
+
+// relRec is one release the function performs (on some path), for its summary.
+type relRec struct {
+	site    *Site
+	tok     *tok
+	guarded bool // on every path it happens on, a branch tested the handle or its owner first
+}
+
+type relKey struct {
+	site *Site
+	tok  *tok
+}
+
+type siteKey struct {
+	instr    ssa.Instruction
+	rel      *Release
+	cfunc    string
+	arg      int
+	deferred bool
+}
+
+func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
+	a := &fnAnalysis{
+		pa:      pa,
+		fn:      fn,
+		ts:      newTokens(),
+		vnum:    map[ssa.Value]valKey{},
+		inum:    map[ssa.Instruction]int{},
+		loop:    loopBlocks(fn),
+		trace:   &Trace{Func: fn},
+		sites:   map[siteKey]*Site{},
+		evs:     map[string]bool{},
+		disarms: map[string]access.Path{},
+
+		relIndex: map[relKey]*relRec{},
+	}
+	n := 0
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			a.inum[instr] = n
+			n++
+			if v, ok := instr.(ssa.Value); ok {
+				a.vnum[v] = valKey(len(a.vnum))
+			}
+		}
+	}
+	a.run()
+	return a.summarize(), a.trace
+}
+
+// run is the fixpoint iteration over the blocks in reverse postorder, with
+// up to maxStates separate path states per block.
+func (a *fnAnalysis) run() {
+	if len(a.fn.Blocks) == 0 {
+		return
+	}
+	order := reversePostorder(a.fn)
+	limit := maxStates
+	if len(a.fn.Blocks) > maxBlocks {
+		limit = 1
+	}
+	in := map[*ssa.BasicBlock][]*state{a.fn.Blocks[0]: {newState()}}
+	keys := map[*ssa.BasicBlock]map[string]bool{}
+	visits := map[*ssa.BasicBlock]int{}
+	work := map[*ssa.BasicBlock]bool{a.fn.Blocks[0]: true}
+	for len(work) > 0 {
+		progressed := false
+		for _, b := range order {
+			if !work[b] {
+				continue
+			}
+			delete(work, b)
+			progressed = true
+			visits[b]++
+			if visits[b] > maxVisits {
+				a.trace.Incomplete = true
+				return
+			}
+			for _, s := range in[b] {
+				out, ok := a.block(b, s.clone())
+				if !ok {
+					continue
+				}
+				for si, succ := range b.Succs {
+					ns := a.edge(b, si, succ, out)
+					k := ns.key()
+					if keys[succ] == nil {
+						keys[succ] = map[string]bool{}
+					}
+					if keys[succ][k] {
+						continue
+					}
+					keys[succ][k] = true
+					in[succ] = append(in[succ], ns)
+					if len(in[succ]) > limit {
+						m := merge(a.ts, -1-succ.Index, in[succ])
+						in[succ] = []*state{m}
+						keys[succ] = map[string]bool{m.key(): true}
+					}
+					work[succ] = true
+				}
+			}
+			// states of this visit are consumed; later visits see only new ones
+			in[b] = nil
+		}
+		if !progressed {
+			break
+		}
+	}
+}
+
+// edge returns the state entering succ from b: phis take their operand for
+// this edge.
+func (a *fnAnalysis) edge(b *ssa.BasicBlock, _ int, succ *ssa.BasicBlock, out *state) *state {
+	ns := out.clone()
+	pi := slices.Index(succ.Preds, b)
+	if pi < 0 {
+		return ns
+	}
+	for _, instr := range succ.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		if pi < len(phi.Edges) {
+			ns.vals[a.vnum[phi]] = a.tokOf(out, phi.Edges[pi])
+		}
+	}
+	return ns
+}
+
+// block runs the instructions of b on s; ok is false when the path ends
+// (return, panic).
+func (a *fnAnalysis) block(b *ssa.BasicBlock, s *state) (*state, bool) {
+	inLoop := a.loop[b]
+	for _, instr := range b.Instrs {
+		if a.pa.calls.Plumbing(instr) {
+			continue
+		}
+		if inLoop {
+			if v, ok := instr.(ssa.Value); ok {
+				if _, isPhi := v.(*ssa.Phi); !isPhi {
+					a.kill(s, a.ts.rootOf(v))
+				}
+			}
+		}
+		switch instr := instr.(type) {
+		case *ssa.Alloc:
+			// a new variable: nothing is known to be stored in it
+		case *ssa.UnOp:
+			if instr.Op == token.MUL {
+				s.vals[a.vnum[instr]] = a.content(s, a.tokOf(s, instr.X))
+			}
+		case *ssa.Store:
+			a.store(s, instr)
+		case *ssa.If:
+			a.guard(s, instr.Cond, 0)
+		case *ssa.Call:
+			a.call(s, instr, false)
+		case *ssa.Defer:
+			a.deferCall(s, instr)
+		case *ssa.Go:
+			a.goCall(s, instr)
+		case *ssa.RunDefers:
+			a.runDefers(s)
+		case *ssa.Panic:
+			a.runDefers(s)
+			return s, false
+		case *ssa.Return:
+			a.exits = append(a.exits, s)
+			a.exitChecks(s)
+			return s, false
+		}
+	}
+	return s, true
+}
+
+// kill forgets what the state knows about values derived from root r, whose
+// instruction runs again (a loop): they are new values now.
+func (a *fnAnalysis) kill(s *state, r *tok) {
+	if r.kind != tRoot {
+		return
+	}
+	for l, c := range s.content {
+		if l.root == r || c.root == r {
+			delete(s.content, l)
+		}
+	}
+	for t := range s.released {
+		if t.root == r {
+			delete(s.released, t)
+		}
+	}
+	for _, p := range s.defers {
+		for _, t := range p.args {
+			if t != nil && t.root == r {
+				p.stale = true
+			}
+		}
+	}
+}
+
+// tokOf returns the token of SSA value v in state s.
+func (a *fnAnalysis) tokOf(s *state, v ssa.Value) *tok {
+	v = access.StripConv(v)
+	switch v := v.(type) {
+	case *ssa.Const:
+		if isZero(v) {
+			return a.ts.zero
+		}
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			if t, ok := s.vals[a.vnum[v]]; ok {
+				return t
+			}
+		}
+	case *ssa.Phi:
+		if t, ok := s.vals[a.vnum[v]]; ok {
+			return t
+		}
+	case *ssa.FieldAddr:
+		return a.ts.faddr(a.tokOf(s, v.X), v.Field)
+	case *ssa.Field:
+		return a.ts.field(a.tokOf(s, v.X), v.Field)
+	case *ssa.Extract:
+		return a.ts.field(a.tokOf(s, v.Tuple), v.Index)
+	}
+	return a.ts.rootOf(v)
+}
+
+// content returns what location l holds in s.
+func (a *fnAnalysis) content(s *state, l *tok) *tok {
+	if c, ok := s.content[l]; ok {
+		return c
+	}
+	if l.kind == tFaddr {
+		return a.ts.field(a.content(s, l.base), l.idx)
+	}
+	if s.unknown && l.root.kind == tRoot {
+		if _, ok := l.root.v.(*ssa.Global); ok {
+			// an unknown call may have changed any global
+			return a.ts.fresh(l, -1<<20)
+		}
+	}
+	return a.ts.canon(l)
+}
+
+// eval evaluates an access path of the function's frame in s.
+func (a *fnAnalysis) eval(s *state, r access.Ref) *tok {
+	if !r.Valid() {
+		return nil
+	}
+	return a.apply(s, a.tokOf(s, r.Root), r.Ops)
+}
+
+func (a *fnAnalysis) apply(s *state, t *tok, ops []access.Op) *tok {
+	for _, o := range ops {
+		if t == nil {
+			return nil
+		}
+		switch o.Kind {
+		case access.Load:
+			t = a.content(s, t)
+		case access.FieldAddr:
+			t = a.ts.faddr(t, o.Index)
+		case access.Field:
+			t = a.ts.field(t, o.Index)
+		}
+	}
+	return t
+}
+
+// write records that location l now holds c.
+func (a *fnAnalysis) write(s *state, l, c *tok) {
+	if l == nil || l.kind == tZero {
+		return
+	}
+	// what was stored in l's fields, or in l as a part of a larger store,
+	// no longer holds
+	for k := range s.content {
+		if k != l && within(k, l) {
+			delete(s.content, k)
+		}
+	}
+	for anc := l.base; l.kind == tFaddr && anc != nil; anc = anc.base {
+		if _, ok := s.content[anc]; ok {
+			s.content[anc] = a.ts.fresh(anc, a.inumOrZero(nil))
+		}
+		if anc.kind != tFaddr {
+			break
+		}
+	}
+	s.content[l] = c
+	if l.outliving() && l.root.kind == tRoot {
+		if _, ok := l.root.v.(*ssa.Global); ok {
+			a.globals = true
+		}
+	}
+}
+
+func (a *fnAnalysis) inumOrZero(instr ssa.Instruction) int {
+	if instr == nil {
+		return 0
+	}
+	return a.inum[instr]
+}
+
+// within reports whether location k lies inside location l (a field of it).
+func within(k, l *tok) bool {
+	for t := k; t != nil && t.kind == tFaddr; t = t.base {
+		if t.base == l {
+			return true
+		}
+	}
+	return false
+}
+
+// clobber records an unknown write to location l at instr.
+func (a *fnAnalysis) clobber(s *state, l *tok, instr ssa.Instruction) {
+	if l == nil || !l.location() && l.kind != tLoad && l.kind != tFresh {
+		return
+	}
+	a.write(s, l, a.ts.fresh(l, a.inum[instr]))
+}
+
+func (a *fnAnalysis) store(s *state, st *ssa.Store) {
+	l := a.tokOf(s, st.Addr)
+	v := a.tokOf(s, st.Val)
+	old := a.content(s, l)
+	if v.kind == tZero && l.root.kind == tRoot {
+		if _, local := l.root.v.(*ssa.Alloc); local {
+			if first, ok := s.released[old]; ok && old.root.kind == tRoot {
+				if p, ok := old.root.v.(*ssa.Parameter); ok && !isPointer(p.Type()) {
+					a.event(&Event{Kind: ClearOfCopy, First: first, Store: st, Handle: first.Handle},
+						fmt.Sprint("copy", a.inum[st]))
+				}
+			}
+		}
+	}
+	a.write(s, l, v)
+}
+
+func isPointer(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
+}
+
+// guard records the roots a branch condition tests.
+func (a *fnAnalysis) guard(s *state, v ssa.Value, depth int) {
+	if depth > maxDepthArg || v == nil {
+		return
+	}
+	switch v := v.(type) {
+	case *ssa.BinOp:
+		a.guard(s, v.X, depth+1)
+		a.guard(s, v.Y, depth+1)
+		return
+	case *ssa.UnOp:
+		if v.Op != token.MUL {
+			a.guard(s, v.X, depth+1)
+			return
+		}
+	case *ssa.Call:
+		for _, arg := range v.Call.Args {
+			a.guard(s, arg, depth+1)
+		}
+		if c := a.pa.calls.Lookup(v); c != nil {
+			for _, r := range c.Args {
+				if t := a.eval(s, r); t != nil {
+					s.guards[t] = true
+					s.guards[t.root] = true
+				}
+			}
+		}
+	case *ssa.Extract:
+		a.guard(s, v.Tuple, depth+1)
+		return
+	case *ssa.Const:
+		return
+	}
+	t := a.tokOf(s, v)
+	s.guards[t] = true
+	s.guards[t.root] = true
+}
+
+// resolve says what a call instruction does.
+func (a *fnAnalysis) resolve(s *state, instr ssa.CallInstruction) (*callEffect, []*tok) {
+	if c := a.pa.calls.Lookup(instr); c != nil {
+		args := make([]*tok, len(c.Args))
+		for i, r := range c.Args {
+			args[i] = a.eval(s, r)
+		}
+		return &callEffect{c: c}, args
+	}
+	com := instr.Common()
+	var args []*tok
+	for _, v := range com.Args {
+		args = append(args, a.tokOf(s, v))
+	}
+	if com.IsInvoke() {
+		return &callEffect{unknown: true}, append([]*tok{a.tokOf(s, com.Value)}, args...)
+	}
+	if _, ok := com.Value.(*ssa.Builtin); ok {
+		return &callEffect{}, args // len, append, println...: nothing a handle's life depends on
+	}
+	callee := com.StaticCallee()
+	if callee == nil {
+		return &callEffect{unknown: true}, args
+	}
+	eff := &callEffect{callee: callee, calleeName: funcName(callee), nparams: len(args)}
+	if mc, ok := com.Value.(*ssa.MakeClosure); ok {
+		// free variables follow the parameters, as roots -1-i
+		for _, b := range mc.Bindings {
+			args = append(args, a.tokOf(s, b))
+		}
+	}
+	if pkg := callee.Package(); pkg != nil && pkg.Pkg.Path() == "runtime" {
+		name := callee.Name()
+		if o := callee.Origin(); o != nil {
+			name = o.Name()
+		}
+		switch name {
+		case "SetFinalizer":
+			if len(com.Args) == 2 {
+				if c, ok := com.Args[1].(*ssa.Const); ok && c.Value == nil {
+					eff.disarm = true
+				}
+			}
+			return eff, args
+		case "KeepAlive", "GC", "AddCleanup":
+			return eff, args
+		case "Stop":
+			if callee.Signature.Recv() != nil {
+				eff.disarm = true
+				return eff, args
+			}
+		}
+	}
+	if sum := a.pa.summaryOf(callee); sum != nil {
+		eff.sum = sum
+		return eff, args
+	}
+	eff.unknown = true
+	if pkg := callee.Package(); pkg != nil && pkg.Pkg != a.pa.pass.Pkg && isStd(pkg.Pkg.Path()) {
+		eff.std = true
+	}
+	return eff, args
+}
+
+func (a *fnAnalysis) call(s *state, instr ssa.CallInstruction, deferred bool) {
+	eff, args := a.resolve(s, instr)
+	a.apply1(s, instr, eff, args, deferred)
+}
+
+// apply1 applies the effect of a call on s (now, or when a deferred call runs).
+func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect, args []*tok, deferred bool) {
+	switch {
+	case eff.c != nil:
+		c := eff.c
+		released := map[int]bool{}
+		for _, e := range a.pa.model.Model.Releases(c.Name, c.Sig) {
+			if e.Arg < len(args) {
+				released[e.Arg] = true
+				a.release(s, args[e.Arg], a.site(instr, nil, c.Name, e.Arg, deferred, func() string {
+					return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(e.Arg))
+				}))
+			}
+		}
+		for _, e := range a.pa.model.Model.Acquires(c.Name) {
+			if e.Out >= 0 && e.Out < len(args) && args[e.Out] != nil {
+				released[e.Out] = true
+				a.write(s, args[e.Out], a.ts.fresh(args[e.Out], a.inum[instr]))
+			}
+			if e.Key >= 0 && e.Key < len(args) && args[e.Key] != nil {
+				delete(s.released, args[e.Key]) // a new counted reference
+			}
+		}
+		for i, t := range args {
+			if !released[i] && t != nil && t.location() {
+				a.clobber(s, t, instr)
+			}
+		}
+	case eff.disarm:
+		if len(args) > 0 && args[0] != nil {
+			t := args[0]
+			if eff.callee != nil && eff.callee.Name() == "Stop" {
+				// the object holding the runtime.Cleanup: Stop has a value
+				// receiver, loaded from a field of the object
+				switch {
+				case t.kind == tFaddr:
+					t = t.base
+				case t.kind == tField && t.base.kind == tLoad:
+					t = t.base.base
+				default:
+					t = nil
+				}
+			}
+			if t != nil {
+				if p, ok := t.path(a.fn); ok {
+					a.disarms[p.Key()] = p
+				}
+			}
+		}
+	case eff.sum != nil:
+		sum := eff.sum
+		for _, r := range sum.Releases {
+			if r.Guarded {
+				continue // a second call may find nothing to release
+			}
+			t := a.evalPath(s, eff, args, r.Path)
+			a.release(s, t, a.site(instr, r, r.CFunc, r.Path.Root, deferred, func() string {
+				return a.pathText(instr, eff.callee, r.Path)
+			}))
+		}
+		for _, st := range sum.Stores {
+			l := a.evalPath(s, eff, args, st.Path)
+			if l == nil {
+				continue
+			}
+			if st.Zero {
+				a.write(s, l, a.ts.zero)
+			} else {
+				a.clobber(s, l, instr)
+			}
+		}
+		for _, p := range sum.Clobbers {
+			a.clobber(s, a.evalPath(s, eff, args, p), instr)
+		}
+		for _, d := range sum.Disarms {
+			if t := a.evalPath(s, eff, args, d); t != nil {
+				if p, ok := t.path(a.fn); ok {
+					a.disarms[p.Key()] = p
+				}
+			}
+		}
+		if sum.Globals {
+			s.unknown = true
+			a.globals = true
+		}
+	case eff.unknown:
+		for _, t := range args {
+			if t != nil {
+				a.clobber(s, t, instr)
+				if t.kind == tRoot {
+					if mc, ok := t.v.(*ssa.MakeClosure); ok {
+						for _, b := range mc.Bindings {
+							a.clobber(s, a.tokOf(s, b), instr)
+						}
+					}
+				}
+			}
+		}
+		if !eff.std {
+			s.unknown = true
+			a.unknowns = true
+			for l := range s.content {
+				if l.root.kind == tRoot {
+					if _, ok := l.root.v.(*ssa.Global); ok {
+						delete(s.content, l)
+					}
+				}
+			}
+		}
+	}
+}
+
+// evalPath evaluates a callee's path with the call's argument tokens: the
+// parameters, then, for a closure, its bindings (free variable i is root -1-i).
+func (a *fnAnalysis) evalPath(s *state, eff *callEffect, args []*tok, p access.Path) *tok {
+	i := p.Root
+	if i < 0 {
+		i = eff.nparams + (-1 - i)
+	}
+	if i >= len(args) || args[i] == nil {
+		return nil
+	}
+	return a.apply(s, args[i], p.Ops)
+}
+
+func (a *fnAnalysis) deferCall(s *state, d *ssa.Defer) {
+	eff, args := a.resolve(s, d)
+	if eff.c == nil && eff.sum == nil && !eff.disarm {
+		if eff.unknown {
+			// an unknown deferred call may write what it reaches, at exit
+			s.defers = append(s.defers, &pending{site: a.site(d, nil, "", -1, true, nil), call: eff, args: args, count: 1})
+		}
+		return
+	}
+	site := a.site(d, nil, "", -2, true, nil)
+	for _, p := range s.defers {
+		if p.site == site && !p.stale && slices.Equal(p.args, args) {
+			p.count = 2
+			return
+		}
+	}
+	s.defers = append(s.defers, &pending{site: site, call: eff, args: args, count: 1})
+}
+
+func (a *fnAnalysis) goCall(s *state, g *ssa.Go) {
+	// Whatever a new goroutine does happens concurrently; lifetimes along
+	// this path are not affected, except that it may write what it reaches.
+	eff, args := a.resolve(s, g)
+	if eff.c != nil {
+		return
+	}
+	for _, t := range args {
+		if t != nil && t.location() {
+			a.clobber(s, t, g)
+		}
+	}
+}
+
+func (a *fnAnalysis) runDefers(s *state) {
+	for i := len(s.defers) - 1; i >= 0; i-- {
+		p := s.defers[i]
+		if p.stale {
+			continue
+		}
+		d := p.site.Instr.(*ssa.Defer)
+		for range p.count {
+			a.apply1(s, d, p.call, p.args, true)
+		}
+	}
+	s.defers = nil
+}
+
+// release records the release of t at site, and a double release when t
+// was released before on this path.
+func (a *fnAnalysis) release(s *state, t *tok, site *Site) {
+	if t == nil || t.kind == tZero {
+		return
+	}
+	guarded := s.guards[t] || s.guards[t.root]
+	if r := a.relIndex[relKey{site, t}]; r != nil {
+		r.guarded = r.guarded && guarded
+	} else {
+		r := &relRec{site: site, tok: t, guarded: guarded}
+		a.relIndex[relKey{site, t}] = r
+		a.rels = append(a.rels, r)
+	}
+	if first, ok := s.released[t]; ok {
+		a.event(&Event{Kind: DoubleRelease, First: first, Second: site, Handle: site.Handle},
+			fmt.Sprint("double", first.id, "/", site.id))
+		return
+	}
+	s.released[t] = site
+}
+
+func (a *fnAnalysis) event(e *Event, key string) {
+	if a.evs[key] {
+		return
+	}
+	a.evs[key] = true
+	a.trace.Events = append(a.trace.Events, e)
+}
+
+// site returns the (interned) site of a release at instr.
+func (a *fnAnalysis) site(instr ssa.CallInstruction, rel *Release, cfunc string, arg int, deferred bool, text func() string) *Site {
+	k := siteKey{instr: instr, rel: rel, cfunc: cfunc, arg: arg, deferred: deferred}
+	if s, ok := a.sites[k]; ok {
+		return s
+	}
+	s := &Site{Instr: instr, Pos: instr.Pos(), CFunc: cfunc, Release: rel, Deferred: deferred, id: len(a.sites)}
+	if c := a.pa.calls.Lookup(instr); c != nil {
+		s.Pos = c.Pos
+	}
+	if rel != nil {
+		s.Callee = instr.Common().StaticCallee()
+		if s.Callee != nil {
+			s.CalleeName = funcName(s.Callee)
+		}
+	}
+	if text != nil {
+		s.Handle = text()
+	}
+	a.sites[k] = s
+	return s
+}
+
+// pathText renders a callee's path in the caller's terms: the argument as
+// written, followed by the path's selections.
+func (a *fnAnalysis) pathText(instr ssa.CallInstruction, callee *ssa.Function, p access.Path) string {
+	if p.Root < 0 || callee == nil || p.Root >= len(callee.Params) {
+		return ""
+	}
+	arg := cgocall.Text(a.pa.pass.TypesInfo, a.pa.calls.ArgExpr(instr, p.Root))
+	if arg == "" {
+		return ""
+	}
+	return access.Render(arg, callee.Params[p.Root].Type(), p.Ops)
+}
+
+// exitChecks looks, at a return, for released handles the function leaves
+// in memory its caller sees, after releasing them through a copy.
+func (a *fnAnalysis) exitChecks(s *state) {
+	for t, site := range s.released {
+		if site.Release == nil || !site.Release.Clears {
+			continue
+		}
+		if l := a.staleIn(s, t); l != nil {
+			a.event(&Event{Kind: CopyRelease, First: site, Handle: site.Handle, StaleText: a.locText(l)},
+				fmt.Sprint("copy", site.id))
+		}
+	}
+}
+
+// staleIn returns an outliving location that still holds the released t in
+// s, or nil.
+func (a *fnAnalysis) staleIn(s *state, t *tok) *tok {
+	if l := origin(a.ts, t); l != nil && l.outliving() && a.content(s, l) == t {
+		return l
+	}
+	for l, c := range s.content {
+		if c == t && l.outliving() {
+			return l
+		}
+	}
+	return nil
+}
+
+// origin returns the location whose entry content t is, or nil.
+func origin(ts *tokens, t *tok) *tok {
+	switch t.kind {
+	case tLoad:
+		return t.base
+	case tField:
+		if b := origin(ts, t.base); b != nil {
+			return ts.faddr(b, t.idx)
+		}
+	}
+	return nil
+}
+
+// locText renders a location rooted at a parameter, free variable or global
+// as source would: pl.zoomed.p.
+func (a *fnAnalysis) locText(l *tok) string {
+	p, ok := l.path(a.fn)
+	if ok {
+		var name string
+		var typ types.Type
+		if p.Root >= 0 {
+			name, typ = a.fn.Params[p.Root].Name(), a.fn.Params[p.Root].Type()
+		} else {
+			fv := a.fn.FreeVars[-1-p.Root]
+			name, typ = fv.Name(), fv.Type()
+			p.Ops = append([]access.Op{{Kind: access.Load}}, p.Ops...)
+		}
+		return access.Render(name, typ, append(p.Ops, access.Op{Kind: access.Load}))
+	}
+	if l.root.kind == tRoot {
+		if g, ok := l.root.v.(*ssa.Global); ok {
+			ops, _ := l.ops()
+			return access.Render(g.Name(), g.Type(), append(ops, access.Op{Kind: access.Load}))
+		}
+	}
+	return l.String()
+}
+
+func funcName(fn *ssa.Function) string {
+	if fn.Signature.Recv() != nil {
+		t := fn.Signature.Recv().Type()
+		if p, ok := t.(*types.Pointer); ok {
+			if n, ok := p.Elem().(*types.Named); ok {
+				return "(*" + n.Obj().Name() + ")." + fn.Name()
+			}
+		}
+		if n, ok := t.(*types.Named); ok {
+			return n.Obj().Name() + "." + fn.Name()
+		}
+	}
+	return fn.Name()
+}
+
+func isStd(path string) bool {
+	for i := 0; i < len(path); i++ {
+		if path[i] == '/' {
+			break
+		}
+		if path[i] == '.' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,176 @@
+package lifetime
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/access"
+)
+
+// finalizers collects the finalizers and cleanups the package registers.
+func (pa *pkgAnalysis) finalizers() {
+	for _, fn := range pa.calls.Funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				callee := call.Call.StaticCallee()
+				if callee == nil {
+					continue
+				}
+				if callee.Origin() != nil {
+					callee = callee.Origin()
+				}
+				if callee.Pkg == nil || callee.Pkg.Pkg.Path() != "runtime" {
+					continue
+				}
+				switch callee.Name() {
+				case "SetFinalizer":
+					pa.setFinalizer(fn, call)
+				case "AddCleanup":
+					pa.addCleanup(fn, call)
+				}
+			}
+		}
+	}
+}
+
+func unwrapIface(v ssa.Value) ssa.Value {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		return mi.X
+	}
+	return v
+}
+
+// objectType returns the named type whose pointer v is.
+func objectType(v ssa.Value) *types.TypeName {
+	p, ok := v.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	if !ok {
+		return nil
+	}
+	return n.Origin().Obj()
+}
+
+// funcValue returns the function a func-typed value calls.
+func funcValue(v ssa.Value) *ssa.Function {
+	switch v := v.(type) {
+	case *ssa.Function:
+		return v
+	case *ssa.MakeClosure:
+		fn, _ := v.Fn.(*ssa.Function)
+		return fn
+	}
+	return nil
+}
+
+func (pa *pkgAnalysis) setFinalizer(fn *ssa.Function, call *ssa.Call) {
+	args := call.Call.Args
+	if len(args) != 2 {
+		return
+	}
+	obj := unwrapIface(args[0])
+	t := objectType(obj)
+	f := funcValue(unwrapIface(args[1]))
+	if t == nil || f == nil {
+		return
+	}
+	fin := &Finalizer{Type: t, Func: f, pos: call.Pos(), FinalizerInfo: FinalizerInfo{Posn: pa.pass.Fset.Position(call.Pos()).String(), Name: finalizerName(f)}}
+	if sum := pa.summaryOf(f); sum != nil {
+		for _, r := range sum.Releases {
+			if r.Path.Root == 0 {
+				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: r.Path.Ops, Text: r.Text, CFunc: r.CFunc, Guarded: r.Guarded})
+			}
+		}
+	}
+	pa.res.Finalizers = append(pa.res.Finalizers, fin)
+}
+
+func (pa *pkgAnalysis) addCleanup(fn *ssa.Function, call *ssa.Call) {
+	args := call.Call.Args
+	if len(args) != 3 {
+		return
+	}
+	t := objectType(args[0])
+	f := funcValue(args[1])
+	if t == nil || f == nil {
+		return
+	}
+	fin := &Finalizer{Type: t, Func: f, pos: call.Pos(), FinalizerInfo: FinalizerInfo{Cleanup: true, Posn: pa.pass.Fset.Position(call.Pos()).String(), Name: finalizerName(f)}}
+	rel, ok := relativeTo(fn, args[0], args[2])
+	if sum := pa.summaryOf(f); sum != nil && ok {
+		for _, r := range sum.Releases {
+			if r.Path.Root == 0 {
+				ops := append(append([]access.Op{}, rel...), r.Path.Ops...)
+				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: ops, Text: r.Text, CFunc: r.CFunc, Guarded: r.Guarded})
+			}
+		}
+	}
+	pa.res.Finalizers = append(pa.res.Finalizers, fin)
+}
+
+func finalizerName(f *ssa.Function) string {
+	if f.Parent() != nil {
+		return "func literal"
+	}
+	return funcName(f)
+}
+
+// expand names v as an access path in its function's frame, loads included
+// (for relating two values read at the same point, such as the arguments of
+// one call).
+func expand(v ssa.Value) access.Ref {
+	v = access.StripConv(v)
+	switch v := v.(type) {
+	case *ssa.FieldAddr:
+		return expand(v.X).With(access.Op{Kind: access.FieldAddr, Index: v.Field})
+	case *ssa.Field:
+		return expand(v.X).With(access.Op{Kind: access.Field, Index: v.Field})
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return expand(v.X).With(access.Op{Kind: access.Load})
+		}
+	}
+	return access.Ref{Root: v}
+}
+
+// relativeTo returns the path from ptr to arg, both values of fn read at one
+// call: arg is a field path of ptr, or was stored into one.
+func relativeTo(fn *ssa.Function, ptr, arg ssa.Value) ([]access.Op, bool) {
+	p := expand(ptr)
+	if ops, ok := suffix(p, expand(arg)); ok {
+		return ops, true
+	}
+	target := access.StripConv(arg)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || access.StripConv(st.Val) != target {
+				continue
+			}
+			if ops, ok := suffix(p, expand(st.Addr)); ok {
+				return append(ops, access.Op{Kind: access.Load}), true
+			}
+		}
+	}
+	return nil, false
+}
+
+func suffix(prefix, r access.Ref) ([]access.Op, bool) {
+	if prefix.Root != r.Root || len(prefix.Ops) > len(r.Ops) {
+		return nil, false
+	}
+	for i, o := range prefix.Ops {
+		if r.Ops[i] != o {
+			return nil, false
+		}
+	}
+	return append([]access.Op{}, r.Ops[len(prefix.Ops):]...), true
+}

@@ -1,0 +1,118 @@
+package lifetime
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/access"
+)
+
+// A Summary is what a function does to the handles and locations reachable
+// from its parameters (and, for a function literal, its free variables), as
+// its callers see it. Paths are relative to parameters in go/ssa's numbering
+// (the receiver first); free variable i of a literal is root -1-i.
+//
+// Summaries come from the function's body (the lifetime state machine run on
+// it), from //lifetime:release on the function, and, for functions of other
+// packages, from facts.
+type Summary struct {
+	Releases []*Release
+	// Stores are the locations the function assigns on every path, with
+	// Zero set when it always assigns nil or zero (a clear).
+	Stores []Store
+	// Clobbers are locations the function may change in ways unknown here.
+	Clobbers []access.Path
+	// Disarms are objects whose finalizer or cleanup the function disarms:
+	// runtime.SetFinalizer(x, nil), or Stop on a runtime.Cleanup field of x.
+	Disarms []access.Path
+	// Globals is set when the function may write package-level variables
+	// (directly or through code unknown here).
+	Globals bool
+}
+
+// A Release is one handle a function releases.
+type Release struct {
+	Path  access.Path // the released handle
+	Text  string      // the handle as the function writes it: "c.h"
+	CFunc string      // the C function that releases it, possibly in a callee ("cuMemFree")
+	Posn  string      // file:line of that C call
+	Func  string      // the function the release belongs to, for messages ("(*Ctx).Close")
+	// Guarded is set when the release happens only after a test of the
+	// handle or of its owner's state (a nil check, a closed flag, a
+	// reference count, a compare-and-swap): a second call may find nothing
+	// to release.
+	Guarded bool
+	// Clears is set when no path leaves the released handle in the location
+	// it was read from: the function clears or replaces it.
+	Clears bool
+	// Declared is set for releases stated by //lifetime:release.
+	Declared bool
+
+	pos   token.Pos     // position of the release in this package; invalid for facts
+	via   *Release      // the callee's release this one happens through, if any
+	viaFn *ssa.Function // that callee
+}
+
+// Via returns the release of a callee through which this release happens,
+// and the callee; nil when the function releases the handle itself.
+func (r *Release) Via() (*Release, *ssa.Function) { return r.via, r.viaFn }
+
+// Pos returns the position of the release (the C call, or the call of the
+// releasing function) in the package that computed the summary; NoPos for a
+// summary read from a fact.
+func (r *Release) Pos() token.Pos { return r.pos }
+
+// A Store is a location a function assigns.
+type Store struct {
+	Path access.Path // the location (an address path)
+	Zero bool        // the value assigned is always nil or zero
+}
+
+// SummaryFact carries a function's summary to importing packages.
+type SummaryFact struct{ Summary }
+
+func (*SummaryFact) AFact() {}
+
+func (f *SummaryFact) String() string { return "lifetime summary" }
+
+func (s *Summary) empty() bool {
+	return s == nil || len(s.Releases) == 0 && len(s.Stores) == 0 && len(s.Clobbers) == 0 && len(s.Disarms) == 0 && !s.Globals
+}
+
+// ReleaseOf returns the release of path p, or nil.
+func (s *Summary) ReleaseOf(p access.Path) *Release {
+	for _, r := range s.Releases {
+		if r.Path.Key() == p.Key() {
+			return r
+		}
+	}
+	return nil
+}
+
+// StoresTo reports whether the summary stores to p or to a location that
+// contains it (a field of p), or clobbers it.
+func (s *Summary) StoresTo(p access.Path) bool {
+	for _, st := range s.Stores {
+		if p.HasPrefix(st.Path) || st.Path.HasPrefix(p) {
+			return true
+		}
+	}
+	for _, c := range s.Clobbers {
+		if p.HasPrefix(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// DisarmsPath reports whether the summary disarms the finalizer of the
+// object at p.
+func (s *Summary) DisarmsPath(p access.Path) bool {
+	for _, d := range s.Disarms {
+		if d.Key() == p.Key() {
+			return true
+		}
+	}
+	return false
+}

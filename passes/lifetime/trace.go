@@ -1,0 +1,64 @@
+package lifetime
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A Trace is what the state machine found along the paths of one function.
+type Trace struct {
+	Func   *ssa.Function
+	Events []*Event
+	// Incomplete is set when the analysis of the function gave up before a
+	// fixpoint (a size or iteration bound); its events are still sound but
+	// some may be missing.
+	Incomplete bool
+}
+
+// EventKind is the kind of an Event.
+type EventKind uint8
+
+const (
+	// DoubleRelease: a handle released at First is released again at
+	// Second on some path (Second may be First itself: a loop, or a defer
+	// statement run more than once).
+	DoubleRelease EventKind = iota + 1
+	// CopyRelease: First released a handle through a copy, with a callee
+	// that clears what it releases; on some path the function returns with
+	// the handle still in the original location (StaleText), so a later
+	// release of the original releases it again.
+	CopyRelease
+	// ClearOfCopy: Store clears a released handle in a local copy of a
+	// parameter passed by value: the caller's copy keeps the handle.
+	ClearOfCopy
+)
+
+// An Event is one finding of the state machine.
+type Event struct {
+	Kind          EventKind
+	First, Second *Site
+	Store         *ssa.Store // ClearOfCopy
+	StaleText     string     // CopyRelease: the location that still holds the handle, as written ("pl.zoomed.p")
+	Handle        string     // the handle as written at the site that reports it
+}
+
+// A Site is one release of a handle.
+type Site struct {
+	// Instr is the instruction of the traced function that releases: the
+	// call, or the defer statement of a deferred release.
+	Instr ssa.Instruction
+	// Pos is where the release is written: the call into C, or the call of
+	// the function that releases.
+	Pos   token.Pos
+	CFunc string // the C function that releases
+	// Callee is the Go function through which the release happens, and
+	// Release its summary entry; both nil for a call into C.
+	Callee     *ssa.Function
+	CalleeName string
+	Release    *Release
+	Deferred   bool   // runs when the function returns or panics
+	Handle     string // the handle as written at this site ("p", "c.h")
+
+	id int
+}

@@ -1,0 +1,224 @@
+// Package model is the pass that says which C functions acquire and release
+// handles, and reads the package's //lifetime: directives.
+//
+// The knowledge comes from three sources, merged in this order, later ones
+// overriding earlier ones function by function:
+//
+//  1. built-in library models (data files embedded from data/, one per
+//     library, each naming the API documentation it was written from);
+//  2. model files named with -model (the same format);
+//  3. //lifetime: directives in the package's cgo preamble.
+//
+// C functions that no source mentions fall under the destructor-name rule
+// (see Model.Releases).
+//
+// The pass also collects the directives on Go types, functions and
+// statements. It reports nothing: malformed and misplaced directives are
+// listed in Result.Problems for an analyzer to report.
+//
+// # Model files
+//
+// A model file is UTF-8 text, one entry per line; '#' starts a comment.
+//
+//	library NAME              start a section; every entry belongs to one
+//	doc URL                   the documentation the following entries come from
+//	kind NAME [parent=KIND]   a handle kind, and the kind it belongs to
+//	acquire FUNC [result|out=N] [parent=N] [key=N] [kind=K] [counted]
+//	borrow  FUNC [result|out=N] [kind=K]
+//	release FUNC [arg=N] [key=N] [kind=K] [counted]
+//	transfer FUNC [arg=N] [kind=K]
+//
+// Argument indices count from 0. acquire without result or out= returns the
+// handle; release without arg= releases argument 0. key=N marks a counted
+// reference identified by argument N (cuDevicePrimaryCtxRetain keys its
+// reference by the device ordinal). transfer means C takes ownership.
+// See data/*.model for complete examples.
+//
+// # Directives
+//
+// In a cgo preamble (inside the comment before import "C", as a line of its
+// own): //lifetime:acquire, //lifetime:borrow, //lifetime:release and
+// //lifetime:transfer followed by a model entry without its verb, as in
+// //lifetime:release mem_free arg=1.
+//
+// On a type: //lifetime:handle, //lifetime:threadsafe, //lifetime:confined.
+// On a Go function or method: //lifetime:acquire, //lifetime:release
+// [PARAM] (the receiver when no parameter is named), //lifetime:borrow PARAM.
+// Before or at the end of a line: //lifetime:ignore ANALYZER[,ANALYZER] reason.
+package model
+
+import (
+	"embed"
+	"flag"
+	"fmt"
+	"os"
+	"path"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"go/types"
+	"golang.org/x/tools/go/analysis"
+)
+
+//go:embed data/*.model
+var builtinFS embed.FS
+
+// Result is what the pass knows about the package.
+type Result struct {
+	// Model is the merged model: built-in, model files, preamble directives.
+	Model *Model
+	// Types holds the directives of the package's type declarations.
+	Types map[*types.TypeName]TypeDirectives
+	// Funcs holds the directives of the package's function declarations.
+	Funcs    map[*types.Func]*FuncDirectives
+	Ignores  []*Ignore
+	Problems []Problem
+}
+
+// Ignored reports whether a finding of analyzer on file:line is suppressed
+// by a //lifetime:ignore directive.
+func (r *Result) Ignored(analyzer, file string, line int) bool {
+	for _, ig := range r.Ignores {
+		if ig.Line == line && ig.File == file && slices.Contains(ig.Analyzers, analyzer) {
+			return true
+		}
+	}
+	return false
+}
+
+// Files is the list of model files given with -model.
+type Files []string
+
+func (f *Files) String() string { return strings.Join(*f, ",") }
+
+// Set adds a model file; the flag may be repeated.
+func (f *Files) Set(s string) error {
+	*f = append(*f, s)
+	return nil
+}
+
+var modelFiles Files
+
+// Analyzer is the model pass. Its flag -model FILE (repeatable) adds a model file.
+var Analyzer = &analysis.Analyzer{
+	Name:       "lifetimemodel",
+	Doc:        "merge the handle models of C libraries and read //lifetime: directives (a pass: reports nothing)",
+	URL:        "https://github.com/lifetimevet/lifetimevet/tree/main/passes/model",
+	Run:        run,
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+func init() {
+	Analyzer.Flags.Var(&modelFiles, "model", "add a model `file` of C functions that acquire and release handles (repeatable; under go vet give an absolute path)")
+}
+
+var (
+	builtinOnce  sync.Once
+	builtinModel *Model
+	builtinErr   error
+)
+
+// Builtin returns the built-in library models, merged. Its error names the
+// file and line of a malformed data file.
+func Builtin() (*Model, error) {
+	builtinOnce.Do(func() {
+		builtinModel, builtinErr = loadBuiltin()
+	})
+	return builtinModel, builtinErr
+}
+
+func loadBuiltin() (*Model, error) {
+	m := New()
+	names, err := builtinFS.ReadDir("data")
+	if err != nil {
+		return nil, err
+	}
+	for _, de := range names {
+		data, err := builtinFS.ReadFile(path.Join("data", de.Name()))
+		if err != nil {
+			return nil, err
+		}
+		fm, err := ParseFile("builtin:"+de.Name(), data)
+		if err != nil {
+			return nil, err
+		}
+		m.MergeAll(fm)
+	}
+	return m, nil
+}
+
+// MergeAll adds the entries of o to m, keeping m's entries for functions
+// both model (a function documented by two libraries, such as free).
+func (m *Model) MergeAll(o *Model) {
+	m.Libraries = append(m.Libraries, o.Libraries...)
+	for name, es := range o.funcs {
+		m.funcs[name] = append(m.funcs[name], es...)
+	}
+}
+
+// Load returns the built-in model merged with the given model files.
+func Load(files []string) (*Model, error) {
+	b, err := Builtin()
+	if err != nil {
+		return nil, err
+	}
+	m := New()
+	m.MergeAll(b)
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("model file: %v", err)
+		}
+		fm, err := ParseFile(name, data)
+		if err != nil {
+			return nil, err
+		}
+		m.Merge(fm)
+	}
+	return m, nil
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	m, err := Load(modelFiles)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{
+		Model: m,
+		Types: map[*types.TypeName]TypeDirectives{},
+		Funcs: map[*types.Func]*FuncDirectives{},
+	}
+	c := &collector{fset: pass.Fset, info: pass.TypesInfo, res: res, preamble: New()}
+	c.collect(pass.Files, calledCFuncs(pass.Pkg))
+	m.Merge(c.preamble)
+	return res, nil
+}
+
+// calledCFuncs returns the C functions the package calls, from the _Cfunc_
+// declarations cgo writes for each; nil when the files are not cgo's output.
+func calledCFuncs(pkg *types.Package) map[string]bool {
+	var out map[string]bool
+	for _, name := range pkg.Scope().Names() {
+		for _, p := range []string{"_Cfunc_", "_C2func_"} {
+			if c, ok := strings.CutPrefix(name, p); ok {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[c] = true
+			}
+		}
+		if name == "_CMalloc" {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out["malloc"] = true
+		}
+	}
+	return out
+}
+
+// FlagSet returns the pass's flags (for drivers that expose them under their
+// own names, as cmd/lifetimevet does with -model).
+func FlagSet() *flag.FlagSet { return &Analyzer.Flags }

@@ -1,0 +1,444 @@
+package model
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/lifetimevet/lifetimevet/internal/cgofile"
+)
+
+// Analyzers lists the names of lifetimevet's reporting analyzers: the names
+// a //lifetime:ignore directive may give.
+var Analyzers = []string{
+	"doublerelease", "checkthendestroy", "finalizer", "useafterrelease",
+	"sharedglobal", "unguardedcounter", "releaseorder", "handleleak",
+}
+
+// TypeDirectives are the //lifetime: directives on a type declaration.
+type TypeDirectives struct {
+	Handle     bool // //lifetime:handle: values own a native resource released exactly once
+	ThreadSafe bool // //lifetime:threadsafe: methods may run on several goroutines at once
+	Confined   bool // //lifetime:confined: one goroutine at a time
+}
+
+// FuncDirectives are the //lifetime: directives on a Go function or method.
+// Parameter indices count the receiver first, as in go/ssa.
+type FuncDirectives struct {
+	Acquire bool  // //lifetime:acquire: the function returns a fresh handle
+	Release []int // //lifetime:release [PARAM]: the function releases these parameters
+	Borrow  []int // //lifetime:borrow PARAM: the function uses but does not keep the parameter
+}
+
+// An Ignore is a //lifetime:ignore directive: it suppresses findings of the
+// named analyzers on one line.
+type Ignore struct {
+	Pos       token.Pos // of the directive
+	File      string    // file name of the line it applies to (as positions report it)
+	Line      int       // the line it applies to
+	Analyzers []string
+	Reason    string
+}
+
+// A Problem is a malformed or misplaced directive, reported at its position.
+type Problem struct {
+	Pos token.Pos
+	Msg string
+}
+
+var nearMiss = regexp.MustCompile(`^//\s*[Ll]ife[a-z]*\s*:|^//\s+lifetime:`)
+
+type directive struct {
+	pos  token.Pos
+	verb string
+	args []string
+}
+
+func parseDirective(text string, pos token.Pos) (*directive, *Problem) {
+	if rest, ok := strings.CutPrefix(text, "//lifetime:"); ok {
+		fields := strings.Fields(rest)
+		if len(fields) == 0 || strings.HasPrefix(rest, " ") {
+			return nil, &Problem{pos, "empty //lifetime: directive"}
+		}
+		return &directive{pos: pos, verb: fields[0], args: fields[1:]}, nil
+	}
+	if nearMiss.MatchString(text) {
+		return nil, &Problem{pos, fmt.Sprintf("malformed directive %q: write //lifetime:VERB with no space after //", firstWords(text))}
+	}
+	return nil, nil
+}
+
+func firstWords(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+var (
+	typeVerbs     = []string{"handle", "threadsafe", "confined"}
+	funcVerbs     = []string{"acquire", "release", "borrow"}
+	preambleVerbs = []string{"acquire", "borrow", "release", "transfer"}
+	allVerbs      = []string{"acquire", "borrow", "confined", "handle", "ignore", "release", "threadsafe", "transfer"}
+)
+
+// collector gathers the directives of one package.
+type collector struct {
+	fset     *token.FileSet
+	info     *types.Info
+	res      *Result
+	preamble *Model
+	file     *ast.File // the file being read
+}
+
+func (c *collector) problem(pos token.Pos, format string, args ...any) {
+	c.res.Problems = append(c.res.Problems, Problem{pos, fmt.Sprintf(format, args...)})
+}
+
+// collect reads every //lifetime: directive in the package's files.
+// cfuncs is the set of C functions the package calls (nil when unknown).
+func (c *collector) collect(files []*ast.File, cfuncs map[string]bool) {
+	for _, f := range files {
+		if cgofile.IsSupport(c.fset, f) {
+			continue
+		}
+		c.file = f
+		attached := map[*ast.CommentGroup]bool{}
+		if pre := cgofile.Preamble(f); pre != nil {
+			attached[pre] = true
+			c.preambleGroup(pre, cfuncs)
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Doc != nil {
+					attached[d.Doc] = true
+					c.funcDoc(d)
+				}
+			case *ast.GenDecl:
+				if d.Tok == token.TYPE {
+					for _, s := range d.Specs {
+						ts := s.(*ast.TypeSpec)
+						doc := ts.Doc
+						if doc == nil && len(d.Specs) == 1 {
+							doc = d.Doc
+						}
+						if doc != nil {
+							attached[doc] = true
+							c.typeDoc(ts, doc)
+						}
+					}
+					if d.Doc != nil && len(d.Specs) > 1 {
+						attached[d.Doc] = true
+						c.stray(d.Doc, "on a type group: put it on the type")
+					}
+				} else if d.Doc != nil && !attached[d.Doc] {
+					attached[d.Doc] = true
+					c.stray(d.Doc, "on a "+d.Tok.String()+" declaration")
+				}
+			}
+		}
+		for _, cg := range f.Comments {
+			if !attached[cg] {
+				c.statementGroup(f, cg)
+			}
+		}
+	}
+}
+
+// directives returns the directives of a comment group, reporting near misses.
+func (c *collector) directives(cg *ast.CommentGroup) []*directive {
+	var out []*directive
+	for _, cm := range cg.List {
+		d, p := parseDirective(cm.Text, cm.Slash)
+		if p != nil {
+			c.res.Problems = append(c.res.Problems, *p)
+		}
+		if d != nil {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (c *collector) checkVerb(d *directive, where string, verbs []string) bool {
+	if !slices.Contains(allVerbs, d.verb) {
+		c.problem(d.pos, "unknown directive //lifetime:%s (known: %s)", d.verb, strings.Join(allVerbs, ", "))
+		return false
+	}
+	if d.verb == "ignore" {
+		return true
+	}
+	if !slices.Contains(verbs, d.verb) {
+		c.problem(d.pos, "//lifetime:%s does not apply %s; it goes on %s", d.verb, where, placeOf(d.verb))
+		return false
+	}
+	return true
+}
+
+func placeOf(verb string) string {
+	switch verb {
+	case "handle", "threadsafe", "confined":
+		return "a type declaration"
+	case "transfer":
+		return "a cgo preamble"
+	case "ignore":
+		return "a statement"
+	}
+	return "a function declaration or a cgo preamble"
+}
+
+func (c *collector) stray(cg *ast.CommentGroup, where string) {
+	for _, d := range c.directives(cg) {
+		if c.checkVerb(d, where, nil) {
+			c.ignore(d, cg)
+		}
+	}
+}
+
+func (c *collector) typeDoc(ts *ast.TypeSpec, cg *ast.CommentGroup) {
+	obj, _ := c.info.Defs[ts.Name].(*types.TypeName)
+	for _, d := range c.directives(cg) {
+		if !c.checkVerb(d, "to a type", typeVerbs) {
+			continue
+		}
+		if d.verb == "ignore" {
+			c.ignore(d, cg)
+			continue
+		}
+		if len(d.args) > 0 {
+			c.problem(d.pos, "//lifetime:%s takes no arguments", d.verb)
+			continue
+		}
+		if obj == nil {
+			continue
+		}
+		td := c.res.Types[obj]
+		switch d.verb {
+		case "handle":
+			td.Handle = true
+		case "threadsafe":
+			td.ThreadSafe = true
+		case "confined":
+			td.Confined = true
+		}
+		if td.ThreadSafe && td.Confined {
+			c.problem(d.pos, "type %s cannot be both //lifetime:threadsafe and //lifetime:confined", obj.Name())
+		}
+		c.res.Types[obj] = td
+	}
+}
+
+func (c *collector) funcDoc(fd *ast.FuncDecl) {
+	obj, _ := c.info.Defs[fd.Name].(*types.Func)
+	for _, d := range c.directives(fd.Doc) {
+		if !c.checkVerb(d, "to a function", funcVerbs) {
+			continue
+		}
+		if d.verb == "ignore" {
+			c.ignore(d, fd.Doc)
+			continue
+		}
+		if obj == nil {
+			continue
+		}
+		sig := obj.Signature()
+		fdir := c.res.Funcs[obj]
+		if fdir == nil {
+			fdir = &FuncDirectives{}
+		}
+		switch d.verb {
+		case "acquire":
+			if len(d.args) > 0 {
+				c.problem(d.pos, "//lifetime:acquire on a function takes no arguments")
+				continue
+			}
+			if sig.Results().Len() == 0 {
+				c.problem(d.pos, "//lifetime:acquire: %s returns nothing", obj.Name())
+				continue
+			}
+			fdir.Acquire = true
+		case "release", "borrow":
+			if len(d.args) > 1 {
+				c.problem(d.pos, "//lifetime:%s takes at most one parameter name", d.verb)
+				continue
+			}
+			var idx int
+			if len(d.args) == 0 {
+				if d.verb == "borrow" {
+					c.problem(d.pos, "//lifetime:borrow needs a parameter name")
+					continue
+				}
+				if sig.Recv() == nil {
+					c.problem(d.pos, "//lifetime:release without a parameter releases the receiver, but %s has none; name the parameter", obj.Name())
+					continue
+				}
+				idx = 0
+			} else {
+				idx = paramIndex(sig, d.args[0])
+				if idx < 0 {
+					c.problem(d.pos, "//lifetime:%s %s: %s has no parameter %s", d.verb, d.args[0], obj.Name(), d.args[0])
+					continue
+				}
+			}
+			if d.verb == "release" {
+				fdir.Release = append(fdir.Release, idx)
+			} else {
+				fdir.Borrow = append(fdir.Borrow, idx)
+			}
+		}
+		c.res.Funcs[obj] = fdir
+	}
+}
+
+// paramIndex returns the go/ssa index of the parameter named name (the
+// receiver counts first), or -1.
+func paramIndex(sig *types.Signature, name string) int {
+	off := 0
+	if r := sig.Recv(); r != nil {
+		if r.Name() == name {
+			return 0
+		}
+		off = 1
+	}
+	for i := range sig.Params().Len() {
+		if sig.Params().At(i).Name() == name {
+			return i + off
+		}
+	}
+	return -1
+}
+
+// preambleGroup reads the directives of a cgo preamble: Go line comments in
+// the doc comment of import "C", and lines starting with //lifetime: inside
+// its /* */ blocks.
+func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]bool) {
+	var ds []*directive
+	for _, cm := range cg.List {
+		if strings.HasPrefix(cm.Text, "//") {
+			d, p := parseDirective(cm.Text, cm.Slash)
+			if p != nil {
+				c.res.Problems = append(c.res.Problems, *p)
+			}
+			if d != nil {
+				ds = append(ds, d)
+			}
+			continue
+		}
+		off := 0
+		for _, line := range strings.SplitAfter(cm.Text, "\n") {
+			trimmed := strings.TrimLeft(line, " \t/*")
+			lead := len(line) - len(strings.TrimLeft(line, " \t"))
+			if strings.HasPrefix(strings.TrimLeft(line, " \t"), "//") || strings.HasPrefix(line, "/*//") {
+				if strings.HasPrefix(line, "/*") {
+					lead = 2
+				}
+				text := strings.TrimRight(line[lead:], " \t\r\n")
+				pos := cm.Slash + token.Pos(off+lead)
+				d, p := parseDirective(text, pos)
+				if p != nil {
+					c.res.Problems = append(c.res.Problems, *p)
+				}
+				if d != nil {
+					ds = append(ds, d)
+				}
+			}
+			_ = trimmed
+			off += len(line)
+		}
+	}
+	for _, d := range ds {
+		if !c.checkVerb(d, "in a cgo preamble", preambleVerbs) {
+			continue
+		}
+		if d.verb == "ignore" {
+			c.problem(d.pos, "//lifetime:ignore does not apply in a cgo preamble; put it on the Go statement")
+			continue
+		}
+		e, err := ParseEntry(d.verb + " " + strings.Join(d.args, " "))
+		if err != nil {
+			c.problem(d.pos, "//lifetime:%s: %v", d.verb, err)
+			continue
+		}
+		if e.Kind != "" {
+			c.problem(d.pos, "//lifetime:%s: kind= applies in model files only", d.verb)
+			continue
+		}
+		if cfuncs != nil && !cfuncs[e.Func] {
+			c.problem(d.pos, "//lifetime:%s %s: the package calls no C function %s", d.verb, e.Func, e.Func)
+			continue
+		}
+		e.Library = "preamble"
+		e.Source = c.fset.Position(d.pos).String()
+		if len(c.preamble.Entries(e.Func)) > 0 {
+			for _, old := range c.preamble.Entries(e.Func) {
+				if old.Role == e.Role {
+					c.problem(d.pos, "//lifetime:%s %s repeats the directive at %s", d.verb, e.Func, old.Source)
+				}
+			}
+		}
+		c.preamble.add(e)
+	}
+}
+
+// statementGroup reads a comment group attached to no declaration: only
+// //lifetime:ignore belongs there.
+func (c *collector) statementGroup(f *ast.File, cg *ast.CommentGroup) {
+	for _, d := range c.directives(cg) {
+		if !c.checkVerb(d, "to a statement", nil) {
+			continue
+		}
+		c.ignore(d, cg)
+	}
+}
+
+func (c *collector) ignore(d *directive, cg *ast.CommentGroup) {
+	if d.verb != "ignore" {
+		return
+	}
+	if len(d.args) < 2 {
+		c.problem(d.pos, "//lifetime:ignore needs an analyzer name and a reason: //lifetime:ignore ANALYZER reason")
+		return
+	}
+	names := strings.Split(d.args[0], ",")
+	for _, n := range names {
+		if !slices.Contains(Analyzers, n) {
+			c.problem(d.pos, "//lifetime:ignore %s: unknown analyzer %q (known: %s)", d.args[0], n, strings.Join(Analyzers, ", "))
+			return
+		}
+	}
+	p := c.fset.Position(d.pos)
+	line := p.Line
+	// A directive alone on its line applies to the line after its comment
+	// group; a trailing one to its own line.
+	if !c.trailing(d.pos) {
+		line = c.fset.Position(cg.End()).Line + 1
+	}
+	c.res.Ignores = append(c.res.Ignores, &Ignore{
+		Pos: d.pos, File: p.Filename, Line: line, Analyzers: names, Reason: strings.Join(d.args[1:], " "),
+	})
+}
+
+// trailing reports whether code precedes the comment at pos on its line.
+func (c *collector) trailing(pos token.Pos) bool {
+	p := c.fset.Position(pos)
+	found := false
+	ast.Inspect(c.file, func(n ast.Node) bool {
+		if found || n == nil {
+			return false
+		}
+		if _, ok := n.(*ast.CommentGroup); ok {
+			return false
+		}
+		if n.End() < pos && c.fset.Position(n.End()).Line == p.Line {
+			found = true
+			return false
+		}
+		return n.Pos() <= pos || c.fset.Position(n.Pos()).Line <= p.Line
+	})
+	return found
+}

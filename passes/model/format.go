@@ -1,0 +1,326 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Role says what a C function does to a handle.
+type Role uint8
+
+const (
+	// Acquire: the function creates a handle the caller owns and must release
+	// (malloc, cuStreamCreate), or takes a counted reference (cuDevicePrimaryCtxRetain).
+	Acquire Role = iota + 1
+	// Borrow: the function yields a handle the caller does not own
+	// (cuCtxGetCurrent); nothing needs releasing.
+	Borrow
+	// Release: the function destroys a handle or drops a counted reference
+	// (free, cuMemFree, cuDevicePrimaryCtxRelease).
+	Release
+	// Transfer: C takes ownership of the handle (for Go code, a release: the
+	// handle must not be released again by Go).
+	Transfer
+)
+
+var roleNames = map[Role]string{Acquire: "acquire", Borrow: "borrow", Release: "release", Transfer: "transfer"}
+
+func (r Role) String() string { return roleNames[r] }
+
+// Returned is the value of Entry.Out for a handle returned as the function's result.
+const Returned = -1
+
+// None is the value of Entry.Key and Entry.Parent when they do not apply.
+const None = -2
+
+// An Entry is one fact about one C function: what it does to which argument.
+// A function may have several entries (realloc releases its argument and
+// acquires its result).
+type Entry struct {
+	Func string // C function name, as called from Go (C.Func)
+	Role Role
+
+	// Out is, for Acquire and Borrow, the index of the out-parameter that
+	// receives the handle (a pointer argument), or Returned.
+	Out int
+	// Arg is, for Release and Transfer, the index of the released argument.
+	Arg int
+	// Key is, for counted references, the index of the argument that
+	// identifies the reference (a device ordinal for
+	// cuDevicePrimaryCtxRetain/Release); None otherwise. It may be an integer.
+	Key int
+	// Parent is, for Acquire, the index of the argument holding the handle the
+	// new one belongs to (the context of a stream); None otherwise.
+	Parent int
+	// Kind names the kind of handle ("context", "stream", "c-heap"); a release
+	// pairs with the acquisitions of the same kind.
+	Kind string
+	// Counted marks reference-counted acquisitions and releases: each acquire
+	// allows exactly one release.
+	Counted bool
+
+	Library string // library section the entry belongs to ("cuda-driver")
+	Doc     string // where the knowledge comes from: the library's API documentation
+	Source  string // where the entry was read: "builtin:cuda-driver.model:12", "gpu.model:3", "x.go:7"
+}
+
+// Handle returns the index of the argument an entry acts on: the released
+// argument, the out-parameter, or Returned.
+func (e *Entry) Handle() int {
+	switch e.Role {
+	case Release, Transfer:
+		return e.Arg
+	}
+	return e.Out
+}
+
+func (e *Entry) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", e.Role, e.Func)
+	switch e.Role {
+	case Acquire, Borrow:
+		if e.Out == Returned {
+			b.WriteString(" result")
+		} else if e.Out != None {
+			fmt.Fprintf(&b, " out=%d", e.Out)
+		}
+	case Release, Transfer:
+		fmt.Fprintf(&b, " arg=%d", e.Arg)
+	}
+	if e.Key != None {
+		fmt.Fprintf(&b, " key=%d", e.Key)
+	}
+	if e.Parent != None {
+		fmt.Fprintf(&b, " parent=%d", e.Parent)
+	}
+	if e.Kind != "" {
+		fmt.Fprintf(&b, " kind=%s", e.Kind)
+	}
+	if e.Counted {
+		b.WriteString(" counted")
+	}
+	return b.String()
+}
+
+// A SyntaxError is a malformed model line or directive.
+type SyntaxError struct {
+	File string // file name; empty for a directive (the caller knows its position)
+	Line int    // 1-based line; 0 when unknown
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string {
+	if e.File == "" {
+		return e.Msg
+	}
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+}
+
+// ParseEntry parses one entry in the model syntax, the same that follows
+// "//lifetime:" in a cgo preamble:
+//
+//	acquire NAME [result|out=N] [parent=N] [key=N] [kind=K] [counted]
+//	borrow NAME [result|out=N] [kind=K]
+//	release NAME [arg=N] [key=N] [kind=K] [counted]
+//	transfer NAME [arg=N] [kind=K]
+//
+// Indices count from 0. An acquire without out= returns its handle; a release
+// without arg= releases argument 0.
+func ParseEntry(line string) (*Entry, error) {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return nil, fmt.Errorf("empty entry")
+	}
+	var role Role
+	for r, name := range roleNames {
+		if fields[0] == name {
+			role = r
+		}
+	}
+	if role == 0 {
+		return nil, fmt.Errorf("unknown verb %q (want acquire, borrow, release or transfer)", fields[0])
+	}
+	if len(fields) < 2 {
+		return nil, fmt.Errorf("%s needs a C function name", role)
+	}
+	e := &Entry{Func: fields[1], Role: role, Out: Returned, Arg: 0, Key: None, Parent: None}
+	if !isCIdent(e.Func) {
+		return nil, fmt.Errorf("%q is not a C function name", e.Func)
+	}
+	seen := map[string]bool{}
+	for _, f := range fields[2:] {
+		name, val, hasVal := strings.Cut(f, "=")
+		if seen[name] {
+			return nil, fmt.Errorf("%s given twice", name)
+		}
+		seen[name] = true
+		allowed := map[Role][]string{
+			Acquire:  {"result", "out", "parent", "key", "kind", "counted"},
+			Borrow:   {"result", "out", "kind"},
+			Release:  {"arg", "key", "kind", "counted"},
+			Transfer: {"arg", "kind"},
+		}[role]
+		ok := false
+		for _, a := range allowed {
+			ok = ok || a == name
+		}
+		if !ok {
+			return nil, fmt.Errorf("%s does not take %q (it takes %s)", role, f, strings.Join(allowed, ", "))
+		}
+		switch name {
+		case "result", "counted":
+			if hasVal {
+				return nil, fmt.Errorf("%s takes no value", name)
+			}
+			if name == "counted" {
+				e.Counted = true
+			} else if seen["out"] {
+				return nil, fmt.Errorf("result and out= exclude each other")
+			}
+		case "kind":
+			if !isKind(val) {
+				return nil, fmt.Errorf("kind=%q: want a name of letters, digits and '-'", val)
+			}
+			e.Kind = val
+		default: // out, arg, key, parent: an argument index
+			n, err := strconv.Atoi(val)
+			if !hasVal || err != nil || n < 0 || n > 64 {
+				return nil, fmt.Errorf("%s=%q: want an argument index from 0", name, val)
+			}
+			switch name {
+			case "out":
+				if seen["result"] {
+					return nil, fmt.Errorf("result and out= exclude each other")
+				}
+				e.Out = n
+			case "arg":
+				e.Arg = n
+			case "key":
+				e.Key = n
+			case "parent":
+				e.Parent = n
+			}
+		}
+	}
+	if e.Key != None {
+		e.Counted = true
+		if (role == Acquire) && !seen["out"] && !seen["result"] {
+			e.Out = None // a keyed reference with no new handle value (cuMemHostRegister)
+		}
+	}
+	return e, nil
+}
+
+// ParseFile parses a model file: entries as accepted by ParseEntry, grouped
+// in library sections.
+//
+//	# comment
+//	library NAME              start a section; every entry belongs to one
+//	doc URL                   the documentation the following entries come from
+//	kind NAME [parent=KIND]   a handle kind and the kind it belongs to
+//	acquire ... / borrow ... / release ... / transfer ...
+//
+// name is used in errors and in Entry.Source. Every error names the file and
+// the line.
+func ParseFile(name string, data []byte) (*Model, error) {
+	m := New()
+	lib, doc := "", ""
+	var cur *Library
+	for i, raw := range strings.Split(string(data), "\n") {
+		lineNo := i + 1
+		line := raw
+		if j := strings.IndexByte(line, '#'); j >= 0 {
+			line = line[:j]
+		}
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		bad := func(format string, args ...any) error {
+			return &SyntaxError{File: name, Line: lineNo, Msg: fmt.Sprintf(format, args...)}
+		}
+		switch fields[0] {
+		case "library":
+			if len(fields) != 2 || !isKind(fields[1]) {
+				return nil, bad("want: library NAME")
+			}
+			lib, doc = fields[1], ""
+			for _, l := range m.Libraries {
+				if l.Name == lib {
+					return nil, bad("library %s declared twice", lib)
+				}
+			}
+			cur = &Library{Name: lib, Source: fmt.Sprintf("%s:%d", name, lineNo), Kinds: map[string]string{}}
+			m.Libraries = append(m.Libraries, cur)
+		case "doc":
+			if len(fields) != 2 {
+				return nil, bad("want: doc URL")
+			}
+			if lib == "" {
+				return nil, bad("doc before any library line")
+			}
+			doc = fields[1]
+			if cur.Doc == "" {
+				cur.Doc = doc
+			}
+		case "kind":
+			if lib == "" {
+				return nil, bad("kind before any library line")
+			}
+			if len(fields) < 2 || len(fields) > 3 || !isKind(fields[1]) {
+				return nil, bad("want: kind NAME [parent=KIND]")
+			}
+			parent := ""
+			if len(fields) == 3 {
+				p, ok := strings.CutPrefix(fields[2], "parent=")
+				if !ok || !isKind(p) {
+					return nil, bad("want: kind NAME [parent=KIND]")
+				}
+				parent = p
+			}
+			if _, dup := cur.Kinds[fields[1]]; dup {
+				return nil, bad("kind %s declared twice", fields[1])
+			}
+			if _, ok := cur.Kinds[parent]; parent != "" && !ok {
+				return nil, bad("parent kind %s is not declared before kind %s", parent, fields[1])
+			}
+			cur.Kinds[fields[1]] = parent
+		default:
+			e, err := ParseEntry(line)
+			if err != nil {
+				return nil, bad("%v", err)
+			}
+			if lib == "" {
+				return nil, bad("%s before any library line", e.Role)
+			}
+			if e.Kind != "" {
+				if _, ok := cur.Kinds[e.Kind]; !ok {
+					return nil, bad("kind %s is not declared in library %s (add: kind %s)", e.Kind, lib, e.Kind)
+				}
+			}
+			e.Library, e.Doc = lib, doc
+			e.Source = fmt.Sprintf("%s:%d", name, lineNo)
+			m.add(e)
+		}
+	}
+	return m, nil
+}
+
+func isCIdent(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func isKind(s string) bool {
+	for _, r := range s {
+		if !(r == '-' || r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -1,0 +1,143 @@
+package model
+
+import (
+	"go/types"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// A Library is one section of a model: the functions of one C library.
+type Library struct {
+	Name   string // "cuda-driver"
+	Doc    string // the API documentation the entries come from
+	Source string // where the section starts
+	// Kinds maps each handle kind of the library to the kind it belongs to
+	// ("" for none): a stream belongs to a context.
+	Kinds map[string]string
+}
+
+// A Model is what lifetimevet knows about C functions: built-in library
+// models, model files given on the command line, and the //lifetime:
+// directives of the package's cgo preamble, merged.
+type Model struct {
+	Libraries []*Library
+	funcs     map[string][]*Entry
+}
+
+// New returns an empty model.
+func New() *Model {
+	return &Model{funcs: map[string][]*Entry{}}
+}
+
+func (m *Model) add(e *Entry) {
+	m.funcs[e.Func] = append(m.funcs[e.Func], e)
+}
+
+// Merge adds the entries of o to m. Entries of o replace m's entries for the
+// same function: later sources (model files, then directives) override
+// earlier ones (built-in models).
+func (m *Model) Merge(o *Model) {
+	m.Libraries = append(m.Libraries, o.Libraries...)
+	for name, es := range o.funcs {
+		m.funcs[name] = slices.Clone(es)
+	}
+}
+
+// Entries returns the entries for the C function name, in source order.
+func (m *Model) Entries(name string) []*Entry {
+	return m.funcs[name]
+}
+
+// Funcs returns the names of all modelled functions, sorted.
+func (m *Model) Funcs() []string {
+	var names []string
+	for n := range m.funcs {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Releases returns the entries by which a call of the C function name with
+// signature sig (the Go signature cgo gives it; may be nil) releases or hands
+// over a handle. When the model says nothing about name, the destructor-name
+// rule applies: a function named like a destructor (*_free, *Destroy,
+// *_release, *_close, *Delete, *_unref, free_*, destroy_*, release_*) whose
+// first parameter is a pointer releases its first argument.
+func (m *Model) Releases(name string, sig *types.Signature) []*Entry {
+	var out []*Entry
+	for _, e := range m.funcs[name] {
+		if e.Role == Release || e.Role == Transfer {
+			out = append(out, e)
+		}
+	}
+	if len(m.funcs[name]) == 0 && IsDestructorName(name) && sig != nil && sig.Params().Len() >= 1 && isPointerLike(sig.Params().At(0).Type()) {
+		out = append(out, &Entry{Func: name, Role: Release, Arg: 0, Key: None, Parent: None, Out: Returned,
+			Source: "destructor-name rule"})
+	}
+	return out
+}
+
+// Acquires returns the entries by which a call of name creates or borrows a handle.
+func (m *Model) Acquires(name string) []*Entry {
+	var out []*Entry
+	for _, e := range m.funcs[name] {
+		if e.Role == Acquire || e.Role == Borrow {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// IsDestructorName reports whether a C function name reads as a destructor:
+// a word "free", "destroy", "release", "close", "delete", "unref" or
+// "dispose" at its end (nft_free, cuStreamDestroy, g_object_unref), or "free",
+// "destroy" or "release" at its start before an underscore (free_verifier).
+// Plain "free" and "close" (the libc functions) are left to the libc model.
+func IsDestructorName(name string) bool {
+	words := splitWords(name)
+	if len(words) < 2 {
+		return false
+	}
+	last := strings.ToLower(words[len(words)-1])
+	switch last {
+	case "free", "destroy", "release", "close", "delete", "unref", "dispose":
+		return true
+	}
+	first := strings.ToLower(words[0])
+	if strings.HasPrefix(name, words[0]+"_") {
+		switch first {
+		case "free", "destroy", "release":
+			return true
+		}
+	}
+	return false
+}
+
+// splitWords splits a C identifier at underscores and lower-to-upper case changes.
+func splitWords(name string) []string {
+	var words []string
+	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return r == '_' }) {
+		start := 0
+		rs := []rune(part)
+		for i := 1; i < len(rs); i++ {
+			if unicode.IsUpper(rs[i]) && !unicode.IsUpper(rs[i-1]) {
+				words = append(words, string(rs[start:i]))
+				start = i
+			}
+		}
+		words = append(words, string(rs[start:]))
+	}
+	return words
+}
+
+func isPointerLike(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return true
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	}
+	return false
+}
