@@ -27,8 +27,8 @@ package lifetime
 
 import (
 	"go/token"
-	"os"
 	"go/types"
+	"os"
 	"reflect"
 	"slices"
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
-	)
+)
 
 const (
 	maxStates   = 8    // paths kept apart per block before merging
