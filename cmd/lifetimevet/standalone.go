@@ -57,6 +57,8 @@ func standalone(args []string) int {
 	tests := flag.Bool("test", true, "analyse test files too")
 	tags := flag.String("tags", "", "comma-separated build `tags`")
 	contextLines := flag.Int("c", -1, "print the offending line with `N` lines of context")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile to `file`")
+	memprofile := flag.String("memprofile", "", "write a heap profile to `file` at exit")
 	withVet := stdvetRequested(args)
 	all := suite(withVet)
 	enable := map[*analysis.Analyzer]*triState{}
@@ -75,6 +77,16 @@ func standalone(args []string) int {
 		return 2
 	}
 	_ = stdvet
+	if *cpuprofile != "" {
+		stop, err := startCPUProfile(*cpuprofile)
+		if err != nil {
+			fatalf("%v", err)
+		}
+		defer stop()
+	}
+	if *memprofile != "" {
+		defer writeHeapProfile(*memprofile)
+	}
 	selected := selectAnalyzers(all, enable)
 	if len(selected) == 0 {
 		fatalf("no analyzers selected")

@@ -176,7 +176,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pa.callGraph(fn)
 	}
 	pa.finalizers()
-	if debugging("summary") && pa.user != nil && len(calls.Calls(nil)) == 0 && len(calls.Funcs) > 0 && !isStd(pass.Pkg.Path()) {
+	if debugging("summary") && pass.Module != nil {
 		pa.res.dump(os.Stderr)
 	}
 	// Export summaries of declared functions for importers.
@@ -242,7 +242,13 @@ func (pa *pkgAnalysis) summaryOf(fn *ssa.Function) *Summary {
 		return nil
 	}
 	pa.inProgress[fn] = true
-	sum, trace := pa.analyze(fn)
+	var sum *Summary
+	var trace *Trace
+	if pa.relevant(fn) || pa.declares(fn) {
+		sum, trace = pa.analyze(fn)
+	} else {
+		sum, trace = pa.cheapSummary(fn), &Trace{Func: fn}
+	}
 	delete(pa.inProgress, fn)
 	pa.addDeclared(fn, sum)
 	pa.res.Summaries[fn] = sum
@@ -250,6 +256,12 @@ func (pa *pkgAnalysis) summaryOf(fn *ssa.Function) *Summary {
 		pa.res.Traces[fn] = trace
 	}
 	return sum
+}
+
+// declares reports whether fn carries //lifetime: directives.
+func (pa *pkgAnalysis) declares(fn *ssa.Function) bool {
+	obj, ok := fn.Object().(*types.Func)
+	return ok && pa.model.Funcs[obj] != nil
 }
 
 // addDeclared adds the releases //lifetime:release declares on fn.
@@ -332,7 +344,10 @@ func (a *fnAnalysis) summarize() *Summary {
 	for _, k := range keys {
 		ri := byKey[k]
 		ri.rel.Guarded = ri.guarded
-		ri.rel.Clears = true
+		// Clearing means something only for a handle read from a location
+		// the caller sees: a handle passed by value stays in the caller's
+		// variable.
+		ri.rel.Clears = origin(a.ts, ri.tok) != nil && origin(a.ts, ri.tok).outliving()
 		for _, s := range a.exits {
 			if _, ok := s.released[ri.tok]; ok && a.staleIn(s, ri.tok) != nil {
 				ri.rel.Clears = false
@@ -401,8 +416,16 @@ func (a *fnAnalysis) paramText(p access.Path) string {
 		return access.Render(prm.Name(), prm.Type(), p.Ops)
 	}
 	if j := -1 - p.Root; j >= 0 && j < len(a.fn.FreeVars) {
-		fv := a.fn.FreeVars[j]
-		return access.Render(fv.Name(), fv.Type(), append([]access.Op{{Kind: access.Load}}, p.Ops...))
+		return freeVarText(a.fn.FreeVars[j], p.Ops)
 	}
 	return "?"
+}
+
+// freeVarText renders a path from a free variable, the address of a
+// captured variable: a load of it reads the variable.
+func freeVarText(fv *ssa.FreeVar, ops []access.Op) string {
+	if len(ops) > 0 && ops[0].Kind == access.Load {
+		return access.Render(fv.Name(), access.Deref(fv.Type()), ops[1:])
+	}
+	return access.Render("&"+fv.Name(), fv.Type(), ops)
 }

@@ -39,6 +39,7 @@ type fnAnalysis struct {
 	vnum  map[ssa.Value]valKey
 	inum  map[ssa.Instruction]int
 	loop  map[*ssa.BasicBlock]bool
+	local map[*ssa.BasicBlock][]valKey // loads and phis used only in their own block
 	trace *Trace
 	sites map[siteKey]*Site
 	evs   map[string]bool
@@ -88,12 +89,16 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		relIndex: map[relKey]*relRec{},
 	}
 	n := 0
+	a.local = map[*ssa.BasicBlock][]valKey{}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			a.inum[instr] = n
 			n++
 			if v, ok := instr.(ssa.Value); ok {
 				a.vnum[v] = valKey(len(a.vnum))
+				if localUse(b, v) {
+					a.local[b] = append(a.local[b], a.vnum[v])
+				}
 			}
 		}
 	}
@@ -225,7 +230,35 @@ func (a *fnAnalysis) block(b *ssa.BasicBlock, s *state) (*state, bool) {
 			return s, false
 		}
 	}
+	for _, k := range a.local[b] {
+		delete(s.vals, k)
+	}
 	return s, true
+}
+
+// localUse reports whether v, a load or a phi, is used only by
+// instructions of its own block other than phis: its token need not outlive
+// the block.
+func localUse(b *ssa.BasicBlock, v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		if v.Op != token.MUL {
+			return false
+		}
+	case *ssa.Phi:
+	default:
+		return false
+	}
+	refs := v.Referrers()
+	if refs == nil {
+		return true
+	}
+	for _, r := range *refs {
+		if _, phi := r.(*ssa.Phi); phi || r.Block() != b {
+			return false
+		}
+	}
+	return true
 }
 
 // kill forgets what the state knows about values derived from root r, whose
@@ -494,7 +527,7 @@ func (a *fnAnalysis) resolve(s *state, instr ssa.CallInstruction) (*callEffect, 
 		return eff, args
 	}
 	eff.unknown = true
-	if pkg := callee.Package(); pkg != nil && pkg.Pkg != a.pa.pass.Pkg && isStd(pkg.Pkg.Path()) {
+	if pkg := callee.Package(); pkg != nil && isStd(pkg.Pkg.Path()) {
 		eff.std = true
 	}
 	return eff, args
@@ -794,9 +827,7 @@ func (a *fnAnalysis) locText(l *tok) string {
 		if p.Root >= 0 {
 			name, typ = a.fn.Params[p.Root].Name(), a.fn.Params[p.Root].Type()
 		} else {
-			fv := a.fn.FreeVars[-1-p.Root]
-			name, typ = fv.Name(), fv.Type()
-			p.Ops = append([]access.Op{{Kind: access.Load}}, p.Ops...)
+			return freeVarText(a.fn.FreeVars[-1-p.Root], append(p.Ops, access.Op{Kind: access.Load}))
 		}
 		return access.Render(name, typ, append(p.Ops, access.Op{Kind: access.Load}))
 	}

@@ -1,9 +1,8 @@
 package lifetime
 
 import (
-	"fmt"
 	"slices"
-	"strings"
+	"strconv"
 )
 
 // A state is the abstract state of one path (or of a few merged paths)
@@ -68,49 +67,58 @@ func (s *state) clone() *state {
 
 // key returns a canonical string of the state, to tell states apart.
 func (s *state) key() string {
-	var b strings.Builder
-	ids := func(m map[*tok]*tok) {
-		var ks []string
-		for k, v := range m {
-			ks = append(ks, fmt.Sprintf("%d=%d", k.id, v.id))
+	b := make([]byte, 0, 16*(len(s.content)+len(s.vals)+len(s.released)+len(s.guards)+len(s.defers)))
+	pairs := make([][2]int, 0, max(len(s.content), len(s.vals), len(s.released), len(s.guards)))
+	flush := func() {
+		slices.SortFunc(pairs, func(x, y [2]int) int {
+			if x[0] != y[0] {
+				return x[0] - y[0]
+			}
+			return x[1] - y[1]
+		})
+		for _, p := range pairs {
+			b = strconv.AppendInt(b, int64(p[0]), 36)
+			b = append(b, '=')
+			b = strconv.AppendInt(b, int64(p[1]), 36)
+			b = append(b, ',')
 		}
-		slices.Sort(ks)
-		b.WriteString(strings.Join(ks, ","))
-		b.WriteByte('|')
+		b = append(b, '|')
+		pairs = pairs[:0]
 	}
-	ids(s.content)
-	var vs []string
+	for k, v := range s.content {
+		pairs = append(pairs, [2]int{k.id, v.id})
+	}
+	flush()
 	for k, v := range s.vals {
-		vs = append(vs, fmt.Sprintf("%d=%d", k, v.id))
+		pairs = append(pairs, [2]int{int(k), v.id})
 	}
-	slices.Sort(vs)
-	b.WriteString(strings.Join(vs, ","))
-	b.WriteByte('|')
-	var rs []string
+	flush()
 	for k, v := range s.released {
-		rs = append(rs, fmt.Sprintf("%d@%d", k.id, v.id))
+		pairs = append(pairs, [2]int{k.id, v.id})
 	}
-	slices.Sort(rs)
-	b.WriteString(strings.Join(rs, ","))
-	b.WriteByte('|')
+	flush()
+	for k := range s.guards {
+		pairs = append(pairs, [2]int{k.id, 0})
+	}
+	flush()
 	for _, p := range s.defers {
-		fmt.Fprintf(&b, "%d:%d:%v:", p.site.id, p.count, p.stale)
+		b = strconv.AppendInt(b, int64(p.site.id), 36)
+		b = append(b, ':', byte('0'+p.count))
+		if p.stale {
+			b = append(b, 's')
+		}
 		for _, a := range p.args {
 			if a != nil {
-				fmt.Fprintf(&b, "%d.", a.id)
+				b = strconv.AppendInt(b, int64(a.id), 36)
 			}
+			b = append(b, '.')
 		}
-		b.WriteByte(';')
+		b = append(b, ';')
 	}
-	b.WriteByte('|')
-	var gs []string
-	for k := range s.guards {
-		gs = append(gs, fmt.Sprint(k.id))
+	if s.unknown {
+		b = append(b, 'u')
 	}
-	slices.Sort(gs)
-	b.WriteString(strings.Join(gs, ","))
-	fmt.Fprintf(&b, "|%v", s.unknown)
-	return b.String()
+	return string(b)
 }
 
 // merge combines states of several paths into one that over-approximates

@@ -1,0 +1,178 @@
+package lifetime
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/access"
+)
+
+// relevant reports whether fn can release, acquire or disarm anything: it
+// calls into C through a function the model knows, calls a Go function
+// whose summary releases or disarms, or registers or disarms a finalizer or
+// cleanup. Only relevant functions go through the state machine; the
+// others (all of a pure Go package) get a cheap summary of what they write.
+func (pa *pkgAnalysis) relevant(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if c := pa.calls.Lookup(instr); c != nil {
+				m := pa.model.Model
+				if len(m.Releases(c.Name, c.Sig)) > 0 || len(m.Acquires(c.Name)) > 0 {
+					return true
+				}
+				continue
+			}
+			callee := ci.Common().StaticCallee()
+			if callee == nil {
+				continue
+			}
+			if o := callee.Origin(); o != nil {
+				callee = o
+			}
+			if callee.Pkg != nil && callee.Pkg.Pkg.Path() == "runtime" {
+				switch callee.Name() {
+				case "SetFinalizer", "AddCleanup", "Stop":
+					return true
+				}
+			}
+			if s := pa.summaryOf(callee); s != nil && (len(s.Releases) > 0 || len(s.Disarms) > 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cheapSummary returns a flow-insensitive summary of a function that
+// releases nothing: the parameter locations it may write (all as
+// clobbers), and whether it may write globals.
+func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
+	sum := &Summary{}
+	seen := map[string]bool{}
+	add := func(p access.Path) {
+		if k := p.Key(); !seen[k] {
+			seen[k] = true
+			sum.Clobbers = append(sum.Clobbers, p)
+		}
+	}
+	pathOf := func(v ssa.Value) (access.Path, bool) {
+		r := expand(v)
+		switch root := r.Root.(type) {
+		case *ssa.Parameter:
+			for i, p := range fn.Params {
+				if p == root {
+					return access.Path{Root: i, Ops: r.Ops}, true
+				}
+			}
+		case *ssa.FreeVar:
+			for i, fv := range fn.FreeVars {
+				if fv == root {
+					return access.Path{Root: -1 - i, Ops: r.Ops}, true
+				}
+			}
+		case *ssa.Global:
+			sum.Globals = true
+		}
+		return access.Path{}, false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				if p, ok := pathOf(instr.Addr); ok {
+					add(p)
+				}
+			case ssa.CallInstruction:
+				if pa.calls.Plumbing(instr) || pa.calls.Lookup(instr) != nil {
+					// calls into C write through the Go pointers they get
+					if c := pa.calls.Lookup(instr); c != nil {
+						for _, r := range c.Args {
+							if r.Valid() {
+								if p, ok := pathOf(r.Root); ok {
+									p.Ops = append(p.Ops, r.Ops...)
+									add(p)
+								}
+							}
+						}
+					}
+					continue
+				}
+				com := instr.Common()
+				if _, ok := com.Value.(*ssa.Builtin); ok {
+					continue
+				}
+				callee := com.StaticCallee()
+				var csum *Summary
+				if callee != nil && !com.IsInvoke() {
+					csum = pa.summaryOf(callee)
+				}
+				if csum == nil {
+					std := callee != nil && callee.Package() != nil && isStd(callee.Package().Pkg.Path())
+					if !std {
+						sum.Globals = true
+					}
+					args := com.Args
+					if com.IsInvoke() {
+						args = append([]ssa.Value{com.Value}, args...)
+					}
+					for _, a := range args {
+						if !refLike(a.Type()) {
+							continue
+						}
+						if p, ok := pathOf(a); ok {
+							add(p)
+						}
+					}
+					continue
+				}
+				sum.Globals = sum.Globals || csum.Globals
+				args := com.Args
+				if mc, ok := com.Value.(*ssa.MakeClosure); ok {
+					args = append(append([]ssa.Value{}, args...), mc.Bindings...)
+				}
+				nparams := len(com.Args)
+				for _, ps := range [][]access.Path{csum.Clobbers, storePaths(csum.Stores)} {
+					for _, cp := range ps {
+						i := cp.Root
+						if i < 0 {
+							i = nparams + (-1 - i)
+						}
+						if i >= len(args) {
+							continue
+						}
+						if p, ok := pathOf(args[i]); ok {
+							p.Ops = append(p.Ops, cp.Ops...)
+							add(p)
+						}
+					}
+				}
+			}
+		}
+	}
+	return sum
+}
+
+func storePaths(sts []Store) []access.Path {
+	var out []access.Path
+	for _, st := range sts {
+		out = append(out, st.Path)
+	}
+	return out
+}
+
+// refLike reports whether a value of type t can give a callee access to
+// memory it could write.
+func refLike(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Basic:
+		return t.Underlying().(*types.Basic).Kind() == types.UnsafePointer
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface, *types.Struct:
+		return true
+	}
+	return false
+}
