@@ -31,6 +31,8 @@ type checker struct {
 	lt    *lifetime.Result
 	model *model.Result
 	rep   *diag.Reporter
+
+	sameCallee map[token.Pos]bool // releases reported as "called twice"
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -39,6 +41,8 @@ func run(pass *analysis.Pass) (any, error) {
 		calls: pass.ResultOf[cgocall.Analyzer].(*cgocall.Result),
 		lt:    pass.ResultOf[lifetime.Analyzer].(*lifetime.Result),
 		model: pass.ResultOf[model.Analyzer].(*model.Result),
+
+		sameCallee: map[token.Pos]bool{},
 	}
 	c.rep = diag.New(pass, c.model)
 	for _, fn := range c.calls.Funcs {
@@ -88,6 +92,32 @@ func (c *checker) event(fn *ssa.Function, ev *lifetime.Event) {
 	}
 }
 
+// userRelease follows a release through go/ssa's synthetic wrappers (bound
+// method values, method expressions) to the release in the user's method.
+func userRelease(r *lifetime.Release) *lifetime.Release {
+	for {
+		via, fn := r.Via()
+		if via == nil || fn == nil || fn.Synthetic == "" && r.Pos().IsValid() {
+			return r
+		}
+		r = via
+	}
+}
+
+// readsHandle reports whether a release releases a handle read out of its
+// parameter (c.h) rather than the parameter itself.
+func readsHandle(r *lifetime.Release) bool {
+	if r.Declared {
+		return false
+	}
+	for _, o := range r.Path.Ops {
+		if o.Kind == access.Load {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *checker) calleeShort(s *lifetime.Site) string {
 	if s.Callee != nil {
 		return s.Callee.Name()
@@ -101,12 +131,20 @@ func (c *checker) double(fn *ssa.Function, ev *lifetime.Event) {
 	if first.Handle != "" && second.Handle == "" {
 		h = first.Handle
 	}
-	// The same release of the same function, called twice on one value:
-	// report in the function, whose release is not idempotent.
-	if first.Release != nil && first.Release == second.Release && first.Release.Pos().IsValid() && first != second {
-		r := first.Release
+	// The same release of the same function, called twice on one value,
+	// of a handle the function reads out of the value: report in the
+	// function, whose release is not idempotent. (A function that releases
+	// the handle it is passed is the caller's to call once.)
+	if first.Release != nil && second.Release != nil && first != second &&
+		userRelease(first.Release) == userRelease(second.Release) && readsHandle(userRelease(first.Release)) &&
+		userRelease(first.Release).Pos().IsValid() {
+		r := userRelease(first.Release)
+		if c.sameCallee[r.Pos()] {
+			return
+		}
+		c.sameCallee[r.Pos()] = true
 		c.rep.Reportf(r.Pos(), "%s is released twice when %s is called twice on the same value, as %s does (%s and %s): %s neither clears nor checks it; clear it after releasing it (under a lock, or claim it with atomic.Pointer.Swap) so that a second call does nothing",
-			r.Text, second.CalleeName, fn.Name(), c.where(first.Pos, r.Pos()), c.where(second.Pos, r.Pos()), r.Func)
+			r.Text, r.Func, fn.Name(), c.where(first.Pos, r.Pos()), c.where(second.Pos, r.Pos()), r.Func)
 		return
 	}
 	switch {
@@ -188,18 +226,18 @@ func (c *checker) armed(fn *ssa.Function, sum *lifetime.Summary, r *lifetime.Rel
 					continue
 				}
 				objText := access.Render(root.Name(), root.Type(), ops[:k])
-				what := "finalizer set"
+				what, kind := "finalizer set", "finalizer"
 				disarm := fmt.Sprintf("runtime.SetFinalizer(%s, nil)", objText)
 				if fin.Cleanup {
-					what = "cleanup added"
+					what, kind = "cleanup added", "cleanup"
 					disarm = "Stop on its runtime.Cleanup"
 				}
 				at := fin.Posn
 				if fin.Pos().IsValid() {
 					at = c.where(fin.Pos(), r.Pos())
 				}
-				return fmt.Sprintf("%s is released here and again by the %s at %s (%s) once the %s is collected; disarm it (%s) and clear %s, or release only through the finalizer's function",
-					r.Text, what, at, fin.Name, tn.Name(), disarm, r.Text)
+				return fmt.Sprintf("%s is released here and again by the %s at %s (%s) once the %s is collected; disarm it (%s) and clear %s, or release only through the %s's function",
+					r.Text, what, at, fin.Name, tn.Name(), disarm, r.Text, kind)
 			}
 		}
 	}

@@ -545,12 +545,27 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 		c := eff.c
 		released := map[int]bool{}
 		for _, e := range a.pa.model.Model.Releases(c.Name, c.Sig) {
-			if e.Arg < len(args) {
-				released[e.Arg] = true
-				a.release(s, args[e.Arg], a.site(instr, nil, c.Name, e.Arg, deferred, func() string {
-					return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(e.Arg))
-				}))
+			if e.Arg >= len(args) {
+				continue
 			}
+			released[e.Arg] = true
+			t := args[e.Arg]
+			if e.Counted && t != nil {
+				// Drop one counted reference. Only references taken on
+				// this path are known: with none, the caller may hold any
+				// number, and nothing is said.
+				n, known := s.counts[t]
+				if !known {
+					continue
+				}
+				if n > 0 {
+					s.counts[t] = n - 1
+					delete(s.released, t)
+				}
+			}
+			a.release(s, t, a.site(instr, nil, c.Name, e.Arg, deferred, func() string {
+				return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(e.Arg))
+			}))
 		}
 		for _, e := range a.pa.model.Model.Acquires(c.Name) {
 			if e.Out >= 0 && e.Out < len(args) && args[e.Out] != nil {
@@ -558,7 +573,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				a.write(s, args[e.Out], a.ts.fresh(args[e.Out], a.inum[instr]))
 			}
 			if e.Key >= 0 && e.Key < len(args) && args[e.Key] != nil {
-				delete(s.released, args[e.Key]) // a new counted reference
+				s.counts[args[e.Key]]++ // a new counted reference
 			}
 		}
 		for i, t := range args {
@@ -766,14 +781,30 @@ func (a *fnAnalysis) site(instr ssa.CallInstruction, rel *Release, cfunc string,
 // pathText renders a callee's path in the caller's terms: the argument as
 // written, followed by the path's selections.
 func (a *fnAnalysis) pathText(instr ssa.CallInstruction, callee *ssa.Function, p access.Path) string {
-	if p.Root < 0 || callee == nil || p.Root >= len(callee.Params) {
+	if p.Root < 0 || callee == nil {
 		return ""
 	}
+	t := paramType(callee.Signature, p.Root)
 	arg := cgocall.Text(a.pa.pass.TypesInfo, a.pa.calls.ArgExpr(instr, p.Root))
-	if arg == "" {
+	if arg == "" || t == nil {
 		return ""
 	}
-	return access.Render(arg, callee.Params[p.Root].Type(), p.Ops)
+	return access.Render(arg, t, p.Ops)
+}
+
+// paramType returns the type of parameter i in go/ssa's numbering (the
+// receiver first), or nil.
+func paramType(sig *types.Signature, i int) types.Type {
+	if r := sig.Recv(); r != nil {
+		if i == 0 {
+			return r.Type()
+		}
+		i--
+	}
+	if i < sig.Params().Len() {
+		return sig.Params().At(i).Type()
+	}
+	return nil
 }
 
 // exitChecks looks, at a return, for released handles the function leaves
@@ -840,19 +871,38 @@ func (a *fnAnalysis) locText(l *tok) string {
 	return l.String()
 }
 
+// funcName names a function for messages: (*T).M for methods, and the
+// method itself for go/ssa's synthetic wrappers (bound method values, method
+// expressions, promoted methods).
 func funcName(fn *ssa.Function) string {
-	if fn.Signature.Recv() != nil {
-		t := fn.Signature.Recv().Type()
-		if p, ok := t.(*types.Pointer); ok {
-			if n, ok := p.Elem().(*types.Named); ok {
-				return "(*" + n.Obj().Name() + ")." + fn.Name()
-			}
+	if fn.Synthetic != "" {
+		if m, ok := fn.Object().(*types.Func); ok {
+			return methodName(m)
 		}
-		if n, ok := t.(*types.Named); ok {
-			return n.Obj().Name() + "." + fn.Name()
+	}
+	if fn.Signature.Recv() != nil {
+		if m, ok := fn.Object().(*types.Func); ok {
+			return methodName(m)
 		}
 	}
 	return fn.Name()
+}
+
+func methodName(m *types.Func) string {
+	recv := m.Signature().Recv()
+	if recv == nil {
+		return m.Name()
+	}
+	t := types.Unalias(recv.Type())
+	if p, ok := t.(*types.Pointer); ok {
+		if n, ok := types.Unalias(p.Elem()).(*types.Named); ok {
+			return "(*" + n.Obj().Name() + ")." + m.Name()
+		}
+	}
+	if n, ok := t.(*types.Named); ok {
+		return n.Obj().Name() + "." + m.Name()
+	}
+	return m.Name()
 }
 
 func isStd(path string) bool {

@@ -13,6 +13,7 @@ type state struct {
 	released map[*tok]*Site  // handles released on this path -> first release
 	defers   []*pending      // deferred calls registered, in order
 	guards   map[*tok]bool   // roots (and handles) a branch condition on this path tested
+	counts   map[*tok]int    // counted references taken on this path and not yet dropped, by key
 	unknown  bool            // an unknown call happened (globals may have changed)
 }
 
@@ -34,6 +35,7 @@ func newState() *state {
 		vals:     map[valKey]*tok{},
 		released: map[*tok]*Site{},
 		guards:   map[*tok]bool{},
+		counts:   map[*tok]int{},
 	}
 }
 
@@ -43,7 +45,11 @@ func (s *state) clone() *state {
 		vals:     make(map[valKey]*tok, len(s.vals)),
 		released: make(map[*tok]*Site, len(s.released)),
 		guards:   make(map[*tok]bool, len(s.guards)),
+		counts:   make(map[*tok]int, len(s.counts)),
 		unknown:  s.unknown,
+	}
+	for k, v := range s.counts {
+		c.counts[k] = v
 	}
 	for k, v := range s.content {
 		c.content[k] = v
@@ -99,6 +105,10 @@ func (s *state) key() string {
 	flush()
 	for k := range s.guards {
 		pairs = append(pairs, [2]int{k.id, 0})
+	}
+	flush()
+	for k, v := range s.counts {
+		pairs = append(pairs, [2]int{k.id, v})
 	}
 	flush()
 	for _, p := range s.defers {
@@ -162,6 +172,11 @@ func merge(ts *tokens, tag int, states []*state) *state {
 		}
 		for g := range s.guards {
 			out.guards[g] = true
+		}
+		for k, v := range out.counts {
+			if s.counts[k] != v {
+				delete(out.counts, k) // unknown: stay silent about this key
+			}
 		}
 		out.unknown = out.unknown || s.unknown
 	}

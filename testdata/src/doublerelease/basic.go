@@ -1,0 +1,198 @@
+// Package doublerelease holds the analysistest cases of the doublerelease
+// analyzer: each bug beside its corrected version, which must stay silent.
+package doublerelease
+
+/*
+#include <stdlib.h>
+#include <string.h>
+typedef int CUresult;
+typedef int CUdevice;
+typedef struct CUctx_st { int live; } *CUcontext;
+typedef unsigned long long CUdeviceptr;
+static CUresult cuMemAlloc(CUdeviceptr *p, size_t n) { *p = (CUdeviceptr)malloc(n); return 0; }
+static CUresult cuMemFree(CUdeviceptr p) { free((void*)p); return 0; }
+static CUresult cuMemsetD8(CUdeviceptr p, unsigned char v, size_t n) { return 0; }
+static CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) { static struct CUctx_st p; *c = &p; return 0; }
+static CUresult cuDevicePrimaryCtxRelease(CUdevice d) { return 0; }
+static void use(char* s) {}
+typedef struct { int live; } obj;
+static obj* obj_new(void) { return malloc(sizeof(obj)); }
+static void obj_free(obj* o) { free(o); }
+*/
+import "C"
+
+import (
+	"errors"
+	"unsafe"
+)
+
+// An explicit release plus a deferred one: the defer captured the handle.
+func deferPlusExplicit(short bool) {
+	p := C.CString("x")
+	defer C.free(unsafe.Pointer(p))
+	if short {
+		C.free(unsafe.Pointer(p)) // want `p is released here and again by the deferred C.free at line 32 when deferPlusExplicit returns`
+		return
+	}
+	C.use(p)
+}
+
+// Corrected: the deferred closure reads the variable when it runs, and the
+// early path clears it.
+func deferClosureOK(short bool) {
+	p := C.CString("x")
+	defer func() { C.free(unsafe.Pointer(p)) }()
+	if short {
+		C.free(unsafe.Pointer(p))
+		p = nil
+		return
+	}
+	C.use(p)
+}
+
+// Device memory from the CUDA model: cuMemAlloc writes the handle through
+// its out-parameter.
+func upload(n int) error {
+	var p C.CUdeviceptr
+	if C.cuMemAlloc(&p, C.size_t(n)) != 0 {
+		return errors.New("alloc failed")
+	}
+	defer C.cuMemFree(p)
+	if C.cuMemsetD8(p, 0, C.size_t(n)) != 0 {
+		C.cuMemFree(p) // want `p is released here and again by the deferred C.cuMemFree`
+		return errors.New("memset failed")
+	}
+	return nil
+}
+
+func uploadOK(n int) error {
+	var p C.CUdeviceptr
+	if C.cuMemAlloc(&p, C.size_t(n)) != 0 {
+		return errors.New("alloc failed")
+	}
+	defer C.cuMemFree(p)
+	if C.cuMemsetD8(p, 0, C.size_t(n)) != 0 {
+		return errors.New("memset failed")
+	}
+	return nil
+}
+
+// A panic runs the deferred calls too.
+func panicPath(bad bool) {
+	p := C.CString("x")
+	defer C.free(unsafe.Pointer(p))
+	if bad {
+		C.free(unsafe.Pointer(p)) // want `p is released here and again by the deferred C.free`
+		panic("bad")
+	}
+}
+
+// Two explicit releases on one path.
+func twice() {
+	o := C.obj_new()
+	C.obj_free(o)
+	C.obj_free(o) // want `o is released twice: by C.obj_free at line 93 and again here`
+}
+
+// Released on one branch only, then released on the other: fine.
+func eitherBranch(b bool) {
+	o := C.obj_new()
+	if b {
+		C.obj_free(o)
+		return
+	}
+	C.obj_free(o)
+}
+
+// Releasing nil is a no-op.
+func freeNil() {
+	C.free(nil)
+	C.free(nil)
+}
+
+// A release in a loop of a handle acquired once before it.
+func loop(n int) {
+	o := C.obj_new()
+	for i := 0; i < n; i++ {
+		C.obj_free(o) // want `o is released again on the next iteration of the loop`
+	}
+}
+
+// Corrected: a new handle per iteration.
+func loopOK(n int) {
+	for i := 0; i < n; i++ {
+		o := C.obj_new()
+		C.obj_free(o)
+	}
+}
+
+// A deferred release registered on each iteration releases the same handle
+// every time.
+func deferInLoop(n int) {
+	o := C.obj_new()
+	for i := 0; i < n; i++ {
+		defer C.obj_free(o) // want `o is released by a deferred C.obj_free registered on each iteration of a loop`
+	}
+}
+
+func deferInLoopOK(names []string) {
+	for _, n := range names {
+		p := C.CString(n)
+		defer C.free(unsafe.Pointer(p))
+	}
+}
+
+// Through a phi: q is p on the path where b is false.
+func phi(b bool) {
+	p := C.CString("p")
+	q := p
+	if b {
+		q = C.CString("q")
+	}
+	C.free(unsafe.Pointer(p))
+	C.free(unsafe.Pointer(q)) // want `q is released twice: by C.free at line 152 and again here`
+}
+
+func phiOK(b bool) {
+	p := C.CString("p")
+	var q *C.char
+	if b {
+		q = C.CString("q")
+	}
+	C.free(unsafe.Pointer(p))
+	C.free(unsafe.Pointer(q))
+}
+
+// The primary context is counted: each retain allows one release.
+func primaryCtx(dev C.CUdevice) {
+	var ctx C.CUcontext
+	C.cuDevicePrimaryCtxRetain(&ctx, dev)
+	C.cuDevicePrimaryCtxRelease(dev)
+	C.cuDevicePrimaryCtxRelease(dev) // want `dev is released twice`
+}
+
+func primaryCtxOK(dev C.CUdevice) {
+	var a, b C.CUcontext
+	C.cuDevicePrimaryCtxRetain(&a, dev)
+	C.cuDevicePrimaryCtxRetain(&b, dev)
+	C.cuDevicePrimaryCtxRelease(dev)
+	C.cuDevicePrimaryCtxRelease(dev)
+}
+
+// realloc frees its argument only when it succeeds.
+func reallocOK(n int) unsafe.Pointer {
+	p := C.malloc(16)
+	q := C.realloc(p, C.size_t(n))
+	if q == nil {
+		C.free(p)
+		return nil
+	}
+	return q
+}
+
+// A goroutine's release is concurrent: not followed here (known limit).
+func goroutineNotFollowed() {
+	o := C.obj_new()
+	go C.obj_free(o)
+	C.obj_free(o)
+}

@@ -1,0 +1,87 @@
+package doublerelease
+
+/*
+#include <stdlib.h>
+typedef struct { int live; } mat;
+static mat* mat_new(void) { return malloc(sizeof(mat)); }
+static void mat_close(mat* m) { free(m); }
+typedef struct { int live; } dev;
+static dev* dev_open(void) { return malloc(sizeof(dev)); }
+static int dev_dispose(dev* d) { free(d); return 0; }
+*/
+import "C"
+
+// Mat is a value type whose Close clears the copy it is called on.
+type Mat struct{ p *C.mat }
+
+func NewMat() Mat { return Mat{p: C.mat_new()} }
+
+func (m *Mat) Close() {
+	C.mat_close(m.p)
+	m.p = nil
+}
+
+type Pipeline struct{ cached Mat }
+
+// Close on a copy clears the copy; the cached Mat keeps the handle.
+func (pl *Pipeline) Recompute(again bool) {
+	old := pl.cached
+	old.Close() // want `\(\*Mat\).Close releases the handle of a copy and clears only the copy: pl.cached.p still holds the released handle`
+	if again {
+		pl.cached = NewMat()
+	}
+}
+
+// Corrected: close the field itself.
+func (pl *Pipeline) RecomputeOK(again bool) {
+	pl.cached.Close()
+	if again {
+		pl.cached = NewMat()
+	}
+}
+
+// A copy closed and the original replaced on every path: fine.
+func (pl *Pipeline) Replace() {
+	old := pl.cached
+	pl.cached = NewMat()
+	old.Close()
+}
+
+// A release method with a value receiver clears only its own copy.
+type Buf struct{ p *C.mat }
+
+func (b Buf) Free() {
+	C.mat_close(b.p)
+	b.p = nil // want `this clears b.p in a copy: Free has a value receiver, so the caller's Buf keeps the released handle`
+}
+
+// Corrected: a pointer receiver.
+type PtrBuf struct{ p *C.mat }
+
+func (b *PtrBuf) Free() {
+	C.mat_close(b.p)
+	b.p = nil
+}
+
+// A //lifetime:handle type promises one release per value; a Close that a
+// second call would repeat breaks it.
+//
+//lifetime:handle
+type Device struct{ d *C.dev }
+
+func (d *Device) Close() error {
+	C.dev_dispose(d.d) // want `Close releases d.d without clearing or checking it, but Device is a //lifetime:handle`
+	return nil
+}
+
+//lifetime:handle
+type SafeDevice struct{ d *C.dev }
+
+func (d *SafeDevice) Close() error {
+	if d.d == nil {
+		return nil
+	}
+	C.dev_dispose(d.d)
+	d.d = nil
+	return nil
+}
