@@ -218,7 +218,7 @@ func (c *checker) armed(fn *ssa.Function, sum *lifetime.Summary, r *lifetime.Rel
 				continue
 			}
 			for _, fr := range fin.Releases {
-				if !slices.Equal(fr.Ops, ops[k:]) {
+				if !slices.Equal(fr.Ops, ops[k:]) || !model.Compatible(fr.Class, r.Class) {
 					continue
 				}
 				obj := access.Path{Root: r.Path.Root, Ops: ops[:k]}

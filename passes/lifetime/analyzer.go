@@ -133,7 +133,8 @@ type FinalizerRelease struct {
 	Ops     []access.Op // from the object's pointer: [FieldAddr h, Load] is obj.h
 	Text    string
 	CFunc   string
-	Guarded bool // released only after a test (idempotent by design if the handle is cleared)
+	Class   string // see model.Compatible
+	Guarded bool   // released only after a test (idempotent by design if the handle is cleared)
 }
 
 // FinalizerFact lists the finalizers and cleanups a package registers on
@@ -282,7 +283,7 @@ func (pa *pkgAnalysis) addDeclared(fn *ssa.Function, sum *Summary) {
 		if sum.ReleaseOf(p) == nil {
 			sum.Releases = append(sum.Releases, &Release{
 				Path: p, Text: fn.Params[i].Name(), Func: funcName(fn), Declared: true,
-				CFunc: funcName(fn), Posn: pa.pass.Fset.Position(fn.Pos()).String(), pos: fn.Pos(),
+				CFunc: funcName(fn), Class: "declared", Posn: pa.pass.Fset.Position(fn.Pos()).String(), pos: fn.Pos(),
 			})
 		}
 	}
@@ -326,7 +327,7 @@ func (a *fnAnalysis) summarize() *Summary {
 		k := p.Key()
 		ri := byKey[k]
 		if ri == nil {
-			rel := &Release{Path: p, Func: funcName(a.fn), pos: r.site.Pos}
+			rel := &Release{Path: p, Func: funcName(a.fn), Class: r.site.Class, pos: r.site.Pos}
 			rel.Text = a.paramText(p)
 			if r.site.Release != nil {
 				rel.CFunc, rel.Posn = r.site.Release.CFunc, r.site.Release.Posn

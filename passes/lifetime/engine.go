@@ -10,6 +10,7 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
+	"github.com/lifetimevet/lifetimevet/passes/model"
 )
 
 const (
@@ -563,7 +564,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 					delete(s.released, t)
 				}
 			}
-			a.release(s, t, a.site(instr, nil, c.Name, e.Arg, deferred, func() string {
+			a.release(s, t, a.site(instr, nil, c.Name, e.Class(), e.Arg, deferred, func() string {
 				return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(e.Arg))
 			}))
 		}
@@ -609,7 +610,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				continue // a second call may find nothing to release
 			}
 			t := a.evalPath(s, eff, args, r.Path)
-			a.release(s, t, a.site(instr, r, r.CFunc, r.Path.Root, deferred, func() string {
+			a.release(s, t, a.site(instr, r, r.CFunc, r.Class, r.Path.Root, deferred, func() string {
 				return a.pathText(instr, eff.callee, r.Path)
 			}))
 		}
@@ -683,11 +684,11 @@ func (a *fnAnalysis) deferCall(s *state, d *ssa.Defer) {
 	if eff.c == nil && eff.sum == nil && !eff.disarm {
 		if eff.unknown {
 			// an unknown deferred call may write what it reaches, at exit
-			s.defers = append(s.defers, &pending{site: a.site(d, nil, "", -1, true, nil), call: eff, args: args, count: 1})
+			s.defers = append(s.defers, &pending{site: a.site(d, nil, "", "", -1, true, nil), call: eff, args: args, count: 1})
 		}
 		return
 	}
-	site := a.site(d, nil, "", -2, true, nil)
+	site := a.site(d, nil, "", "", -2, true, nil)
 	for _, p := range s.defers {
 		if p.site == site && !p.stale && slices.Equal(p.args, args) {
 			p.count = 2
@@ -740,6 +741,11 @@ func (a *fnAnalysis) release(s *state, t *tok, site *Site) {
 		a.rels = append(a.rels, r)
 	}
 	if first, ok := s.released[t]; ok {
+		if !model.Compatible(first.Class, site.Class) {
+			// two releases of different things through one pointer
+			// (ArrowSchemaRelease frees a struct's contents, free its memory)
+			return
+		}
 		a.event(&Event{Kind: DoubleRelease, First: first, Second: site, Handle: site.Handle},
 			fmt.Sprint("double", first.id, "/", site.id))
 		return
@@ -756,12 +762,12 @@ func (a *fnAnalysis) event(e *Event, key string) {
 }
 
 // site returns the (interned) site of a release at instr.
-func (a *fnAnalysis) site(instr ssa.CallInstruction, rel *Release, cfunc string, arg int, deferred bool, text func() string) *Site {
+func (a *fnAnalysis) site(instr ssa.CallInstruction, rel *Release, cfunc, class string, arg int, deferred bool, text func() string) *Site {
 	k := siteKey{instr: instr, rel: rel, cfunc: cfunc, arg: arg, deferred: deferred}
 	if s, ok := a.sites[k]; ok {
 		return s
 	}
-	s := &Site{Instr: instr, Pos: instr.Pos(), CFunc: cfunc, Release: rel, Deferred: deferred, id: len(a.sites)}
+	s := &Site{Instr: instr, Pos: instr.Pos(), CFunc: cfunc, Class: class, Release: rel, Deferred: deferred, id: len(a.sites)}
 	if c := a.pa.calls.Lookup(instr); c != nil {
 		s.Pos = c.Pos
 	}

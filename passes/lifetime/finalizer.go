@@ -86,7 +86,7 @@ func (pa *pkgAnalysis) setFinalizer(fn *ssa.Function, call *ssa.Call) {
 	if sum := pa.summaryOf(f); sum != nil {
 		for _, r := range sum.Releases {
 			if r.Path.Root == 0 {
-				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: r.Path.Ops, Text: r.Text, CFunc: r.CFunc, Guarded: r.Guarded})
+				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: r.Path.Ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded})
 			}
 		}
 	}
@@ -109,7 +109,7 @@ func (pa *pkgAnalysis) addCleanup(fn *ssa.Function, call *ssa.Call) {
 		for _, r := range sum.Releases {
 			if r.Path.Root == 0 {
 				ops := append(append([]access.Op{}, rel...), r.Path.Ops...)
-				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: ops, Text: r.Text, CFunc: r.CFunc, Guarded: r.Guarded})
+				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded})
 			}
 		}
 	}

@@ -36,6 +36,7 @@ type Release struct {
 	Path  access.Path // the released handle
 	Text  string      // the handle as the function writes it: "c.h"
 	CFunc string      // the C function that releases it, possibly in a callee ("cuMemFree")
+	Class string      // what is released (model.Entry.Class, or "declared"); see model.Compatible
 	Posn  string      // file:line of that C call
 	Func  string      // the function the release belongs to, for messages ("(*Ctx).Close")
 	// Guarded is set when the release happens only after a test of the

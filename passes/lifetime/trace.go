@@ -52,6 +52,7 @@ type Site struct {
 	// the function that releases.
 	Pos   token.Pos
 	CFunc string // the C function that releases
+	Class string // what the release releases; see model.Compatible
 	// Callee is the Go function through which the release happens, and
 	// Release its summary entry; both nil for a call into C.
 	Callee     *ssa.Function

@@ -60,9 +60,32 @@ type Entry struct {
 	// allows exactly one release.
 	Counted bool
 
+	// ByName is set for entries inferred from the function's name alone
+	// (the destructor-name rule).
+	ByName bool
+
 	Library string // library section the entry belongs to ("cuda-driver")
 	Doc     string // where the knowledge comes from: the library's API documentation
 	Source  string // where the entry was read: "builtin:cuda-driver.model:12", "gpu.model:3", "x.go:7"
+}
+
+// Class returns what the entry's release releases, for telling whether two
+// releases of one handle conflict: "kind:K" for entries with a kind, and
+// "fn:NAME" otherwise (only the same function is known to release the same
+// thing: ArrowSchemaRelease releases a struct's contents, free its memory).
+func (e *Entry) Class() string {
+	if e.Kind != "" && !e.ByName {
+		return "kind:" + e.Kind
+	}
+	return "fn:" + e.Func
+}
+
+// Compatible reports whether two releases of the same handle, of classes a
+// and b (see Entry.Class; "declared" for //lifetime:release on a Go
+// function), release the same resource, so that doing both is a double
+// release.
+func Compatible(a, b string) bool {
+	return a == b || a == "declared" || b == "declared" || a == "" || b == ""
 }
 
 // Handle returns the index of the argument an entry acts on: the released

@@ -74,7 +74,7 @@ func (m *Model) Releases(name string, sig *types.Signature) []*Entry {
 	}
 	if len(m.funcs[name]) == 0 && IsDestructorName(name) && sig != nil && sig.Params().Len() >= 1 && isPointerLike(sig.Params().At(0).Type()) {
 		out = append(out, &Entry{Func: name, Role: Release, Arg: 0, Key: None, Parent: None, Out: Returned,
-			Source: "destructor-name rule"})
+			ByName: true, Source: "destructor-name rule"})
 	}
 	return out
 }

@@ -18,6 +18,8 @@ static void use(char* s) {}
 typedef struct { int live; } obj;
 static obj* obj_new(void) { return malloc(sizeof(obj)); }
 static void obj_free(obj* o) { free(o); }
+struct ArrowSchema { void (*release)(struct ArrowSchema*); };
+static void ArrowSchemaRelease(struct ArrowSchema* s) { if (s->release) s->release(s); }
 */
 import "C"
 
@@ -31,7 +33,7 @@ func deferPlusExplicit(short bool) {
 	p := C.CString("x")
 	defer C.free(unsafe.Pointer(p))
 	if short {
-		C.free(unsafe.Pointer(p)) // want `p is released here and again by the deferred C.free at line 32 when deferPlusExplicit returns`
+		C.free(unsafe.Pointer(p)) // want `p is released here and again by the deferred C.free at line 34 when deferPlusExplicit returns`
 		return
 	}
 	C.use(p)
@@ -91,7 +93,7 @@ func panicPath(bad bool) {
 func twice() {
 	o := C.obj_new()
 	C.obj_free(o)
-	C.obj_free(o) // want `o is released twice: by C.obj_free at line 93 and again here`
+	C.obj_free(o) // want `o is released twice: by C.obj_free at line 95 and again here`
 }
 
 // Released on one branch only, then released on the other: fine.
@@ -150,7 +152,7 @@ func phi(b bool) {
 		q = C.CString("q")
 	}
 	C.free(unsafe.Pointer(p))
-	C.free(unsafe.Pointer(q)) // want `q is released twice: by C.free at line 152 and again here`
+	C.free(unsafe.Pointer(q)) // want `q is released twice: by C.free at line 154 and again here`
 }
 
 func phiOK(b bool) {
@@ -195,4 +197,12 @@ func goroutineNotFollowed() {
 	o := C.obj_new()
 	go C.obj_free(o)
 	C.obj_free(o)
+}
+
+// A release of a struct's contents (the Arrow C data interface's
+// ArrowSchemaRelease) and a free of its memory are two different releases.
+func contentsThenMemory() {
+	schema := C.calloc(1, 64)
+	C.ArrowSchemaRelease((*C.struct_ArrowSchema)(schema))
+	C.free(schema)
 }
