@@ -79,8 +79,8 @@ func (c *checker) event(fn *ssa.Function, ev *lifetime.Event) {
 		c.double(fn, ev)
 	case lifetime.CopyRelease:
 		s := ev.First
-		c.rep.Reportf(s.Pos, "%s releases the handle of a copy and clears only the copy: %s still holds the released handle, so releasing it again (a later %s) releases it twice; call %s on the original, not on a copy",
-			releaser(s), ev.StaleText, c.calleeShort(s), c.calleeShort(s))
+		c.rep.Reportf(s.Pos, "%s releases %s through a copy and clears only the copy: %s still holds the released handle, so a later release of it (the next %s) releases it twice; call %s on the original",
+			releaser(s), handle(s.Handle), ev.StaleText, fn.Name(), c.calleeShort(s))
 	case lifetime.ClearOfCopy:
 		recv := fn.Signature.Recv()
 		if recv == nil || isPtr(recv.Type()) {

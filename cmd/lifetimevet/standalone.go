@@ -1,15 +1,22 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
+	"go/token"
+	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/analysis/suite/vet"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/lifetimevet/lifetimevet/passes/model"
 )
 
 func vetAnalyzers() []*analysis.Analyzer { return vet.Suite }
@@ -91,6 +98,10 @@ func standalone(args []string) int {
 	if len(selected) == 0 {
 		fatalf("no analyzers selected")
 	}
+	if _, err := model.Load(modelFlagFiles()); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
+		return 1
+	}
 	patterns := flag.Args()
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
@@ -125,30 +136,102 @@ func standalone(args []string) int {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
 			return 1
 		}
-		return max(status, errorStatus(graph))
+		return max(status, printErrors(graph))
 	}
-	if err := graph.PrintText(os.Stdout, *contextLines); err != nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
-		return 1
-	}
-	status = max(status, errorStatus(graph))
-	for act := range graph.All() {
-		if act.IsRoot && len(act.Diagnostics) > 0 {
-			status = max(status, 3)
-			break
-		}
+	status = max(status, printErrors(graph))
+	if printText(os.Stdout, graph, *contextLines) > 0 {
+		status = max(status, 3)
 	}
 	return status
 }
 
-// errorStatus returns 1 when an analyzer failed on some package.
-func errorStatus(g *checker.Graph) int {
+// printErrors prints each analyzer failure once, on standard error, and
+// returns 1 if there was one. Failures that only repeat a prerequisite's are
+// left out.
+func printErrors(g *checker.Graph) int {
+	status := 0
+	seen := map[string]bool{}
 	for act := range g.All() {
-		if act.Err != nil {
-			return 1
+		if act.Err == nil {
+			continue
+		}
+		status = 1
+		msg := act.Err.Error()
+		if strings.Contains(msg, "failed prerequisites") || seen[msg] {
+			continue
+		}
+		seen[msg] = true
+		fmt.Fprintf(os.Stderr, "%s: %s: %s: %s\n", progName(), act.Package.PkgPath, act.Analyzer.Name, msg)
+	}
+	return status
+}
+
+// printText prints the findings of the root actions as file:line:col:
+// message, sorted and without duplicates (a file shared by a package and its
+// test variant), and returns how many it printed.
+func printText(w io.Writer, g *checker.Graph, contextLines int) int {
+	type finding struct {
+		posn token.Position
+		msg  string
+		fset *token.FileSet
+		d    analysis.Diagnostic
+	}
+	seen := map[string]bool{}
+	var all []finding
+	for act := range g.All() {
+		if !act.IsRoot {
+			continue
+		}
+		for _, d := range act.Diagnostics {
+			posn := act.Package.Fset.Position(d.Pos)
+			k := posn.String() + "\x00" + d.Message
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			all = append(all, finding{posn, d.Message, act.Package.Fset, d})
 		}
 	}
-	return 0
+	slices.SortFunc(all, func(a, b finding) int {
+		return cmp.Or(cmp.Compare(a.posn.Filename, b.posn.Filename), cmp.Compare(a.posn.Line, b.posn.Line),
+			cmp.Compare(a.posn.Column, b.posn.Column), cmp.Compare(a.msg, b.msg))
+	})
+	cwd, _ := os.Getwd()
+	for _, f := range all {
+		posn := f.posn
+		posn.Filename = shortPath(cwd, posn.Filename)
+		fmt.Fprintf(w, "%s: %s\n", posn, f.msg)
+		if contextLines >= 0 {
+			printContext(w, f.posn, contextLines)
+		}
+	}
+	return len(all)
+}
+
+// shortPath returns name relative to dir when that is shorter, as the go
+// command prints file names.
+func shortPath(dir, name string) string {
+	if rel, err := filepath.Rel(dir, name); err == nil && len(rel) < len(name) && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return name
+}
+
+// printContext prints the finding's line and contextLines lines around it.
+func printContext(w io.Writer, posn token.Position, contextLines int) {
+	data, err := os.ReadFile(posn.Filename)
+	if err != nil {
+		return
+	}
+	lines := strings.Split(string(data), "\n")
+	for i := max(posn.Line-1-contextLines, 0); i < min(posn.Line+contextLines, len(lines)); i++ {
+		fmt.Fprintf(w, "%d\t%s\n", i+1, lines[i])
+	}
+}
+
+// modelFlagFiles returns the model files given with -model.
+func modelFlagFiles() []string {
+	return *model.FlagSet().Lookup("model").Value.(*model.Files)
 }
 
 // selectAnalyzers applies the enable flags as go vet does: when some

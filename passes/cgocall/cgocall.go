@@ -157,6 +157,9 @@ func CName(goName string) string {
 	}
 	for _, p := range []string{"_Cfunc_", "_C2func_"} {
 		if n, ok := strings.CutPrefix(goName, p); ok && n != "" {
+			if n == "_CMalloc" {
+				return "malloc" // C.malloc is cgo's own wrapper, _Cfunc__CMalloc
+			}
 			return n
 		}
 	}

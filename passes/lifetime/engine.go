@@ -278,6 +278,11 @@ func (a *fnAnalysis) kill(s *state, r *tok) {
 			delete(s.released, t)
 		}
 	}
+	for t := range s.maybe {
+		if t.root == r {
+			delete(s.maybe, t)
+		}
+	}
 	for _, p := range s.defers {
 		for _, t := range p.args {
 			if t != nil && t.root == r {
@@ -606,13 +611,21 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 	case eff.sum != nil:
 		sum := eff.sum
 		for _, r := range sum.Releases {
-			if r.Guarded {
-				continue // a second call may find nothing to release
-			}
 			t := a.evalPath(s, eff, args, r.Path)
-			a.release(s, t, a.site(instr, r, r.CFunc, r.Class, r.Path.Root, deferred, func() string {
+			site := a.site(instr, r, r.CFunc, r.Class, r.Path.Root, deferred, func() string {
 				return a.pathText(instr, eff.callee, r.Path)
-			}))
+			})
+			if r.Guarded {
+				// A second call may find nothing to release: no double
+				// release, but a release through a copy all the same.
+				if t != nil && t.kind != tZero {
+					if _, ok := s.maybe[t]; !ok {
+						s.maybe[t] = site
+					}
+				}
+				continue
+			}
+			a.release(s, t, site)
 		}
 		for _, st := range sum.Stores {
 			l := a.evalPath(s, eff, args, st.Path)
@@ -816,13 +829,15 @@ func paramType(sig *types.Signature, i int) types.Type {
 // exitChecks looks, at a return, for released handles the function leaves
 // in memory its caller sees, after releasing them through a copy.
 func (a *fnAnalysis) exitChecks(s *state) {
-	for t, site := range s.released {
-		if site.Release == nil || !site.Release.Clears {
-			continue
-		}
-		if l := a.staleIn(s, t); l != nil {
-			a.event(&Event{Kind: CopyRelease, First: site, Handle: site.Handle, StaleText: a.locText(l)},
-				fmt.Sprint("copy", site.id))
+	for _, m := range []map[*tok]*Site{s.released, s.maybe} {
+		for t, site := range m {
+			if site.Release == nil || !site.Release.Clears {
+				continue
+			}
+			if l := a.staleIn(s, t); l != nil {
+				a.event(&Event{Kind: CopyRelease, First: site, Handle: site.Handle, StaleText: a.locText(l)},
+					fmt.Sprint("copy", site.id))
+			}
 		}
 	}
 }

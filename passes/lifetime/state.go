@@ -11,6 +11,7 @@ type state struct {
 	content  map[*tok]*tok   // location -> its content, where known to differ from the canonical one
 	vals     map[valKey]*tok // tokens of loads and phis, which depend on the path
 	released map[*tok]*Site  // handles released on this path -> first release
+	maybe    map[*tok]*Site  // handles a guarded (idempotent) release may have released
 	defers   []*pending      // deferred calls registered, in order
 	guards   map[*tok]bool   // roots (and handles) a branch condition on this path tested
 	counts   map[*tok]int    // counted references taken on this path and not yet dropped, by key
@@ -34,6 +35,7 @@ func newState() *state {
 		content:  map[*tok]*tok{},
 		vals:     map[valKey]*tok{},
 		released: map[*tok]*Site{},
+		maybe:    map[*tok]*Site{},
 		guards:   map[*tok]bool{},
 		counts:   map[*tok]int{},
 	}
@@ -44,6 +46,7 @@ func (s *state) clone() *state {
 		content:  make(map[*tok]*tok, len(s.content)),
 		vals:     make(map[valKey]*tok, len(s.vals)),
 		released: make(map[*tok]*Site, len(s.released)),
+		maybe:    make(map[*tok]*Site, len(s.maybe)),
 		guards:   make(map[*tok]bool, len(s.guards)),
 		counts:   make(map[*tok]int, len(s.counts)),
 		unknown:  s.unknown,
@@ -59,6 +62,9 @@ func (s *state) clone() *state {
 	}
 	for k, v := range s.released {
 		c.released[k] = v
+	}
+	for k, v := range s.maybe {
+		c.maybe[k] = v
 	}
 	for k, v := range s.guards {
 		c.guards[k] = v
@@ -100,6 +106,10 @@ func (s *state) key() string {
 	}
 	flush()
 	for k, v := range s.released {
+		pairs = append(pairs, [2]int{k.id, v.id})
+	}
+	flush()
+	for k, v := range s.maybe {
 		pairs = append(pairs, [2]int{k.id, v.id})
 	}
 	flush()
@@ -155,6 +165,11 @@ func merge(ts *tokens, tag int, states []*state) *state {
 		for t, site := range s.released {
 			if old, ok := out.released[t]; !ok || site.id < old.id {
 				out.released[t] = site
+			}
+		}
+		for t, site := range s.maybe {
+			if old, ok := out.maybe[t]; !ok || site.id < old.id {
+				out.maybe[t] = site
 			}
 		}
 		for _, p := range s.defers {

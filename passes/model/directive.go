@@ -60,6 +60,10 @@ type directive struct {
 
 func parseDirective(text string, pos token.Pos) (*directive, *Problem) {
 	if rest, ok := strings.CutPrefix(text, "//lifetime:"); ok {
+		// A trailing comment ends the directive: //lifetime:handle // why
+		if i := strings.Index(rest, " //"); i >= 0 {
+			rest = rest[:i]
+		}
 		fields := strings.Fields(rest)
 		if len(fields) == 0 || strings.HasPrefix(rest, " ") {
 			return nil, &Problem{pos, "empty //lifetime: directive"}
@@ -320,7 +324,17 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]bool) 
 	var ds []*directive
 	for _, cm := range cg.List {
 		if strings.HasPrefix(cm.Text, "//") {
-			d, p := parseDirective(cm.Text, cm.Slash)
+			// A preamble written as line comments hands each line to C
+			// without its "//": a directive there is a C comment inside
+			// the Go one, as in "// //lifetime:acquire ctx_open". A
+			// directive written as a Go comment of its own would reach C
+			// as code; cgo rejects it.
+			text, pos := cm.Text, cm.Slash
+			if inner := strings.TrimLeft(cm.Text[2:], " \t"); strings.HasPrefix(inner, "//") {
+				pos += token.Pos(len(cm.Text) - len(inner))
+				text = inner
+			}
+			d, p := parseDirective(text, pos)
 			if p != nil {
 				c.res.Problems = append(c.res.Problems, *p)
 			}

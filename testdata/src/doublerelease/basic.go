@@ -206,3 +206,25 @@ func contentsThenMemory() {
 	C.ArrowSchemaRelease((*C.struct_ArrowSchema)(schema))
 	C.free(schema)
 }
+
+// A reviewed finding, silenced on its line.
+func ignored() {
+	o := C.obj_new()
+	C.obj_free(o)
+	//lifetime:ignore doublerelease obj_free tolerates a second call in this stub
+	C.obj_free(o)
+}
+
+// The same, with the directive at the end of the line.
+func ignoredTrailing() {
+	o := C.obj_new()
+	C.obj_free(o)
+	C.obj_free(o) //lifetime:ignore doublerelease reviewed
+}
+
+// An ignore for another analyzer does not silence this one.
+func ignoredOther() {
+	o := C.obj_new()
+	C.obj_free(o)
+	C.obj_free(o) //lifetime:ignore finalizer reviewed // want `o is released twice`
+}

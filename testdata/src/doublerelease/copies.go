@@ -26,7 +26,7 @@ type Pipeline struct{ cached Mat }
 // Close on a copy clears the copy; the cached Mat keeps the handle.
 func (pl *Pipeline) Recompute(again bool) {
 	old := pl.cached
-	old.Close() // want `\(\*Mat\).Close releases the handle of a copy and clears only the copy: pl.cached.p still holds the released handle`
+	old.Close() // want `\(\*Mat\).Close releases old.p through a copy and clears only the copy: pl.cached.p still holds the released handle`
 	if again {
 		pl.cached = NewMat()
 	}
@@ -84,4 +84,25 @@ func (d *SafeDevice) Close() error {
 	C.dev_dispose(d.d)
 	d.d = nil
 	return nil
+}
+
+// An idempotent release (checked and cleared) defeated by a copy.
+type Stream struct{ m *C.mat }
+
+func (s *Stream) Destroy() {
+	if s.m != nil {
+		C.mat_close(s.m)
+		s.m = nil
+	}
+}
+
+type Runner struct{ stream Stream }
+
+func (r *Runner) Reset() {
+	old := r.stream
+	old.Destroy() // want `\(\*Stream\).Destroy releases old.m through a copy and clears only the copy: r.stream.m still holds the released handle, so a later release of it \(the next Reset\)`
+}
+
+func (r *Runner) ResetOK() {
+	r.stream.Destroy()
 }

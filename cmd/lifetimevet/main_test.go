@@ -1,0 +1,165 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// build builds the command once per test binary run.
+func build(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "lifetimevet")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func moduleDir(t *testing.T) string {
+	dir, err := filepath.Abs("../../testdata/mod/gpubug")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Read the module's files so that go test's cache notices changes.
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, f := range files {
+		os.ReadFile(f)
+	}
+	return dir
+}
+
+// run runs name with args in dir and returns its output and exit status.
+func run(t *testing.T, dir, name string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+func TestVetProtocol(t *testing.T) {
+	bin := build(t)
+	out, _, code := run(t, ".", bin, "-V=full")
+	if code != 0 || !strings.Contains(out, "version devel") || !strings.Contains(out, "buildID=") {
+		t.Errorf("-V=full: status %d, output %q", code, out)
+	}
+	out, _, code = run(t, ".", bin, "-flags")
+	var flags []struct{ Name string }
+	if err := json.Unmarshal([]byte(out), &flags); code != 0 || err != nil {
+		t.Fatalf("-flags: status %d, %v: %s", code, err, out)
+	}
+	names := map[string]bool{}
+	for _, f := range flags {
+		names[f.Name] = true
+	}
+	for _, want := range []string{"doublerelease", "lifetimedirective", "model", "stdvet", "json", "printf"} {
+		if !names[want] {
+			t.Errorf("-flags does not list -%s", want)
+		}
+	}
+
+	dir := moduleDir(t)
+	_, stderr, code := run(t, dir, "go", "vet", "-vettool="+bin, "./...")
+	if code == 0 || !strings.Contains(stderr, "gpubug.go:18:") || !strings.Contains(stderr, "o is released twice") {
+		t.Errorf("go vet -vettool: status %d, stderr:\n%s", code, stderr)
+	}
+	if strings.Contains(stderr, "Sprintf") {
+		t.Errorf("go vet -vettool ran vet's own checks without -stdvet:\n%s", stderr)
+	}
+	_, stderr, _ = run(t, dir, "go", "vet", "-vettool="+bin, "-stdvet", "./...")
+	if !strings.Contains(stderr, "Sprintf format %d has arg") || !strings.Contains(stderr, "o is released twice") {
+		t.Errorf("go vet -vettool -stdvet: want both vet's and lifetimevet's findings, got:\n%s", stderr)
+	}
+	_, stderr, code = run(t, dir, "go", "vet", "-vettool="+bin, "-doublerelease=false", "./...")
+	if code != 0 || strings.Contains(stderr, "released twice") {
+		t.Errorf("go vet -vettool -doublerelease=false: status %d, stderr:\n%s", code, stderr)
+	}
+}
+
+var finding = regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: .+$`)
+
+func TestStandalone(t *testing.T) {
+	bin := build(t)
+	dir := moduleDir(t)
+
+	out, stderr, code := run(t, dir, bin)
+	if code != 3 {
+		t.Errorf("findings: status %d, want 3 (stderr %s)", code, stderr)
+	}
+	lines := finding.FindAllString(out, -1)
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "gpubug.go:18:") {
+		t.Errorf("want one finding at gpubug.go:18, got:\n%s", out)
+	}
+
+	out, _, code = run(t, dir, bin, "-json", "./...")
+	var tree map[string]map[string][]struct{ Posn, Message string }
+	if err := json.Unmarshal([]byte(out), &tree); err != nil || code != 0 {
+		t.Fatalf("-json: status %d, %v:\n%s", code, err, out)
+	}
+	if d := tree["example.com/gpubug"]["doublerelease"]; len(d) != 1 || !strings.Contains(d[0].Message, "released twice") {
+		t.Errorf("-json: %s", out)
+	}
+
+	if out, _, code := run(t, dir, bin, "-doublerelease=false"); code != 0 || out != "" {
+		t.Errorf("-doublerelease=false: status %d, output %q", code, out)
+	}
+	if _, _, code := run(t, dir, bin, "-nosuchflag"); code != 2 {
+		t.Errorf("bad flag: status %d, want 2", code)
+	}
+	if _, _, code := run(t, dir, bin, "./nosuchpackage"); code != 1 {
+		t.Errorf("missing package: status %d, want 1", code)
+	}
+	model := filepath.Join(t.TempDir(), "bad.model")
+	os.WriteFile(model, []byte("library x\nrelease\n"), 0o666)
+	if _, stderr, code := run(t, dir, bin, "-model="+model); code != 1 || !strings.Contains(stderr, "bad.model:2: release needs a C function name") {
+		t.Errorf("bad model file: status %d, stderr %s", code, stderr)
+	}
+}
+
+// TestSharedCases scores the build against the project's shared cases (when
+// the checkout has them beside it): full recall for the analyzers built so
+// far, and no finding anywhere that a case does not expect.
+func TestSharedCases(t *testing.T) {
+	cases, _ := filepath.Abs("../../../shared/cases")
+	script, _ := filepath.Abs("../../../shared/tools/vetcases.py")
+	if _, err := os.Stat(script); err != nil {
+		t.Skip("no shared cases beside the checkout")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	bin := build(t)
+	out, stderr, code := run(t, ".", "python3", script, bin, cases, "--analyzers", "doublerelease", "--min-recall", "1")
+	if code != 0 {
+		t.Errorf("doublerelease recall: %s%s", out, stderr)
+	}
+	out, stderr, _ = run(t, ".", "python3", script, bin, cases)
+	if !strings.Contains(out, "false positives 0") {
+		t.Errorf("false positives on the shared cases:\n%s%s", out, stderr)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/gpubug
+
+go 1.24
