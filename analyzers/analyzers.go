@@ -5,6 +5,7 @@ package analyzers
 
 import (
 	"golang.org/x/tools/go/analysis"
+	"honnef.co/go/tools/analysis/lint"
 
 	"github.com/lifetimevet/lifetimevet/analyzers/doublerelease"
 	"github.com/lifetimevet/lifetimevet/analyzers/lifetimedirective"
@@ -14,4 +15,12 @@ import (
 var All = []*analysis.Analyzer{
 	doublerelease.Analyzer,
 	lifetimedirective.Analyzer,
+}
+
+// Docs holds each analyzer's structured documentation (title, text, a bad
+// and a good example), by analyzer name: the source of Analyzer.Doc, of
+// -explain and of SARIF rule help.
+var Docs = map[string]*lint.RawDocumentation{
+	doublerelease.Analyzer.Name:     doublerelease.Doc,
+	lifetimedirective.Analyzer.Name: lifetimedirective.Doc,
 }
