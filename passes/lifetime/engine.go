@@ -551,11 +551,21 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 		c := eff.c
 		released := map[int]bool{}
 		for _, e := range a.pa.model.Model.Releases(c.Name, c.Sig) {
-			if e.Arg >= len(args) {
+			var t *tok
+			switch {
+			case e.Global:
+				t = a.ts.global(e.Library)
+			case e.Arg < 0 || e.Arg >= len(args):
 				continue
+			case e.Indirect:
+				released[e.Arg] = true
+				if args[e.Arg] != nil {
+					t = a.content(s, args[e.Arg])
+				}
+			default:
+				released[e.Arg] = true
+				t = args[e.Arg]
 			}
-			released[e.Arg] = true
-			t := args[e.Arg]
 			if e.Counted && t != nil {
 				// Drop one counted reference. Only references taken on
 				// this path are known: with none, the caller may hold any
@@ -569,11 +579,22 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 					delete(s.released, t)
 				}
 			}
-			a.release(s, t, a.site(instr, nil, c.Name, e.Class(), e.Arg, deferred, func() string {
-				return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(e.Arg))
+			arg := e.Arg
+			a.release(s, t, a.site(instr, nil, c.Name, e.Class(), arg, deferred, func() string {
+				if e.Global {
+					return "the " + e.Library + " library state"
+				}
+				return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(arg))
 			}))
+			if e.Clears && args[arg] != nil {
+				a.write(s, args[arg], a.ts.zero)
+			}
 		}
 		for _, e := range a.pa.model.Model.Acquires(c.Name) {
+			if e.Global {
+				s.counts[a.ts.global(e.Library)]++
+				continue
+			}
 			if e.Out >= 0 && e.Out < len(args) && args[e.Out] != nil {
 				released[e.Out] = true
 				a.write(s, args[e.Out], a.ts.fresh(args[e.Out], a.inum[instr]))

@@ -31,6 +31,7 @@ const (
 	tField              // field idx of the struct value base
 	tFaddr              // the address of field idx of the struct at location base
 	tFresh              // the content of location base after an unknown write at tag
+	tGlobal             // a C library's own state (nvmlInit's reference), by library name
 )
 
 type tkey struct {
@@ -39,6 +40,7 @@ type tkey struct {
 	base *tok
 	idx  int
 	tag  int
+	name string // tGlobal: the library
 }
 
 type tokens struct {
@@ -67,6 +69,9 @@ func (ts *tokens) get(k tkey) *tok {
 }
 
 func (ts *tokens) rootOf(v ssa.Value) *tok { return ts.get(tkey{kind: tRoot, v: v}) }
+
+// global returns the token of a C library's own state.
+func (ts *tokens) global(library string) *tok { return ts.get(tkey{kind: tGlobal, name: library}) }
 
 func (ts *tokens) field(t *tok, i int) *tok {
 	if t.kind == tZero {
@@ -195,6 +200,8 @@ func (t *tok) String() string {
 		return "&" + t.base.String() + fmt.Sprintf(".%d", t.idx)
 	case tFresh:
 		return fmt.Sprintf("*%s@%d", t.base, t.tag)
+	case tGlobal:
+		return "<global>"
 	}
 	return "?"
 }

@@ -23,15 +23,18 @@
 //	library NAME              start a section; every entry belongs to one
 //	doc URL                   the documentation the following entries come from
 //	kind NAME [parent=KIND]   a handle kind, and the kind it belongs to
-//	acquire FUNC [result|out=N] [parent=N] [key=N] [kind=K] [counted]
+//	acquire FUNC [result|out=N] [parent=N] [key=N] [kind=K] [counted] [global]
 //	borrow  FUNC [result|out=N] [kind=K]
-//	release FUNC [arg=N] [key=N] [kind=K] [counted]
-//	transfer FUNC [arg=N] [kind=K]
+//	release FUNC [arg=N] [key=N] [kind=K] [counted] [indirect [clears]] [global]
+//	transfer FUNC [arg=N] [kind=K] [indirect]
 //
 // Argument indices count from 0. acquire without result or out= returns the
 // handle; release without arg= releases argument 0. key=N marks a counted
 // reference identified by argument N (cuDevicePrimaryCtxRetain keys its
-// reference by the device ordinal). transfer means C takes ownership.
+// reference by the device ordinal). indirect: the released argument points
+// to the handle (nvrtcDestroyProgram(&prog)), and clears says the function
+// sets it to NULL. global: the library's own state, counted, with no
+// argument (nvmlInit, nvmlShutdown). transfer means C takes ownership.
 // See data/*.model for complete examples.
 //
 // # Directives

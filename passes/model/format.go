@@ -59,6 +59,14 @@ type Entry struct {
 	// Counted marks reference-counted acquisitions and releases: each acquire
 	// allows exactly one release.
 	Counted bool
+	// Indirect is set for releases whose argument points to the handle
+	// (nvrtcDestroyProgram(&prog)); Clears when the function then sets the
+	// pointed-to handle to NULL.
+	Indirect, Clears bool
+	// Global marks an acquisition or release of the library's own state
+	// rather than of an argument (nvmlInit, nvmlShutdown): counted, with no
+	// handle argument.
+	Global bool
 
 	// ByName is set for entries inferred from the function's name alone
 	// (the destructor-name rule).
@@ -109,7 +117,9 @@ func (e *Entry) String() string {
 			fmt.Fprintf(&b, " out=%d", e.Out)
 		}
 	case Release, Transfer:
-		fmt.Fprintf(&b, " arg=%d", e.Arg)
+		if e.Arg != None {
+			fmt.Fprintf(&b, " arg=%d", e.Arg)
+		}
 	}
 	if e.Key != None {
 		fmt.Fprintf(&b, " key=%d", e.Key)
@@ -120,8 +130,17 @@ func (e *Entry) String() string {
 	if e.Kind != "" {
 		fmt.Fprintf(&b, " kind=%s", e.Kind)
 	}
-	if e.Counted {
+	if e.Counted && !e.Global && e.Key == None {
 		b.WriteString(" counted")
+	}
+	if e.Indirect {
+		b.WriteString(" indirect")
+	}
+	if e.Clears {
+		b.WriteString(" clears")
+	}
+	if e.Global {
+		b.WriteString(" global")
 	}
 	return b.String()
 }
@@ -143,13 +162,15 @@ func (e *SyntaxError) Error() string {
 // ParseEntry parses one entry in the model syntax, the same that follows
 // "//lifetime:" in a cgo preamble:
 //
-//	acquire NAME [result|out=N] [parent=N] [key=N] [kind=K] [counted]
+//	acquire NAME [result|out=N] [parent=N] [key=N] [kind=K] [counted] [global]
 //	borrow NAME [result|out=N] [kind=K]
-//	release NAME [arg=N] [key=N] [kind=K] [counted]
-//	transfer NAME [arg=N] [kind=K]
+//	release NAME [arg=N] [key=N] [kind=K] [counted] [indirect [clears]] [global]
+//	transfer NAME [arg=N] [kind=K] [indirect]
 //
 // Indices count from 0. An acquire without out= returns its handle; a release
-// without arg= releases argument 0.
+// without arg= releases argument 0. indirect: the argument points to the
+// handle (nvrtcDestroyProgram(&prog)); clears: the function then sets it to
+// NULL. global: the library's own state, counted (nvmlInit/nvmlShutdown).
 func ParseEntry(line string) (*Entry, error) {
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
@@ -179,10 +200,10 @@ func ParseEntry(line string) (*Entry, error) {
 		}
 		seen[name] = true
 		allowed := map[Role][]string{
-			Acquire:  {"result", "out", "parent", "key", "kind", "counted"},
+			Acquire:  {"result", "out", "parent", "key", "kind", "counted", "global"},
 			Borrow:   {"result", "out", "kind"},
-			Release:  {"arg", "key", "kind", "counted"},
-			Transfer: {"arg", "kind"},
+			Release:  {"arg", "key", "kind", "counted", "indirect", "clears", "global"},
+			Transfer: {"arg", "kind", "indirect"},
 		}[role]
 		ok := false
 		for _, a := range allowed {
@@ -192,14 +213,23 @@ func ParseEntry(line string) (*Entry, error) {
 			return nil, fmt.Errorf("%s does not take %q (it takes %s)", role, f, strings.Join(allowed, ", "))
 		}
 		switch name {
-		case "result", "counted":
+		case "result", "counted", "indirect", "clears", "global":
 			if hasVal {
 				return nil, fmt.Errorf("%s takes no value", name)
 			}
-			if name == "counted" {
+			switch name {
+			case "counted":
 				e.Counted = true
-			} else if seen["out"] {
-				return nil, fmt.Errorf("result and out= exclude each other")
+			case "indirect":
+				e.Indirect = true
+			case "clears":
+				e.Clears = true
+			case "global":
+				e.Global = true
+			default:
+				if seen["out"] {
+					return nil, fmt.Errorf("result and out= exclude each other")
+				}
 			}
 		case "kind":
 			if !isKind(val) {
@@ -225,6 +255,15 @@ func ParseEntry(line string) (*Entry, error) {
 				e.Parent = n
 			}
 		}
+	}
+	if e.Clears && !e.Indirect {
+		return nil, fmt.Errorf("clears needs indirect: only a pointer to the handle can be cleared")
+	}
+	if e.Global {
+		if seen["out"] || seen["result"] || seen["arg"] || seen["key"] || seen["parent"] {
+			return nil, fmt.Errorf("global takes no argument: it names the library's own state")
+		}
+		e.Counted, e.Out, e.Arg = true, None, None
 	}
 	if e.Key != None {
 		e.Counted = true
