@@ -25,13 +25,13 @@ type tok struct {
 type tkind uint8
 
 const (
-	tRoot  tkind = iota // an SSA value as computed (a parameter, a call result, an allocation)
-	tZero               // nil or zero: releasing it is a no-op
-	tLoad               // the content of location base on entry (before any store)
-	tField              // field idx of the struct value base
-	tFaddr              // the address of field idx of the struct at location base
-	tFresh              // the content of location base after an unknown write at tag
-	tGlobal             // a C library's own state (nvmlInit's reference), by library name
+	tRoot   tkind = iota // an SSA value as computed (a parameter, a call result, an allocation)
+	tZero                // nil or zero: releasing it is a no-op
+	tLoad                // the content of location base on entry (before any store)
+	tField               // field idx of the struct value base
+	tFaddr               // the address of field idx of the struct at location base
+	tFresh               // the content of location base after an unknown write at tag
+	tGlobal              // a C library's own state (nvmlInit's reference), by library name
 )
 
 type tkey struct {

@@ -37,7 +37,7 @@ func destroyCopy() {
 func shutdownTwice() {
 	C.lib_init()
 	C.lib_shutdown()
-	C.lib_shutdown() // want `the preamble library state is released twice: by C.lib_shutdown at line 38 and again here`
+	C.lib_shutdown() // want `the preamble library state is released twice: by C.lib_shutdown at line 39 and again here`
 }
 
 func shutdownOK() {
