@@ -8,12 +8,14 @@ import (
 	"honnef.co/go/tools/analysis/lint"
 
 	"github.com/lifetimevet/lifetimevet/analyzers/doublerelease"
+	"github.com/lifetimevet/lifetimevet/analyzers/finalizer"
 	"github.com/lifetimevet/lifetimevet/analyzers/lifetimedirective"
 )
 
 // All is the suite, in the order findings are documented.
 var All = []*analysis.Analyzer{
 	doublerelease.Analyzer,
+	finalizer.Analyzer,
 	lifetimedirective.Analyzer,
 }
 
@@ -22,5 +24,6 @@ var All = []*analysis.Analyzer{
 // -explain and of SARIF rule help.
 var Docs = map[string]*lint.RawDocumentation{
 	doublerelease.Analyzer.Name:     doublerelease.Doc,
+	finalizer.Analyzer.Name:         finalizer.Doc,
 	lifetimedirective.Analyzer.Name: lifetimedirective.Doc,
 }

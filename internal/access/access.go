@@ -20,6 +20,7 @@ const (
 	Load      OpKind = iota + 1 // *x: the value stored at address x
 	FieldAddr                   // &x.f: the address of field f of the struct x points to
 	Field                       // x.f: field f of the struct value x
+	IndexAddr                   // &x[i]: the address of an element of the slice or array x (or *x)
 )
 
 // An Op is one step of an access path.
@@ -36,6 +37,8 @@ func (o Op) String() string {
 		return fmt.Sprintf("&.%d", o.Index)
 	case Field:
 		return fmt.Sprintf(".%d", o.Index)
+	case IndexAddr:
+		return "&[]"
 	}
 	return "?"
 }
@@ -79,6 +82,8 @@ func Of(v ssa.Value) Ref {
 		return Of(v.X).With(Op{FieldAddr, v.Field})
 	case *ssa.Field:
 		return Of(v.X).With(Op{Field, v.Field})
+	case *ssa.IndexAddr:
+		return Of(v.X).With(Op{Kind: IndexAddr})
 	}
 	return Ref{Root: v}
 }
@@ -181,6 +186,14 @@ func Render(root string, t types.Type, ops []Op) string {
 			}
 			t = Deref(t)
 			addr = false
+		case IndexAddr:
+			s += "[i]"
+			t = elem(t)
+			addr = true
+			if i+1 < len(ops) && ops[i+1].Kind == Load {
+				i++
+				addr = false
+			}
 		}
 	}
 	if addr {
@@ -229,10 +242,32 @@ func TypeAfter(t types.Type, ops []Op) types.Type {
 				return nil
 			}
 			t = st.Field(o.Index).Type()
+		case IndexAddr:
+			e := elem(t)
+			if e == nil {
+				return nil
+			}
+			t = types.NewPointer(e)
 		}
 		if t == nil {
 			return nil
 		}
 	}
 	return t
+}
+
+// elem returns the element type of a slice, an array, or a pointer to an
+// array; nil for other types.
+func elem(t types.Type) types.Type {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return u.Elem()
+	case *types.Array:
+		return u.Elem()
+	case *types.Pointer:
+		if a, ok := u.Elem().Underlying().(*types.Array); ok {
+			return a.Elem()
+		}
+	}
+	return nil
 }

@@ -319,6 +319,9 @@ func (fr *frame) expand(v ssa.Value) (access.Ref, bool) {
 	case *ssa.Field:
 		r, ok := fr.expand(v.X)
 		return r.With(access.Op{Kind: access.Field, Index: v.Field}), ok
+	case *ssa.IndexAddr:
+		r, ok := fr.expand(v.X)
+		return r.With(access.Op{Kind: access.IndexAddr}), ok
 	case *ssa.UnOp:
 		if v.Op != token.MUL {
 			return access.Ref{}, false

@@ -283,7 +283,7 @@ func (pa *pkgAnalysis) addDeclared(fn *ssa.Function, sum *Summary) {
 		if sum.ReleaseOf(p) == nil {
 			sum.Releases = append(sum.Releases, &Release{
 				Path: p, Text: fn.Params[i].Name(), Func: funcName(fn), Declared: true,
-				CFunc: funcName(fn), Class: "declared", Posn: pa.pass.Fset.Position(fn.Pos()).String(), pos: fn.Pos(),
+				CFunc: funcName(fn), Class: "declared", Posn: posn(pa.pass.Fset, fn.Pos()), pos: fn.Pos(),
 			})
 		}
 	}
@@ -333,7 +333,7 @@ func (a *fnAnalysis) summarize() *Summary {
 				rel.CFunc, rel.Posn = r.site.Release.CFunc, r.site.Release.Posn
 				rel.via, rel.viaFn = r.site.Release, r.site.Callee
 			} else {
-				rel.CFunc, rel.Posn = r.site.CFunc, a.pa.pass.Fset.Position(r.site.Pos).String()
+				rel.CFunc, rel.Posn = r.site.CFunc, posn(a.pa.pass.Fset, r.site.Pos)
 			}
 			ri = &relInfo{rel: rel, tok: r.tok, guarded: true}
 			byKey[k] = ri
@@ -399,6 +399,15 @@ func (a *fnAnalysis) summarize() *Summary {
 			sum.Clobbers = append(sum.Clobbers, si.path)
 		}
 	}
+	var ukeys []string
+	for k := range a.uses {
+		ukeys = append(ukeys, k)
+	}
+	slices.Sort(ukeys)
+	for _, k := range ukeys {
+		sum.Uses = append(sum.Uses, a.uses[k])
+	}
+	sum.Returns = returns(a.fn)
 	var dkeys []string
 	for k := range a.disarms {
 		dkeys = append(dkeys, k)

@@ -60,8 +60,15 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 			sum.Clobbers = append(sum.Clobbers, p)
 		}
 	}
+	uses := map[string]bool{}
+	use := func(p access.Path) {
+		if k := p.Key(); !uses[k] {
+			uses[k] = true
+			sum.Uses = append(sum.Uses, p)
+		}
+	}
 	pathOf := func(v ssa.Value) (access.Path, bool) {
-		r := expand(v)
+		r := Expand(v)
 		switch root := r.Root.(type) {
 		case *ssa.Parameter:
 			for i, p := range fn.Params {
@@ -95,7 +102,12 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 							if r.Valid() {
 								if p, ok := pathOf(r.Root); ok {
 									p.Ops = append(p.Ops, r.Ops...)
-									add(p)
+									if refLike(r.Root.Type()) && len(r.Ops) == 0 || endsInAddr(p) {
+										add(p)
+									}
+									if !endsInAddr(p) {
+										use(p)
+									}
 								}
 							}
 						}
@@ -131,6 +143,14 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 					continue
 				}
 				sum.Globals = sum.Globals || csum.Globals
+				for _, u := range csum.Uses {
+					if u.Root >= 0 && u.Root < len(com.Args) {
+						if p, ok := pathOf(com.Args[u.Root]); ok {
+							p.Ops = append(p.Ops, u.Ops...)
+							use(p)
+						}
+					}
+				}
 				args := com.Args
 				if mc, ok := com.Value.(*ssa.MakeClosure); ok {
 					args = append(append([]ssa.Value{}, args...), mc.Bindings...)
@@ -154,7 +174,13 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 			}
 		}
 	}
+	sum.Returns = returns(fn)
 	return sum
+}
+
+// endsInAddr reports whether p denotes an address (ends in a field address).
+func endsInAddr(p access.Path) bool {
+	return len(p.Ops) > 0 && p.Ops[len(p.Ops)-1].Kind == access.FieldAddr
 }
 
 func storePaths(sts []Store) []access.Path {

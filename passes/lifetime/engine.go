@@ -49,6 +49,7 @@ type fnAnalysis struct {
 	relIndex  map[relKey]*relRec
 	exits     []*state
 	disarms   map[string]access.Path
+	uses      map[string]access.Path
 	globals   bool
 	unknowns  bool
 	argExprFn func(ssa.CallInstruction, int) string
@@ -86,6 +87,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		sites:   map[siteKey]*Site{},
 		evs:     map[string]bool{},
 		disarms: map[string]access.Path{},
+		uses:    map[string]access.Path{},
 
 		relIndex: map[relKey]*relRec{},
 	}
@@ -357,6 +359,8 @@ func (a *fnAnalysis) apply(s *state, t *tok, ops []access.Op) *tok {
 			t = a.ts.faddr(t, o.Index)
 		case access.Field:
 			t = a.ts.field(t, o.Index)
+		default:
+			return nil // elements are not tracked
 		}
 	}
 	return t
@@ -604,6 +608,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			}
 		}
 		for i, t := range args {
+			if t != nil && !t.location() {
+				a.use(t)
+			}
 			if !released[i] && t != nil && t.location() {
 				a.clobber(s, t, instr)
 			}
@@ -662,6 +669,11 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 		for _, p := range sum.Clobbers {
 			a.clobber(s, a.evalPath(s, eff, args, p), instr)
 		}
+		for _, u := range sum.Uses {
+			if t := a.evalPath(s, eff, args, u); t != nil {
+				a.use(t)
+			}
+		}
 		for _, d := range sum.Disarms {
 			if t := a.evalPath(s, eff, args, d); t != nil {
 				if p, ok := t.path(a.fn); ok {
@@ -697,6 +709,13 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				}
 			}
 		}
+	}
+}
+
+// use records that the handle t, when it comes from a parameter, is passed to C.
+func (a *fnAnalysis) use(t *tok) {
+	if p, ok := t.path(a.fn); ok {
+		a.uses[p.Key()] = p
 	}
 }
 

@@ -1,7 +1,6 @@
 package lifetime
 
 import (
-	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -82,7 +81,7 @@ func (pa *pkgAnalysis) setFinalizer(fn *ssa.Function, call *ssa.Call) {
 	if t == nil || f == nil {
 		return
 	}
-	fin := &Finalizer{Type: t, Func: f, pos: call.Pos(), FinalizerInfo: FinalizerInfo{Posn: pa.pass.Fset.Position(call.Pos()).String(), Name: finalizerName(f)}}
+	fin := &Finalizer{Type: t, Func: f, pos: call.Pos(), FinalizerInfo: FinalizerInfo{Posn: posn(pa.pass.Fset, call.Pos()), Name: finalizerName(f)}}
 	if sum := pa.summaryOf(f); sum != nil {
 		for _, r := range sum.Releases {
 			if r.Path.Root == 0 {
@@ -103,7 +102,7 @@ func (pa *pkgAnalysis) addCleanup(fn *ssa.Function, call *ssa.Call) {
 	if t == nil || f == nil {
 		return
 	}
-	fin := &Finalizer{Type: t, Func: f, pos: call.Pos(), FinalizerInfo: FinalizerInfo{Cleanup: true, Posn: pa.pass.Fset.Position(call.Pos()).String(), Name: finalizerName(f)}}
+	fin := &Finalizer{Type: t, Func: f, pos: call.Pos(), FinalizerInfo: FinalizerInfo{Cleanup: true, Posn: posn(pa.pass.Fset, call.Pos()), Name: finalizerName(f)}}
 	rel, ok := relativeTo(fn, args[0], args[2])
 	if sum := pa.summaryOf(f); sum != nil && ok {
 		for _, r := range sum.Releases {
@@ -123,29 +122,11 @@ func finalizerName(f *ssa.Function) string {
 	return funcName(f)
 }
 
-// expand names v as an access path in its function's frame, loads included
-// (for relating two values read at the same point, such as the arguments of
-// one call).
-func expand(v ssa.Value) access.Ref {
-	v = access.StripConv(v)
-	switch v := v.(type) {
-	case *ssa.FieldAddr:
-		return expand(v.X).With(access.Op{Kind: access.FieldAddr, Index: v.Field})
-	case *ssa.Field:
-		return expand(v.X).With(access.Op{Kind: access.Field, Index: v.Field})
-	case *ssa.UnOp:
-		if v.Op == token.MUL {
-			return expand(v.X).With(access.Op{Kind: access.Load})
-		}
-	}
-	return access.Ref{Root: v}
-}
-
 // relativeTo returns the path from ptr to arg, both values of fn read at one
 // call: arg is a field path of ptr, or was stored into one.
 func relativeTo(fn *ssa.Function, ptr, arg ssa.Value) ([]access.Op, bool) {
-	p := expand(ptr)
-	if ops, ok := suffix(p, expand(arg)); ok {
+	p := Expand(ptr)
+	if ops, ok := suffix(p, Expand(arg)); ok {
 		return ops, true
 	}
 	target := access.StripConv(arg)
@@ -155,7 +136,7 @@ func relativeTo(fn *ssa.Function, ptr, arg ssa.Value) ([]access.Op, bool) {
 			if !ok || access.StripConv(st.Val) != target {
 				continue
 			}
-			if ops, ok := suffix(p, expand(st.Addr)); ok {
+			if ops, ok := suffix(p, Expand(st.Addr)); ok {
 				return append(ops, access.Op{Kind: access.Load}), true
 			}
 		}

@@ -29,6 +29,19 @@ type Summary struct {
 	// Globals is set when the function may write package-level variables
 	// (directly or through code unknown here).
 	Globals bool
+	// Uses are the handles, reached from parameters, that the function
+	// passes to C (directly or through callees): a function that uses a
+	// handle without keeping its owner alive is a borrowing wrapper.
+	Uses []access.Path
+	// Returns says, for results that are always a parameter path (an
+	// accessor such as func (i *Image) ptr() *C.img { return i.p }), which.
+	Returns []Returned
+}
+
+// Returned is a result of a function that is a path from a parameter.
+type Returned struct {
+	Result int
+	Path   access.Path
 }
 
 // A Release is one handle a function releases.
@@ -78,7 +91,8 @@ func (*SummaryFact) AFact() {}
 func (f *SummaryFact) String() string { return "lifetime summary" }
 
 func (s *Summary) empty() bool {
-	return s == nil || len(s.Releases) == 0 && len(s.Stores) == 0 && len(s.Clobbers) == 0 && len(s.Disarms) == 0 && !s.Globals
+	return s == nil || len(s.Releases) == 0 && len(s.Stores) == 0 && len(s.Clobbers) == 0 && len(s.Disarms) == 0 && !s.Globals &&
+		len(s.Uses) == 0 && len(s.Returns) == 0
 }
 
 // ReleaseOf returns the release of path p, or nil.
@@ -116,4 +130,25 @@ func (s *Summary) DisarmsPath(p access.Path) bool {
 		}
 	}
 	return false
+}
+
+// UsesPath reports whether the function passes the handle at p, or a value
+// derived from it, to C.
+func (s *Summary) UsesPath(p access.Path) bool {
+	for _, u := range s.Uses {
+		if u.HasPrefix(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReturnOf returns the parameter path result i always is.
+func (s *Summary) ReturnOf(i int) (access.Path, bool) {
+	for _, r := range s.Returns {
+		if r.Result == i {
+			return r.Path, true
+		}
+	}
+	return access.Path{}, false
 }

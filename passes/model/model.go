@@ -72,11 +72,43 @@ func (m *Model) Releases(name string, sig *types.Signature) []*Entry {
 			out = append(out, e)
 		}
 	}
-	if len(m.funcs[name]) == 0 && IsDestructorName(name) && sig != nil && sig.Params().Len() >= 1 && isPointerLike(sig.Params().At(0).Type()) {
-		out = append(out, &Entry{Func: name, Role: Release, Arg: 0, Key: None, Parent: None, Out: Returned,
-			ByName: true, Source: "destructor-name rule"})
+	if len(m.funcs[name]) == 0 && sig != nil && sig.Params().Len() >= 1 {
+		p0 := sig.Params().At(0).Type()
+		switch {
+		case IsDestructorName(name) && isPointerLike(p0):
+			out = append(out, &Entry{Func: name, Role: Release, Arg: 0, Key: None, Parent: None, Out: Returned,
+				ByName: true, Source: "destructor-name rule"})
+		case isClearName(name) && isPointerToPointer(p0):
+			// clear_image(&img), g_clear_object(&obj): release the handle
+			// the argument points to and set it to NULL
+			out = append(out, &Entry{Func: name, Role: Release, Arg: 0, Key: None, Parent: None, Out: Returned,
+				Indirect: true, Clears: true, ByName: true, Source: "destructor-name rule"})
+		}
 	}
 	return out
+}
+
+// isClearName reports whether name has the word "clear" at its start or
+// end (clear_image, g_clear_object, img_clear).
+func isClearName(name string) bool {
+	words := splitWords(name)
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range []string{words[0], words[len(words)-1], words[min(1, len(words)-1)]} {
+		if strings.EqualFold(w, "clear") {
+			return true
+		}
+	}
+	return false
+}
+
+func isPointerToPointer(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	return isPointerLike(p.Elem())
 }
 
 // Acquires returns the entries by which a call of name creates or borrows a handle.

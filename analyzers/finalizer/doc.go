@@ -1,0 +1,61 @@
+// Package finalizer defines an Analyzer that reports finalizers and
+// cleanups that can run while a C call still uses the handle they release,
+// and lifetimes they do not match.
+//
+// # Analyzer finalizer
+//
+// finalizer: report finalizers and cleanups that fire during C calls or
+// never at all
+//
+// Go keeps an object alive only until its last use. When a method loads
+// o.h and passes it to C, o may be collected during the call, and a
+// finalizer or runtime.AddCleanup that releases o.h then runs on the
+// finalizer goroutine while C still uses the handle. The analyzer reports
+// that, and the related mistakes: runtime.KeepAlive of a struct copy,
+// finalizers set on a local that is then copied out, cleanups and
+// finalizers that keep their own object reachable (so they never run), and
+// finalizers armed before construction has succeeded.
+package finalizer
+
+import "honnef.co/go/tools/analysis/lint"
+
+// Doc is the analyzer's documentation, in staticcheck's structure.
+var Doc = &lint.RawDocumentation{
+	Title: "Finalizers and cleanups that can fire during a C call, or never",
+	Text: `Go keeps an object alive only until its last use, and a method's
+receiver is no exception. When a method loads o.h and passes it to C, o may
+be collected while the C call runs; a finalizer or runtime.AddCleanup that
+releases o.h then runs on the finalizer goroutine while C still uses the
+handle: a use after free that no test reproduces reliably. TensorFlow's
+session run, govips, git2go, gpgme, v8go, gotk3 and imagick all shipped
+this bug and its fix, runtime.KeepAlive(o) after the call.
+
+The analyzer reports a call into C (or into a Go function that passes its
+argument to C) with a handle loaded from an object whose finalizer or
+cleanup releases that handle, when nothing keeps the object reachable
+until the call returns: no later use of the object, no runtime.KeepAlive,
+no deferred use. Passing &o.field to C keeps o alive and is never reported.
+Handles copied out of a slice of such objects into a C array count too;
+then the slice must be kept alive.
+
+It also reports runtime.KeepAlive(t) where t is a struct value whose
+pointer carries the finalizer (it keeps a copy alive, not the object); a
+finalizer set on &local when local is then returned or stored by value (the
+copy outlives the finalized variable); a cleanup whose argument or function
+keeps its object reachable, and a finalizer function that captures its own
+object, so that neither ever runs (staticcheck's SA5005 reports the
+SetFinalizer form too); and a finalizer armed before construction has
+succeeded, so that an error return hands a half-built handle to it.
+
+Known limits: objects reached through interfaces or function values are
+not followed; an object kept alive by its caller still gets the report (a
+method cannot rely on its callers).`,
+	Before: `func (r *ImageRef) HasAlpha() bool {
+	return C.vips_image_hasalpha(r.image) == 1
+}`,
+	After: `func (r *ImageRef) HasAlpha() bool {
+	defer runtime.KeepAlive(r)
+	return C.vips_image_hasalpha(r.image) == 1
+}`,
+	Since: "v0.1.0",
+}

@@ -1,0 +1,591 @@
+package finalizer
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/internal/diag"
+	"github.com/lifetimevet/lifetimevet/internal/srcname"
+	"github.com/lifetimevet/lifetimevet/passes/cgocall"
+	"github.com/lifetimevet/lifetimevet/passes/lifetime"
+	"github.com/lifetimevet/lifetimevet/passes/model"
+)
+
+// Analyzer reports finalizers and cleanups that can fire during C calls,
+// or never.
+var Analyzer = &analysis.Analyzer{
+	Name:     "finalizer",
+	Doc:      Doc.Compile().Format(false),
+	URL:      "https://github.com/lifetimevet/lifetimevet/blob/main/analyzers/finalizer/doc.go",
+	Requires: []*analysis.Analyzer{cgocall.Analyzer, model.Analyzer, lifetime.Analyzer},
+	Run:      run,
+}
+
+type checker struct {
+	pass  *analysis.Pass
+	calls *cgocall.Result
+	lt    *lifetime.Result
+	rep   *diag.Reporter
+	fins  map[*ssa.Function]bool // the package's finalizer and cleanup functions
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	c := &checker{
+		pass:  pass,
+		calls: pass.ResultOf[cgocall.Analyzer].(*cgocall.Result),
+		lt:    pass.ResultOf[lifetime.Analyzer].(*lifetime.Result),
+		fins:  map[*ssa.Function]bool{},
+	}
+	c.rep = diag.New(pass, pass.ResultOf[model.Analyzer].(*model.Result))
+	for _, f := range c.lt.Finalizers {
+		if f.Func != nil {
+			c.fins[f.Func] = true
+		}
+	}
+	for _, fn := range c.calls.Funcs {
+		if c.fins[fn] {
+			continue // the object is being finalized already
+		}
+		c.keepAlive(fn)
+		c.registrations(fn)
+	}
+	return nil, nil
+}
+
+// A managed handle: a handle loaded from an object whose finalizer or
+// cleanup releases it.
+type managed struct {
+	obj  access.Ref // the object's pointer, in the function's frame
+	fin  *lifetime.Finalizer
+	rel  lifetime.FinalizerRelease
+	tn   *types.TypeName
+	root types.Type // type of obj.Root
+}
+
+// handleOf reports whether v is (or is derived from) a handle a finalizer
+// or cleanup of its owner releases.
+func (c *checker) handleOf(fn *ssa.Function, v access.Ref) (managed, bool) {
+	r, ok := c.origin(fn, v, 0)
+	if !ok || r.Root == nil {
+		return managed{}, false
+	}
+	switch r.Root.(type) {
+	case *ssa.Global, *ssa.FreeVar, *ssa.Const:
+		// a global is always reachable; a captured variable belongs to
+		// the enclosing function, which may keep it
+		return managed{}, false
+	}
+	rootType := r.Root.Type()
+	for k := 0; k < len(r.Ops); k++ {
+		tn := pointee(access.TypeAfter(rootType, r.Ops[:k]))
+		if tn == nil {
+			continue
+		}
+		for _, fin := range c.lt.FinalizersOf(tn) {
+			for _, fr := range fin.Releases {
+				if hasPrefix(r.Ops[k:], fr.Ops) && hasLoad(fr.Ops) {
+					return managed{obj: access.Ref{Root: r.Root, Ops: r.Ops[:k]}, fin: fin, rel: fr, tn: tn, root: rootType}, true
+				}
+			}
+		}
+	}
+	return managed{}, false
+}
+
+// origin names v as an access path, seeing through accessors: a call of a
+// function whose result is always one of its parameter's paths.
+func (c *checker) origin(fn *ssa.Function, v access.Ref, depth int) (access.Ref, bool) {
+	r := normRef(v)
+	call, ok := r.Root.(*ssa.Call)
+	if !ok || depth > 3 {
+		return r, true
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || call.Call.IsInvoke() {
+		return r, true
+	}
+	sum := c.lt.SummaryOf(callee)
+	if sum == nil {
+		return r, true
+	}
+	p, ok := sum.ReturnOf(0)
+	if !ok || p.Root < 0 || p.Root >= len(call.Call.Args) {
+		return r, true
+	}
+	inner, ok := c.origin(fn, access.Ref{Root: call.Call.Args[p.Root]}, depth+1)
+	if !ok {
+		return r, false
+	}
+	return inner.With(append(slices.Clone(p.Ops), r.Ops...)...), true
+}
+
+// norm expands v in its function's frame; see normRef.
+func norm(v ssa.Value) access.Ref {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	return normRef(access.Ref{Root: v})
+}
+
+// normRef expands the root of r (loads included) in its function's frame.
+// A variable assigned once (a parameter spilled for a closure, as cgo's
+// wrappers make them; x := &T{} captured by a closure) reads as its value,
+// and so does the variable itself, bound into a closure: it keeps the value
+// reachable.
+func normRef(r access.Ref) access.Ref {
+	if !r.Valid() {
+		return r
+	}
+	e := lifetime.Expand(r.Root).With(r.Ops...)
+	if a, ok := e.Root.(*ssa.Alloc); ok {
+		if stored := lifetime.SingleStore(a); stored != nil {
+			switch {
+			case len(e.Ops) == 0:
+				return lifetime.Expand(stored)
+			case e.Ops[0].Kind == access.Load:
+				return lifetime.Expand(stored).With(e.Ops[1:]...)
+			}
+		}
+	}
+	return e
+}
+
+func hasPrefix(ops, prefix []access.Op) bool {
+	return len(ops) >= len(prefix) && slices.Equal(ops[:len(prefix)], prefix)
+}
+
+func hasLoad(ops []access.Op) bool {
+	for _, o := range ops {
+		if o.Kind == access.Load {
+			return true
+		}
+	}
+	return false
+}
+
+func pointee(t types.Type) *types.TypeName {
+	if t == nil {
+		return nil
+	}
+	p, ok := types.Unalias(t).Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	if n, ok := types.Unalias(p.Elem()).(*types.Named); ok {
+		return n.Origin().Obj()
+	}
+	return nil
+}
+
+// keepAlive reports calls into C (or into Go functions that pass their
+// argument to C) with a managed handle whose object nothing keeps alive
+// until the call returns.
+func (c *checker) keepAlive(fn *ssa.Function) {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || c.calls.Plumbing(call) {
+				continue
+			}
+			cname, args := c.handleArgs(fn, call)
+			if cname == "" {
+				continue
+			}
+			var done []access.Ref // objects reported for this call
+			for _, arg := range args {
+				if m, ok := c.handleOf(fn, arg); ok {
+					if c.keptAlive(fn, call, m.obj, call) || disarmedBefore(fn, call, m.obj) ||
+						slices.ContainsFunc(done, func(r access.Ref) bool { return sameRef(r, m.obj) }) {
+						continue
+					}
+					done = append(done, m.obj)
+					c.reportKeepAlive(fn, call, cname, m, "")
+					continue
+				}
+				// Handles copied out of a collection of managed objects
+				// into a Go array passed to C.
+				if m, coll, ok := c.gathered(fn, arg); ok && !c.keptAlive(fn, call, coll, call) {
+					c.reportKeepAlive(fn, call, cname, m, c.text(coll))
+					break
+				}
+			}
+		}
+	}
+}
+
+// disarmedBefore reports whether a disarm of obj's finalizer or cleanup
+// (runtime.SetFinalizer(obj, nil), Stop on a runtime.Cleanup in obj) runs
+// before call on every path.
+func disarmedBefore(fn *ssa.Function, call *ssa.Call, obj access.Ref) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(*ssa.Call)
+			if !ok || d == call {
+				continue
+			}
+			callee := d.Call.StaticCallee()
+			if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "runtime" || len(d.Call.Args) == 0 {
+				continue
+			}
+			arg := norm(d.Call.Args[0])
+			switch {
+			case callee.Name() == "SetFinalizer" && len(d.Call.Args) == 2 && sameRef(arg, obj):
+				if k, ok := unwrap(d.Call.Args[1]).(*ssa.Const); !ok || k.Value != nil {
+					continue
+				}
+			case callee.Name() == "Stop" && arg.Root == obj.Root && hasPrefix(arg.Ops, obj.Ops):
+			default:
+				continue
+			}
+			if dominates(d, call) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dominates reports whether instruction a runs before b on every path to b.
+func dominates(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() {
+		return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
+	}
+	return a.Block().Dominates(b.Block())
+}
+
+// handleArgs returns, for a call into C or into a Go function that passes
+// some of its parameters to C, a name for the message and the arguments
+// that reach C; "" when the call does neither.
+func (c *checker) handleArgs(fn *ssa.Function, call *ssa.Call) (string, []access.Ref) {
+	if cc := c.calls.Lookup(call); cc != nil {
+		if cc.Mode != cgocall.Direct {
+			return "", nil
+		}
+		var refs []access.Ref
+		for _, r := range cc.Args {
+			if r.Valid() {
+				refs = append(refs, r)
+			}
+		}
+		return "C." + cc.Name, refs
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || call.Call.IsInvoke() {
+		return "", nil
+	}
+	sum := c.lt.SummaryOf(callee)
+	if sum == nil || len(sum.Uses) == 0 {
+		return "", nil
+	}
+	var refs []access.Ref
+	for i, a := range call.Call.Args {
+		// a handle passed by value that the callee hands to C
+		if sum.UsesPath(access.Path{Root: i}) {
+			refs = append(refs, access.Ref{Root: a})
+		}
+	}
+	if len(refs) == 0 {
+		return "", nil
+	}
+	return calleeName(callee), refs
+}
+
+func calleeName(fn *ssa.Function) string {
+	if m, ok := fn.Object().(*types.Func); ok {
+		if recv := m.Signature().Recv(); recv != nil {
+			return fmt.Sprintf("(%s).%s", types.TypeString(recv.Type(), types.RelativeTo(m.Pkg())), m.Name())
+		}
+		return m.Name()
+	}
+	return fn.Name()
+}
+
+// gathered reports whether arg points into a Go slice or array into which
+// the function stores handles of managed objects taken from a collection
+// (tensors of a feeds slice copied into a C array); it returns one such
+// handle and the collection.
+func (c *checker) gathered(fn *ssa.Function, arg access.Ref) (managed, access.Ref, bool) {
+	r := normRef(arg)
+	i := slices.IndexFunc(r.Ops, func(o access.Op) bool { return o.Kind == access.IndexAddr })
+	if i < 0 {
+		return managed{}, access.Ref{}, false
+	}
+	array := access.Ref{Root: r.Root, Ops: r.Ops[:i]}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			ia, ok := st.Addr.(*ssa.IndexAddr)
+			if !ok || !sameRef(norm(ia.X), array) {
+				continue
+			}
+			m, ok := c.handleOf(fn, access.Ref{Root: st.Val})
+			if !ok {
+				continue
+			}
+			// the object comes from a collection: the part of its path
+			// before the element
+			j := slices.IndexFunc(m.obj.Ops, func(o access.Op) bool { return o.Kind == access.IndexAddr })
+			if j < 0 {
+				continue
+			}
+			return m, access.Ref{Root: m.obj.Root, Ops: m.obj.Ops[:j]}, true
+		}
+	}
+	return managed{}, access.Ref{}, false
+}
+
+func sameRef(a, b access.Ref) bool {
+	return a.Root == b.Root && slices.Equal(a.Ops, b.Ops)
+}
+
+// keptAlive reports whether obj stays reachable until call returns: another
+// argument of the call points into it, a deferred call uses it, it is
+// stored somewhere, or every path from the call to a return uses it.
+func (c *checker) keptAlive(fn *ssa.Function, call *ssa.Call, obj access.Ref, at ssa.Instruction) bool {
+	uses := func(instr ssa.Instruction) bool { return usesObj(instr, obj) }
+	// Another argument of the same call points into the object (&o.field):
+	// cgo keeps it alive for the call.
+	if cc := c.calls.Lookup(call); cc != nil {
+		for _, r := range cc.Args {
+			ar := normRef(r)
+			if ar.Root == obj.Root && hasPrefix(ar.Ops, obj.Ops) && !hasLoad(ar.Ops[len(obj.Ops):]) {
+				return true
+			}
+		}
+	} else {
+		for _, a := range call.Call.Args {
+			ar := norm(a)
+			if ar.Root == obj.Root && hasPrefix(ar.Ops, obj.Ops) && !hasLoad(ar.Ops[len(obj.Ops):]) {
+				return true
+			}
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Defer:
+				if uses(instr) {
+					return true // runs at exit, after the call
+				}
+			case *ssa.Store:
+				if sameRef(norm(instr.Val), obj) {
+					return true // reachable from memory
+				}
+			case *ssa.MapUpdate:
+				if sameRef(norm(instr.Value), obj) || sameRef(norm(instr.Key), obj) {
+					return true
+				}
+			case *ssa.Send:
+				if sameRef(norm(instr.X), obj) {
+					return true
+				}
+			}
+		}
+	}
+	// Every path from the call to a return must use the object.
+	b := at.Block()
+	i := slices.Index(b.Instrs, at)
+	seen := map[*ssa.BasicBlock]bool{}
+	var reach func(b *ssa.BasicBlock, from int) bool // reports whether an unprotected exit is reachable
+	reach = func(b *ssa.BasicBlock, from int) bool {
+		for _, instr := range b.Instrs[from:] {
+			if c.calls.Plumbing(instr) {
+				continue
+			}
+			if uses(instr) {
+				return false
+			}
+			switch instr.(type) {
+			case *ssa.Return:
+				return true
+			case *ssa.Panic:
+				return false
+			}
+		}
+		for _, s := range b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				if reach(s, 0) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return !reach(b, i+1)
+}
+
+// usesObj reports whether instr uses obj, a pointer named by an access path:
+// an operand is obj, a field address of it, or a prefix of its path (the
+// object it was loaded from); closures count with their bindings.
+func usesObj(instr ssa.Instruction, obj access.Ref) bool {
+	var ops []*ssa.Value
+	ops = instr.Operands(ops[:0])
+	if ci, ok := instr.(ssa.CallInstruction); ok {
+		if mc, ok := ci.Common().Value.(*ssa.MakeClosure); ok {
+			for i := range mc.Bindings {
+				ops = append(ops, &mc.Bindings[i])
+			}
+		}
+	}
+	for _, p := range ops {
+		if p == nil || *p == nil {
+			continue
+		}
+		r := norm(*p)
+		if r.Root != obj.Root {
+			continue
+		}
+		if hasPrefix(r.Ops, obj.Ops) && !hasLoad(r.Ops[len(obj.Ops):]) || hasPrefix(obj.Ops, r.Ops) {
+			return true
+		}
+		if hasPrefix(r.Ops, obj.Ops) {
+			return true // a load from the object: it is read after the call
+		}
+	}
+	return false
+}
+
+// text renders an access path of fn's frame as source would.
+func (c *checker) text(r access.Ref) string {
+	name := srcname.Of(c.pass.Files, r.Root)
+	if name == "" {
+		name = r.Root.Name()
+	}
+	if a, ok := r.Root.(*ssa.Alloc); ok && srcname.IsVar(a) {
+		// the variable's address: its value is one load away
+		return strings.TrimPrefix(access.Render(name, a.Type(), append([]access.Op{{Kind: access.Load}}, r.Ops...)), "*")
+	}
+	return access.Render(name, r.Root.Type(), r.Ops)
+}
+
+func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string, m managed, coll string) {
+	pos := call.Pos()
+	if cc := c.calls.Lookup(call); cc != nil {
+		pos = cc.Pos
+	}
+	obj := c.text(m.obj)
+	handle := access.Render(obj, access.TypeAfter(m.root, m.obj.Ops), m.rel.Ops)
+	what := "finalizer set"
+	if m.fin.Cleanup {
+		what = "cleanup added"
+	}
+	at := m.fin.Posn
+	if m.fin.Pos().IsValid() {
+		at = diag.Where(c.pass.Fset, m.fin.Pos(), pos)
+	}
+	keep := obj
+	var msg string
+	if coll != "" {
+		keep = coll
+		msg = fmt.Sprintf("the %s objects in %s may be collected while %s runs with handles copied out of them: nothing uses %s after the call, so the %s at %s (%s) can release them during it; add runtime.KeepAlive(%s) after the call",
+			m.tn.Name(), coll, cname, coll, what, at, m.fin.Name, coll)
+	} else {
+		msg = fmt.Sprintf("%s may be collected while %s runs with %s: nothing uses %s after the call, so the %s at %s (%s) can release %s during it; add runtime.KeepAlive(%s) after the call",
+			obj, cname, handle, obj, what, at, m.fin.Name, handle, obj)
+	}
+	d := analysis.Diagnostic{Pos: pos, Message: msg}
+	if fix, ok := c.keepAliveFix(call, keep); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	}
+	c.rep.Report(d)
+}
+
+// keepAliveFix inserts runtime.KeepAlive(obj) after the statement that
+// makes the call, or, when that statement returns, defers it just before.
+func (c *checker) keepAliveFix(call *ssa.Call, obj string) (analysis.SuggestedFix, bool) {
+	pos := call.Pos()
+	if cc := c.calls.Lookup(call); cc != nil {
+		pos = cc.Pos
+	}
+	var file *ast.File
+	for _, f := range c.pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			file = f
+		}
+	}
+	if file == nil || !validIdentPath(obj) {
+		return analysis.SuggestedFix{}, false
+	}
+	path, _ := astutil.PathEnclosingInterval(file, pos, pos)
+	var stmt ast.Stmt
+	depth := 0
+	for i, n := range path {
+		if s, ok := n.(ast.Stmt); ok && i+1 < len(path) {
+			if _, inBlock := path[i+1].(*ast.BlockStmt); inBlock && stmt == nil {
+				stmt = s
+			}
+		}
+		if _, ok := n.(*ast.BlockStmt); ok && stmt != nil {
+			depth++
+		}
+	}
+	if stmt == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	indent := "\n" + strings.Repeat("\t", max(depth, 1))
+	var edits []analysis.TextEdit
+	if _, ret := stmt.(*ast.ReturnStmt); ret {
+		edits = append(edits, analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte("defer runtime.KeepAlive(" + obj + ")" + indent)})
+	} else {
+		// after the statement and any comment that ends its line
+		end := stmt.End()
+		line := c.pass.Fset.Position(end).Line
+		for _, cg := range file.Comments {
+			if cg.Pos() >= end && c.pass.Fset.Position(cg.Pos()).Line == line {
+				end = cg.End()
+			}
+		}
+		edits = append(edits, analysis.TextEdit{Pos: end, End: end, NewText: []byte(indent + "runtime.KeepAlive(" + obj + ")")})
+	}
+	if !imports(file, "runtime") {
+		if imp := importEdit(file); imp != nil {
+			edits = append(edits, *imp)
+		}
+	}
+	return analysis.SuggestedFix{Message: "Add runtime.KeepAlive(" + obj + ")", TextEdits: edits}, true
+}
+
+func validIdentPath(s string) bool {
+	for _, part := range strings.Split(s, ".") {
+		if !token.IsIdentifier(part) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func imports(f *ast.File, path string) bool {
+	for _, is := range f.Imports {
+		if is.Path.Value == `"`+path+`"` && (is.Name == nil || is.Name.Name != "_") {
+			return true
+		}
+	}
+	return false
+}
+
+// importEdit adds import "runtime" after the file's last import.
+func importEdit(f *ast.File) *analysis.TextEdit {
+	var last ast.Decl
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			last = gd
+		}
+	}
+	if last == nil {
+		return &analysis.TextEdit{Pos: f.Name.End(), End: f.Name.End(), NewText: []byte("\n\nimport \"runtime\"")}
+	}
+	return &analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: []byte("\n\nimport \"runtime\"")}
+}

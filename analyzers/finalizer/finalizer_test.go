@@ -1,0 +1,21 @@
+package finalizer_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/lifetimevet/lifetimevet/analyzers/finalizer"
+	"github.com/lifetimevet/lifetimevet/internal/testutil"
+)
+
+func TestFinalizer(t *testing.T) {
+	testutil.Run(t, finalizer.Analyzer, "finalizer/...")
+}
+
+// TestFix applies the suggested runtime.KeepAlive in a package without cgo
+// (drivers do not edit files that import "C").
+func TestFix(t *testing.T) {
+	testutil.Run(t, finalizer.Analyzer, "finalizer/fix") // reads testdata for the cache
+	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fix")
+}

@@ -1,0 +1,273 @@
+package finalizer
+
+import (
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/internal/diag"
+	"github.com/lifetimevet/lifetimevet/passes/lifetime"
+)
+
+// registrations checks the finalizers and cleanups fn registers, and its
+// runtime.KeepAlive calls.
+func (c *checker) registrations(fn *ssa.Function) {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			callee := call.Call.StaticCallee()
+			if callee == nil {
+				continue
+			}
+			if o := callee.Origin(); o != nil {
+				callee = o
+			}
+			if callee.Pkg == nil || callee.Pkg.Pkg.Path() != "runtime" {
+				continue
+			}
+			args := call.Call.Args
+			switch callee.Name() {
+			case "KeepAlive":
+				if len(args) == 1 {
+					c.keepAliveCopy(fn, call, unwrap(args[0]))
+				}
+			case "SetFinalizer":
+				if len(args) == 2 {
+					obj, f := unwrap(args[0]), unwrap(args[1])
+					if k, ok := f.(*ssa.Const); ok && k.Value == nil {
+						continue // disarming
+					}
+					c.finalizerOnCopy(fn, call, obj)
+					c.neverRuns(fn, call, obj, f, nil, false)
+					c.armedEarly(fn, call, obj, f)
+				}
+			case "AddCleanup":
+				if len(args) == 3 {
+					c.neverRuns(fn, call, args[0], args[1], args[2], true)
+					c.armedEarly(fn, call, args[0], args[1])
+				}
+			}
+		}
+	}
+}
+
+func unwrap(v ssa.Value) ssa.Value {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		return mi.X
+	}
+	return v
+}
+
+// keepAliveCopy reports runtime.KeepAlive(v) where v is a struct value
+// whose pointer carries a finalizer: it keeps a copy alive, not the object.
+func (c *checker) keepAliveCopy(fn *ssa.Function, call *ssa.Call, v ssa.Value) {
+	n, ok := types.Unalias(v.Type()).(*types.Named)
+	if !ok {
+		return
+	}
+	if _, isStruct := n.Underlying().(*types.Struct); !isStruct {
+		return
+	}
+	fins := c.lt.FinalizersOf(n.Origin().Obj())
+	if len(fins) == 0 {
+		return
+	}
+	what := "finalizer set"
+	if fins[0].Cleanup {
+		what = "cleanup added"
+	}
+	c.rep.Reportf(call.Pos(), "runtime.KeepAlive keeps a copy of a %s value alive, not the *%s the %s at %s is attached to; pass the pointer",
+		n.Obj().Name(), n.Obj().Name(), what, c.where(fins[0], call))
+}
+
+func (c *checker) where(f *lifetime.Finalizer, at ssa.Instruction) string {
+	if f.Pos().IsValid() {
+		return diag.Where(c.pass.Fset, f.Pos(), at.Pos())
+	}
+	return f.Posn
+}
+
+// finalizerOnCopy reports runtime.SetFinalizer(&local, f) when local is then
+// returned or stored by value: the copy outlives the variable, which the
+// collector finalizes once the function is done with it.
+func (c *checker) finalizerOnCopy(fn *ssa.Function, call *ssa.Call, obj ssa.Value) {
+	// &local or &local.field: an Alloc of the function, possibly a field of it.
+	var alloc *ssa.Alloc
+	switch o := obj.(type) {
+	case *ssa.Alloc:
+		alloc = o
+	case *ssa.FieldAddr:
+		alloc, _ = o.X.(*ssa.Alloc)
+	}
+	if alloc == nil || alloc.Parent() != fn {
+		return
+	}
+	if _, isPtr := alloc.Type().Underlying().(*types.Pointer); !isPtr {
+		return
+	}
+	for _, ref := range *alloc.Referrers() {
+		load, ok := ref.(*ssa.UnOp)
+		if !ok || load.Referrers() == nil {
+			continue
+		}
+		for _, use := range *load.Referrers() {
+			how := ""
+			switch use := use.(type) {
+			case *ssa.Return:
+				how = "returned"
+			case *ssa.Store:
+				if use.Val == load {
+					how = "stored"
+				}
+			case *ssa.MapUpdate:
+				if use.Value == load {
+					how = "stored"
+				}
+			case *ssa.Send:
+				how = "sent"
+			}
+			if how == "" {
+				continue
+			}
+			name := alloc.Comment
+			if name == "" {
+				name = "the variable"
+			}
+			c.rep.Reportf(call.Pos(), "the finalizer is set on &%s, but %s is %s by value at %s: the copy outlives %s, whose finalizer runs (releasing what the copy still holds) once the function is done with it; allocate %s with new or &T{} and %s the pointer",
+				name, name, how, diag.Where(c.pass.Fset, use.Pos(), call.Pos()), name, name, how)
+			return
+		}
+	}
+}
+
+// neverRuns reports finalizers and cleanups that keep their own object
+// reachable, so that they never run: a cleanup whose argument is the object
+// or points into it, and a finalizer or cleanup function that captures the
+// object.
+func (c *checker) neverRuns(fn *ssa.Function, call *ssa.Call, obj, f, arg ssa.Value, cleanup bool) {
+	o := norm(obj)
+	kind := "finalizer"
+	if cleanup {
+		kind = "cleanup"
+	}
+	if arg != nil {
+		a := norm(arg)
+		if sameRef(a, o) {
+			c.rep.Reportf(call.Pos(), "the cleanup's argument is the object itself: runtime.AddCleanup panics (and a cleanup that kept its object reachable would never run); pass the handle to release, such as a field of it")
+			return
+		}
+		if a.Root == o.Root && hasPrefix(a.Ops, o.Ops) && !hasLoad(a.Ops[len(o.Ops):]) {
+			c.rep.Reportf(call.Pos(), "the cleanup's argument points into the object, which keeps it reachable: the cleanup never runs; pass the handle to release, not a pointer into the object")
+			return
+		}
+	}
+	mc, ok := f.(*ssa.MakeClosure)
+	if !ok {
+		return
+	}
+	for _, b := range mc.Bindings {
+		r := norm(b)
+		if r.Root == o.Root && (hasPrefix(o.Ops, r.Ops) || hasPrefix(r.Ops, o.Ops) && !hasLoad(r.Ops[len(o.Ops):])) {
+			what := "function literal"
+			if g, ok := mc.Fn.(*ssa.Function); ok && g.Synthetic != "" {
+				what = "method value"
+			}
+			c.rep.Reportf(call.Pos(), "the %s's %s captures the object it is attached to, which keeps the object reachable: the %s never runs; use the function's parameter instead of the captured variable",
+				kind, what, kind)
+			return
+		}
+	}
+}
+
+// armedEarly reports a finalizer or cleanup armed on a new object before
+// the handle it releases is acquired, when an error return can then drop
+// the object: the finalizer gets a handle that was never acquired.
+func (c *checker) armedEarly(fn *ssa.Function, call *ssa.Call, obj, f ssa.Value) {
+	o := norm(obj)
+	if _, isNew := o.Root.(*ssa.Alloc); !isNew || len(o.Ops) > 0 {
+		return
+	}
+	t := pointee(o.Root.Type())
+	if t == nil {
+		return
+	}
+	var rel *lifetime.FinalizerRelease
+	for _, fin := range c.lt.FinalizersOf(t) {
+		if fin.Pos() == call.Pos() && len(fin.Releases) > 0 {
+			rel = &fin.Releases[0]
+		}
+	}
+	if rel == nil || len(rel.Ops) < 2 || rel.Ops[len(rel.Ops)-1].Kind != access.Load {
+		return
+	}
+	field := access.Ref{Root: o.Root, Ops: rel.Ops[:len(rel.Ops)-1]} // the location of the handle
+	// The acquisition after the registration: a store to the field, or a
+	// call into C that writes the handle through &o.field.
+	var acq ssa.Instruction
+	after(call, func(instr ssa.Instruction) bool {
+		switch instr := instr.(type) {
+		case *ssa.Store:
+			if sameRef(norm(instr.Addr), field) {
+				acq = instr
+			}
+		case *ssa.Call:
+			if cc := c.calls.Lookup(instr); cc != nil {
+				for _, r := range cc.Args {
+					if sameRef(normRef(r), field) {
+						acq = instr
+					}
+				}
+			}
+		}
+		return acq == nil
+	})
+	if acq == nil {
+		return
+	}
+	// An error return after it that drops the object.
+	var drop *ssa.Return
+	after(acq, func(instr ssa.Instruction) bool {
+		if ret, ok := instr.(*ssa.Return); ok && !slices.ContainsFunc(ret.Results, func(v ssa.Value) bool { return norm(v).Root == o.Root }) {
+			drop = ret
+		}
+		return drop == nil
+	})
+	if drop == nil {
+		return
+	}
+	name := c.text(o)
+	handle := access.Render(name, o.Root.Type(), rel.Ops)
+	c.rep.Reportf(call.Pos(), "the finalizer is armed before %s is acquired (at %s): when that fails, the return at %s drops %s and the finalizer releases a %s that was never acquired; set the finalizer once construction has succeeded",
+		handle, diag.Where(c.pass.Fset, acq.Pos(), call.Pos()), diag.Where(c.pass.Fset, drop.Pos(), call.Pos()), name, handle)
+}
+
+// after calls visit on the instructions reachable after from, in no
+// particular order, until visit returns false.
+func after(from ssa.Instruction, visit func(ssa.Instruction) bool) {
+	b := from.Block()
+	i := slices.Index(b.Instrs, from)
+	seen := map[*ssa.BasicBlock]bool{}
+	var walk func(b *ssa.BasicBlock, start int) bool
+	walk = func(b *ssa.BasicBlock, start int) bool {
+		for _, instr := range b.Instrs[start:] {
+			if !visit(instr) {
+				return false
+			}
+		}
+		for _, s := range b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				if !walk(s, 0) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	walk(b, i+1)
+}

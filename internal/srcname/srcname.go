@@ -1,0 +1,90 @@
+// Package srcname names go/ssa values as the user's source names them, for
+// messages: the variable a value was assigned to, even after go/ssa lifted
+// the variable away.
+package srcname
+
+import (
+	"go/ast"
+	"go/token"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Of returns the name of the variable v is (a parameter, a free variable, a
+// global, a local variable), or the variable it was assigned to where it was
+// created (x in x := &T{}); "" when it has none.
+func Of(files []*ast.File, v ssa.Value) string {
+	switch v := v.(type) {
+	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
+		return v.Name()
+	case *ssa.Alloc:
+		if isVar(v) {
+			return v.Comment
+		}
+	}
+	// stored once into a named variable
+	if refs := v.Referrers(); refs != nil {
+		for _, r := range *refs {
+			if st, ok := r.(*ssa.Store); ok && st.Val == v {
+				if a, ok := st.Addr.(*ssa.Alloc); ok && isVar(a) {
+					return a.Comment
+				}
+			}
+		}
+	}
+	// the left-hand side of the assignment that created it
+	pos := v.Pos()
+	if !pos.IsValid() {
+		return ""
+	}
+	for _, f := range files {
+		if pos < f.FileStart || pos > f.FileEnd {
+			continue
+		}
+		path, _ := astutil.PathEnclosingInterval(f, pos, pos)
+		for i, n := range path {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if len(n.Lhs) == len(n.Rhs) {
+					for j, rhs := range n.Rhs {
+						if i > 0 && contains(rhs, path[i-1]) {
+							if id, ok := n.Lhs[j].(*ast.Ident); ok && id.Name != "_" {
+								return id.Name
+							}
+						}
+					}
+				}
+				return ""
+			case *ast.ValueSpec:
+				for j, rhs := range n.Values {
+					if i > 0 && contains(rhs, path[i-1]) && j < len(n.Names) {
+						return n.Names[j].Name
+					}
+				}
+				return ""
+			case ast.Stmt:
+				return ""
+			}
+		}
+	}
+	return ""
+}
+
+// isVar reports whether an Alloc is a variable of the source (its comment
+// is the variable's name), not one go/ssa made for a composite literal,
+// new(T), variadic arguments and the like.
+func isVar(a *ssa.Alloc) bool {
+	switch a.Comment {
+	case "complit", "new", "slicelit", "varargs", "makeslice", "rangeindex", "":
+		return false
+	}
+	return token.IsIdentifier(a.Comment)
+}
+
+// IsVar reports whether a is a source variable; see Of.
+func IsVar(a *ssa.Alloc) bool { return isVar(a) }
+
+func contains(outer, inner ast.Node) bool {
+	return outer.Pos() <= inner.Pos() && inner.End() <= outer.End()
+}

@@ -1,0 +1,194 @@
+package lifetime
+
+import (
+	"fmt"
+	"go/token"
+	"path/filepath"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/access"
+)
+
+// ParamPath names v, a value of fn computed from a parameter or free
+// variable without intervening writes (a field, a loaded field, an element
+// address), as a path from it. Parameters spilled to a variable because a
+// closure captures them (as cgo's wrappers do) count as the parameter.
+func ParamPath(fn *ssa.Function, v ssa.Value) (access.Path, bool) {
+	r := Expand(v)
+	switch root := r.Root.(type) {
+	case *ssa.Parameter:
+		for i, p := range fn.Params {
+			if p == root {
+				return access.Path{Root: i, Ops: r.Ops}, true
+			}
+		}
+	case *ssa.FreeVar:
+		for i, fv := range fn.FreeVars {
+			if fv == root {
+				return access.Path{Root: -1 - i, Ops: r.Ops}, true
+			}
+		}
+	}
+	return access.Path{}, false
+}
+
+// Expand names v as an access path in its function's frame, loads
+// included, seeing through variables assigned once from a parameter (a
+// parameter spilled for a closure). Use it to relate values read at one
+// point, such as the arguments of a call; a load is not evaluated where it
+// is written.
+func Expand(v ssa.Value) access.Ref {
+	v = access.StripConv(v)
+	switch v := v.(type) {
+	case *ssa.FieldAddr:
+		return Expand(v.X).With(access.Op{Kind: access.FieldAddr, Index: v.Field})
+	case *ssa.Field:
+		return Expand(v.X).With(access.Op{Kind: access.Field, Index: v.Field})
+	case *ssa.IndexAddr:
+		return Expand(v.X).With(access.Op{Kind: access.IndexAddr})
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			if stored := SingleStore(v.X); stored != nil {
+				return Expand(stored)
+			}
+			return Expand(v.X).With(access.Op{Kind: access.Load})
+		}
+	}
+	return access.Ref{Root: v}
+}
+
+// SingleStore returns the value a variable holds for as long as it is read:
+// for an Alloc stored exactly once, before every load (and before every
+// closure that captures it), and otherwise only loaded or captured by
+// closures that only load it; nil otherwise.
+func SingleStore(a ssa.Value) ssa.Value {
+	alloc, ok := a.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var store *ssa.Store
+	for _, ref := range *alloc.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if store != nil || ref.Addr != alloc {
+				return nil
+			}
+			store = ref
+		case *ssa.UnOp:
+			if ref.Op != token.MUL {
+				return nil
+			}
+		case *ssa.MakeClosure:
+			if !onlyLoaded(ref, alloc) {
+				return nil
+			}
+		case *ssa.DebugRef:
+		default:
+			return nil
+		}
+	}
+	if store == nil {
+		return nil
+	}
+	for _, ref := range *alloc.Referrers() {
+		if ref != store && !before(store, ref) {
+			return nil
+		}
+	}
+	return store.Val
+}
+
+// before reports whether a runs before b on every path to b (both in one
+// function).
+func before(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() {
+		for _, instr := range a.Block().Instrs {
+			if instr == a {
+				return true
+			}
+			if instr == b {
+				return false
+			}
+		}
+		return false
+	}
+	return a.Block().Dominates(b.Block())
+}
+
+// SpilledParam returns the parameter whose value the variable a holds for
+// the whole function: an Alloc stored once, with a parameter, and otherwise
+// only loaded or captured by closures that only load it.
+func SpilledParam(a ssa.Value) *ssa.Parameter {
+	p, _ := SingleStore(a).(*ssa.Parameter)
+	return p
+}
+
+// onlyLoaded reports whether the closure mc only loads the free variables
+// bound to a.
+func onlyLoaded(mc *ssa.MakeClosure, a ssa.Value) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return false
+	}
+	for i, b := range mc.Bindings {
+		if b != a || i >= len(fn.FreeVars) {
+			continue
+		}
+		for _, ref := range *fn.FreeVars[i].Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.UnOp:
+				if ref.Op != token.MUL {
+					return false
+				}
+			case *ssa.MakeClosure:
+				if !onlyLoaded(ref, fn.FreeVars[i]) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// returns computes the results of fn that are always the same parameter path.
+func returns(fn *ssa.Function) []Returned {
+	var rets []*ssa.Return
+	for _, b := range fn.Blocks {
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			rets = append(rets, r)
+		}
+	}
+	if len(rets) == 0 {
+		return nil
+	}
+	var out []Returned
+	for i := range rets[0].Results {
+		var p access.Path
+		ok := true
+		for j, r := range rets {
+			q, k := ParamPath(fn, r.Results[i])
+			if !k || j > 0 && q.Key() != p.Key() {
+				ok = false
+				break
+			}
+			p = q
+		}
+		if ok {
+			out = append(out, Returned{Result: i, Path: p})
+		}
+	}
+	return out
+}
+
+// posn describes pos for messages in other packages (facts): the file's base
+// name and the line, which do not depend on where the build ran.
+func posn(fset *token.FileSet, pos token.Pos) string {
+	p := fset.Position(pos)
+	if !p.IsValid() {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
