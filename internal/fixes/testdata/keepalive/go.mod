@@ -1,0 +1,3 @@
+module example.com/keepalive
+
+go 1.24
