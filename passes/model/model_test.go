@@ -2,9 +2,21 @@ package model
 
 import (
 	"go/types"
+	"net/url"
 	"strings"
 	"testing"
 )
+
+// builtinLibraries are the libraries lifetimevet knows out of the box; each
+// has a data file data/NAME.model holding a section "library NAME".
+var builtinLibraries = []string{
+	"cuda-driver", "cuda-runtime", "libc",
+	"cublas", "cublaslt", "cudnn", "cufft", "curand", "cusparse", "cusolver",
+	"nccl", "nvrtc", "nvml", "nvjpeg",
+	"opencl", "vulkan", "hip", "level-zero",
+	"onnxruntime", "llama", "ggml",
+	"sqlite", "libgit2", "glib", "vips",
+}
 
 func TestBuiltinModels(t *testing.T) {
 	m, err := Builtin()
@@ -13,14 +25,32 @@ func TestBuiltinModels(t *testing.T) {
 	}
 	libs := map[string]*Library{}
 	for _, l := range m.Libraries {
+		if libs[l.Name] != nil {
+			t.Errorf("library %s declared in %s and %s", l.Name, libs[l.Name].Source, l.Source)
+		}
 		libs[l.Name] = l
 		if l.Doc == "" {
 			t.Errorf("library %s names no documentation", l.Name)
 		}
+		// Every kind's parent is a kind of the same library.
+		for k, p := range l.Kinds {
+			if _, ok := l.Kinds[p]; p != "" && !ok {
+				t.Errorf("library %s: kind %s belongs to undeclared kind %s", l.Name, k, p)
+			}
+		}
 	}
-	for _, want := range []string{"cuda-driver", "cuda-runtime", "libc"} {
-		if libs[want] == nil {
+	for _, want := range builtinLibraries {
+		l := libs[want]
+		if l == nil {
 			t.Errorf("no built-in model for %s", want)
+			continue
+		}
+		file := "data/" + want + ".model"
+		if _, err := builtinFS.ReadFile(file); err != nil {
+			t.Errorf("library %s: no data file %s", want, file)
+		}
+		if !strings.HasPrefix(l.Source, "builtin:"+want+".model:") {
+			t.Errorf("library %s is declared in %s, want %s", want, l.Source, file)
 		}
 	}
 	// Every release pairs with an acquisition of its kind in its library,
@@ -40,6 +70,11 @@ func TestBuiltinModels(t *testing.T) {
 			counts[e.Library] = c
 		}
 	}
+	for _, lib := range builtinLibraries {
+		if c := counts[lib]; c[0] == 0 || c[1] == 0 {
+			t.Errorf("library %s: %d acquisitions, %d releases", lib, c[0], c[1])
+		}
+	}
 	for lib, c := range counts {
 		if c[0] == 0 || c[1] == 0 {
 			t.Errorf("library %s: %d acquisitions, %d releases", lib, c[0], c[1])
@@ -52,14 +87,107 @@ func TestBuiltinModels(t *testing.T) {
 			}
 			if e.Doc == "" {
 				t.Errorf("%s (%s): no documentation", e.Func, e.Source)
+			} else if u, err := url.Parse(e.Doc); err != nil || u.Scheme != "https" || u.Host == "" {
+				t.Errorf("%s (%s): documentation %q is not an https URL", e.Func, e.Source, e.Doc)
+			}
+			if e.Kind == "" {
+				t.Errorf("%s (%s): no kind", e.Func, e.Source)
+			}
+			// An entry naming its parent argument makes a handle of a kind
+			// that belongs to another.
+			if e.Parent != None && libs[e.Library].Kinds[e.Kind] == "" {
+				t.Errorf("%s (%s): parent=%d, but kind %s of %s belongs to no kind", e.Func, e.Source, e.Parent, e.Kind, e.Library)
 			}
 		}
+	}
+	// A function belongs to one library: entries of two libraries for one
+	// function would all apply.
+	for _, name := range m.Funcs() {
+		es := m.Entries(name)
+		for _, e := range es[1:] {
+			if e.Library != es[0].Library {
+				t.Errorf("%s is modelled by %s (%s) and %s (%s)", name, es[0].Library, es[0].Source, e.Library, e.Source)
+			}
+		}
+	}
+
+	one := func(name string, role Role) *Entry {
+		t.Helper()
+		var found *Entry
+		for _, e := range m.Entries(name) {
+			if e.Role == role {
+				if found != nil {
+					t.Errorf("%s: two %s entries", name, role)
+				}
+				found = e
+			}
+		}
+		if found == nil {
+			t.Fatalf("%s: no %s entry", name, role)
+		}
+		return found
 	}
 	if got := m.Releases("cuMemFree", nil); len(got) != 1 || got[0].Arg != 0 || got[0].Kind != "device-memory" {
 		t.Errorf("cuMemFree: %v", got)
 	}
 	if got := m.Acquires("cuDevicePrimaryCtxRetain"); len(got) != 1 || got[0].Out != 0 || got[0].Key != 1 || !got[0].Counted {
 		t.Errorf("cuDevicePrimaryCtxRetain: %v", got)
+	}
+	for _, tc := range []struct {
+		name string
+		role Role
+		want string // Entry.String()
+	}{
+		{"cublasCreate_v2", Acquire, "acquire cublasCreate_v2 out=0 kind=cublas-handle"},
+		{"cublasLtMatmulDescDestroy", Release, "release cublasLtMatmulDescDestroy arg=0 kind=matmul-descriptor"},
+		{"cudnnCreateSpatialTransformerDescriptor", Acquire, "acquire cudnnCreateSpatialTransformerDescriptor out=0 kind=spatial-transformer-descriptor"},
+		{"cudnnBackendCreateDescriptor", Acquire, "acquire cudnnBackendCreateDescriptor out=1 kind=backend-descriptor"},
+		{"cusparseSpMMOp_createPlan", Acquire, "acquire cusparseSpMMOp_createPlan out=1 parent=0 kind=spmmop-plan"},
+		{"ncclCommSplit", Acquire, "acquire ncclCommSplit out=3 kind=communicator"},
+		{"nvrtcCreateProgram", Acquire, "acquire nvrtcCreateProgram out=0 kind=program"},
+		{"nvrtcDestroyProgram", Release, "release nvrtcDestroyProgram arg=0 kind=program indirect clears"},
+		{"nvmlInit_v2", Acquire, "acquire nvmlInit_v2 kind=nvml-state global"},
+		{"nvmlShutdown", Release, "release nvmlShutdown kind=nvml-state global"},
+		{"nvmlDeviceGetHandleByIndex_v2", Borrow, "borrow nvmlDeviceGetHandleByIndex_v2 out=1 kind=device"},
+		{"clCreateCommandQueueWithProperties", Acquire, "acquire clCreateCommandQueueWithProperties result parent=0 kind=command-queue counted"},
+		{"clRetainMemObject", Acquire, "acquire clRetainMemObject key=0 kind=mem"},
+		{"clReleaseMemObject", Release, "release clReleaseMemObject arg=0 key=0 kind=mem"},
+		{"clCreateKernel", Acquire, "acquire clCreateKernel result parent=0 kind=kernel counted"},
+		{"vkCreateBuffer", Acquire, "acquire vkCreateBuffer out=3 parent=0 kind=buffer"},
+		{"vkDestroyBuffer", Release, "release vkDestroyBuffer arg=1 kind=buffer"},
+		{"vkFreeCommandBuffers", Release, "release vkFreeCommandBuffers arg=3 kind=command-buffer indirect"},
+		{"hipFree", Release, "release hipFree arg=0 kind=device-memory"},
+		{"zeMemAllocShared", Acquire, "acquire zeMemAllocShared out=6 parent=0 kind=memory"},
+		{"zeMemFree", Release, "release zeMemFree arg=1 kind=memory"},
+		{"CreateSessionFromArray", Acquire, "acquire CreateSessionFromArray out=4 parent=0 kind=session"},
+		{"CreateSession", Acquire, "acquire CreateSession out=3 parent=2 kind=session"},
+		{"ReleaseOrtValue", Release, "release ReleaseOrtValue arg=0 kind=value"},
+		{"llama_init_from_model", Acquire, "acquire llama_init_from_model result parent=0 kind=context"},
+		{"llama_sampler_chain_add", Transfer, "transfer llama_sampler_chain_add arg=1 kind=sampler"},
+		{"ggml_backend_graph_plan_free", Release, "release ggml_backend_graph_plan_free arg=1 kind=graph-plan"},
+		{"sqlite3_open_v2", Acquire, "acquire sqlite3_open_v2 out=1 kind=connection"},
+		{"sqlite3_prepare_v3", Acquire, "acquire sqlite3_prepare_v3 out=4 parent=0 kind=statement"},
+		{"sqlite3_blob_open", Acquire, "acquire sqlite3_blob_open out=6 parent=0 kind=blob"},
+		{"git_repository_open", Acquire, "acquire git_repository_open out=0 kind=repository"},
+		{"git_commit_lookup", Acquire, "acquire git_commit_lookup out=0 parent=1 kind=object"},
+		{"git_buf_dispose", Release, "release git_buf_dispose arg=0 kind=buf indirect clears"},
+		{"git_libgit2_init", Acquire, "acquire git_libgit2_init kind=libgit2-state global"},
+		{"g_object_ref", Acquire, "acquire g_object_ref result key=0 kind=object"},
+		{"g_object_unref", Release, "release g_object_unref arg=0 key=0 kind=object"},
+		{"g_clear_object", Release, "release g_clear_object arg=0 kind=object counted indirect clears"},
+		{"vips_resize", Acquire, "acquire vips_resize out=1 kind=object counted"},
+	} {
+		if got := one(tc.name, tc.role).String(); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	// ncclCommAbort then ncclCommDestroy releases one communicator twice.
+	if a, d := one("ncclCommAbort", Release), one("ncclCommDestroy", Release); !Compatible(a.Class(), d.Class()) {
+		t.Errorf("ncclCommAbort (%s) and ncclCommDestroy (%s) release different things", a.Class(), d.Class())
+	}
+	// g_object_ref counts a reference g_object_unref drops: both keyed by the object.
+	if r, u := one("g_object_ref", Acquire), one("g_object_unref", Release); r.Key != 0 || u.Key != 0 || !u.Counted || r.Out != Returned {
+		t.Errorf("g_object_ref %v, g_object_unref %v", r, u)
 	}
 }
 
