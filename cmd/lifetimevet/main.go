@@ -81,9 +81,13 @@ func registerCommonFlags() {
 	flag.Var(model.FlagSet().Lookup("model").Value, "model", model.FlagSet().Lookup("model").Usage)
 }
 
+// extraAnalyzers are added to the suite by test-only builds (see
+// testfix.go).
+var extraAnalyzers []*analysis.Analyzer
+
 // suite returns the analyzers to run.
 func suite(withVet bool) []*analysis.Analyzer {
-	as := slices.Clone(analyzers.All)
+	as := slices.Concat(analyzers.All, extraAnalyzers)
 	if withVet {
 		as = append(as, vetAnalyzers()...)
 	}

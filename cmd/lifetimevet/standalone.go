@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/analysis/suite/vet"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/lifetimevet/lifetimevet/internal/fixes"
 	"github.com/lifetimevet/lifetimevet/passes/model"
 )
 
@@ -60,7 +61,10 @@ func standalone(args []string) int {
 	flag.CommandLine.Init(progName(), flag.ContinueOnError)
 	flag.Usage = usage
 	registerCommonFlags()
-	jsonOut := flag.Bool("json", false, "print findings as JSON (the go vet -json format)")
+	format := flag.String("format", "text", "output `format`: text, json (go vet's -json format) or sarif (SARIF 2.1.0)")
+	jsonOut := flag.Bool("json", false, "print findings as JSON (the go vet -json format); the same as -format=json")
+	explain := flag.String("explain", "", "print the documentation of analyzer `NAME` (what it finds, why, a bad and a good example, known limits) and exit")
+	fix := flag.Bool("fix", false, "apply the fixes the analyzers suggest (in files that import \"C\" too, where the fix maps back to the file through cgo's //line directives)")
 	tests := flag.Bool("test", true, "analyse test files too")
 	tags := flag.String("tags", "", "comma-separated build `tags`")
 	contextLines := flag.Int("c", -1, "print the offending line with `N` lines of context")
@@ -84,6 +88,20 @@ func standalone(args []string) int {
 		return 2
 	}
 	_ = stdvet
+	if *explain != "" {
+		return explainAnalyzer(os.Stdout, *explain, all)
+	}
+	if *jsonOut {
+		if formatSet() && *format != "json" {
+			fatalf("-json and -format=%s disagree", *format)
+		}
+		*format = "json"
+	}
+	switch *format {
+	case "text", "json", "sarif":
+	default:
+		fatalf("-format=%s: want text, json or sarif", *format)
+	}
 	if *cpuprofile != "" {
 		stop, err := startCPUProfile(*cpuprofile)
 		if err != nil {
@@ -113,12 +131,23 @@ func standalone(args []string) int {
 	if *tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + *tags}
 	}
+	prog := newProgress(os.Stderr)
+	defer prog.stop()
+	prog.phase("loading packages")
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
+		prog.stop()
 		fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
 		return 1
 	}
+	prog.stop()
 	status := 0
+	var loadErrs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			loadErrs = append(loadErrs, e.Error())
+		}
+	})
 	if n := packages.PrintErrors(pkgs); n > 0 {
 		status = 1
 	}
@@ -126,23 +155,62 @@ func standalone(args []string) int {
 		fmt.Fprintf(os.Stderr, "%s: no packages match %s\n", progName(), strings.Join(patterns, " "))
 		return 1
 	}
+	prog = newProgress(os.Stderr)
+	prog.countPackages(pkgs, selected)
 	graph, err := checker.Analyze(selected, pkgs, nil)
+	prog.stop()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
 		return 1
 	}
-	if *jsonOut {
+	cwd, _ := os.Getwd()
+	findings := collectFindings(graph)
+	files := &fixes.Files{}
+	if *fix {
+		status = max(status, applyFixes(os.Stderr, findings, files, cwd))
+	}
+	switch *format {
+	case "json":
 		if err := graph.PrintJSON(os.Stdout); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
 			return 1
 		}
 		return max(status, printErrors(graph))
+	case "sarif":
+		status = max(status, printErrors(graph))
+		errs := slices.Concat(loadErrs, analysisErrors(graph))
+		if err := writeSARIF(os.Stdout, sarifReport(selected, findings, cwd, files, errs)); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
+			return 1
+		}
+		return status
 	}
 	status = max(status, printErrors(graph))
-	if printText(os.Stdout, graph, *contextLines) > 0 {
+	if printText(os.Stdout, findings, cwd, *contextLines) > 0 {
 		status = max(status, 3)
 	}
 	return status
+}
+
+// formatSet reports whether -format was given.
+func formatSet() bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "format" })
+	return set
+}
+
+// analysisErrors returns the analyzer failures, once each.
+func analysisErrors(g *checker.Graph) []string {
+	var out []string
+	for act := range g.All() {
+		if act.Err != nil && !strings.Contains(act.Err.Error(), "failed prerequisites") {
+			msg := fmt.Sprintf("%s: %s: %v", act.Package.PkgPath, act.Analyzer.Name, act.Err)
+			if !slices.Contains(out, msg) {
+				out = append(out, msg)
+			}
+		}
+	}
+	return out
 }
 
 // printErrors prints each analyzer failure once, on standard error, and
@@ -166,16 +234,18 @@ func printErrors(g *checker.Graph) int {
 	return status
 }
 
-// printText prints the findings of the root actions as file:line:col:
-// message, sorted and without duplicates (a file shared by a package and its
-// test variant), and returns how many it printed.
-func printText(w io.Writer, g *checker.Graph, contextLines int) int {
-	type finding struct {
-		posn token.Position
-		msg  string
-		fset *token.FileSet
-		d    analysis.Diagnostic
-	}
+// A finding is a diagnostic of a root action.
+type finding struct {
+	analyzer *analysis.Analyzer
+	posn     token.Position
+	msg      string
+	fset     *token.FileSet
+	d        analysis.Diagnostic
+}
+
+// collectFindings returns the findings of the root actions, sorted and
+// without duplicates (a file shared by a package and its test variant).
+func collectFindings(g *checker.Graph) []finding {
 	seen := map[string]bool{}
 	var all []finding
 	for act := range g.All() {
@@ -189,14 +259,19 @@ func printText(w io.Writer, g *checker.Graph, contextLines int) int {
 				continue
 			}
 			seen[k] = true
-			all = append(all, finding{posn, d.Message, act.Package.Fset, d})
+			all = append(all, finding{act.Analyzer, posn, d.Message, act.Package.Fset, d})
 		}
 	}
 	slices.SortFunc(all, func(a, b finding) int {
 		return cmp.Or(cmp.Compare(a.posn.Filename, b.posn.Filename), cmp.Compare(a.posn.Line, b.posn.Line),
 			cmp.Compare(a.posn.Column, b.posn.Column), cmp.Compare(a.msg, b.msg))
 	})
-	cwd, _ := os.Getwd()
+	return all
+}
+
+// printText prints findings as file:line:col: message and returns how
+// many it printed.
+func printText(w io.Writer, all []finding, cwd string, contextLines int) int {
 	for _, f := range all {
 		posn := f.posn
 		posn.Filename = shortPath(cwd, posn.Filename)
@@ -206,6 +281,48 @@ func printText(w io.Writer, g *checker.Graph, contextLines int) int {
 		}
 	}
 	return len(all)
+}
+
+// applyFixes applies the first suggested fix of each finding, in the
+// user's files, and says on w what it did and which fixes it could not
+// apply (an edit that does not map back through cgo's //line directives,
+// or that conflicts with another fix). It returns 1 if a file could not be
+// written.
+func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string) int {
+	var mapped []*fixes.Fix
+	for _, f := range findings {
+		if len(f.d.SuggestedFixes) == 0 {
+			continue
+		}
+		sf := f.d.SuggestedFixes[0]
+		m, err := files.Map(f.fset, sf)
+		if err != nil {
+			fmt.Fprintf(w, "%s: %s:%d: cannot apply the fix %q: %v\n", progName(), shortPath(cwd, f.posn.Filename), f.posn.Line, sf.Message, err)
+			continue
+		}
+		mapped = append(mapped, m)
+	}
+	if len(mapped) == 0 {
+		return 0
+	}
+	changed, conflicts, err := files.Apply(mapped, nil)
+	for _, c := range conflicts {
+		fmt.Fprintf(w, "%s: %s: cannot apply the fix %q: it conflicts with another fix\n", progName(), shortPath(cwd, c.Edits[0].File), c.Message)
+	}
+	for _, name := range changed {
+		n := 0
+		for _, m := range mapped {
+			if !slices.Contains(conflicts, m) && m.Edits[0].File == name {
+				n++
+			}
+		}
+		fmt.Fprintf(w, "%s: %s: applied %d fix(es)\n", progName(), shortPath(cwd, name), n)
+	}
+	if err != nil {
+		fmt.Fprintf(w, "%s: %v\n", progName(), err)
+		return 1
+	}
+	return 0
 }
 
 // shortPath returns name relative to dir when that is shorter, as the go

@@ -1,0 +1,161 @@
+package main_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+
+	"github.com/lifetimevet/lifetimevet/analyzers"
+)
+
+// buildTags builds the command with build tags.
+func buildTags(t *testing.T, tags string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "lifetimevet")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	out, err := exec.Command("go", "build", "-tags", tags, "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func TestSARIF(t *testing.T) {
+	bin := build(t)
+	dir := moduleDir(t)
+	out, stderr, code := run(t, dir, bin, "-format=sarif", "./...")
+	if code != 0 {
+		t.Fatalf("-format=sarif: status %d, stderr %s", code, stderr)
+	}
+	// The SARIF 2.1.0 JSON schema, as go-sarif embeds it.
+	report, err := sarif.FromString(out, sarif.WithStrictValidation())
+	if err != nil {
+		t.Fatalf("-format=sarif: %v\n%s", err, out)
+	}
+	if err := report.Validate(); err != nil {
+		t.Errorf("-format=sarif does not validate against the SARIF 2.1.0 schema: %v", err)
+	}
+	if report.Version != "2.1.0" || len(report.Runs) != 1 {
+		t.Fatalf("version %s, %d runs", report.Version, len(report.Runs))
+	}
+	r := report.Runs[0]
+	if *r.Tool.Driver.Name != "lifetimevet" {
+		t.Errorf("driver %s", *r.Tool.Driver.Name)
+	}
+	// One rule per analyzer, its id the analyzer's name, its help the
+	// analyzer's documentation.
+	rules := map[string]*sarif.ReportingDescriptor{}
+	for _, rule := range r.Tool.Driver.Rules {
+		rules[*rule.ID] = rule
+	}
+	for _, a := range analyzers.All {
+		rule := rules[a.Name]
+		if rule == nil {
+			t.Errorf("no rule %s", a.Name)
+			continue
+		}
+		doc := analyzers.Docs[a.Name].Compile()
+		if *rule.ShortDescription.Text != doc.Title || *rule.Help.Text != a.Doc || rule.Help.Markdown == nil || *rule.HelpURI != a.URL {
+			t.Errorf("rule %s: short %q, help %q, uri %v", a.Name, *rule.ShortDescription.Text, *rule.Help.Text, rule.HelpURI)
+		}
+	}
+	if len(r.Results) != 1 {
+		t.Fatalf("%d results, want 1", len(r.Results))
+	}
+	res := r.Results[0]
+	loc := res.Locations[0].PhysicalLocation
+	if *res.RuleID != "doublerelease" || r.Tool.Driver.Rules[res.RuleIndex].ID == nil || *r.Tool.Driver.Rules[res.RuleIndex].ID != "doublerelease" ||
+		!strings.Contains(*res.Message.Text, "o is released twice") ||
+		*loc.ArtifactLocation.URI != "gpubug.go" || *loc.ArtifactLocation.URIBaseID != "%SRCROOT%" ||
+		*loc.Region.StartLine != 18 || *loc.Region.StartColumn != 12 {
+		data, _ := json.MarshalIndent(res, "", "  ")
+		t.Errorf("result:\n%s", data)
+	}
+	if base := r.OriginalUriBaseIds["%SRCROOT%"]; base.URI == nil || !strings.HasSuffix(*base.URI, "/testdata/mod/gpubug/") {
+		t.Errorf("originalUriBaseIds: %v", r.OriginalUriBaseIds)
+	}
+	if a := r.Artifacts[loc.ArtifactLocation.Index]; *a.Location.URI != "gpubug.go" {
+		t.Errorf("artifact %d is %s", loc.ArtifactLocation.Index, *a.Location.URI)
+	}
+
+	if _, stderr, code := run(t, dir, bin, "-format=xml"); code != 2 || !strings.Contains(stderr, "want text, json or sarif") {
+		t.Errorf("-format=xml: status %d, stderr %s", code, stderr)
+	}
+	if _, _, code := run(t, dir, bin, "-json", "-format=sarif"); code != 2 {
+		t.Errorf("-json -format=sarif: status %d, want 2", code)
+	}
+	json1, _, _ := run(t, dir, bin, "-json")
+	json2, _, _ := run(t, dir, bin, "-format=json")
+	if json1 != json2 || !strings.Contains(json1, `"doublerelease"`) {
+		t.Errorf("-json and -format=json differ:\n%s\n%s", json1, json2)
+	}
+}
+
+func TestExplain(t *testing.T) {
+	bin := build(t)
+	for _, a := range analyzers.All {
+		out, stderr, code := run(t, ".", bin, "-explain", a.Name)
+		if code != 0 || !strings.HasPrefix(out, a.Name+": "+a.Doc) || !strings.Contains(out, a.URL) {
+			t.Errorf("-explain %s: status %d, stderr %s, output:\n%s", a.Name, code, stderr, out)
+		}
+		doc := analyzers.Docs[a.Name]
+		if doc.Before != "" && (!strings.Contains(out, "Before:") || !strings.Contains(out, "After:")) {
+			t.Errorf("-explain %s: no examples:\n%s", a.Name, out)
+		}
+	}
+	if _, stderr, code := run(t, ".", bin, "-explain", "nosuch"); code != 2 || !strings.Contains(stderr, "doublerelease") {
+		t.Errorf("-explain nosuch: status %d, stderr %s", code, stderr)
+	}
+}
+
+// TestFix applies the fixes of a test-only analyzer (built in with a build
+// tag) in a cgo file: those that map back through cgo's //line directives
+// are applied, the others are named on standard error.
+func TestFix(t *testing.T) {
+	bin := buildTags(t, "lifetimevet_testfix")
+	dir := t.TempDir()
+	for _, name := range []string{"go.mod", "keepalive.go"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "internal", "fixes", "testdata", "keepalive", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, name), data, 0o666)
+	}
+	out, stderr, code := run(t, dir, bin, "-testkeepalive", "-fix", "./...")
+	if code != 3 || !strings.Contains(out, "keepalive.go:21:2: keep p's owner alive") {
+		t.Errorf("-fix: status %d, output:\n%s", code, out)
+	}
+	for _, want := range []string{
+		`keepalive.go:21: cannot apply the fix "call C.renamed instead": the edit at keepalive.go:21:2 touches text that cgo rewrote`,
+		"keepalive.go: applied 2 fix(es)",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("-fix: stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "keepalive.go"))
+	if !strings.Contains(string(got), "\tC.obj_use(p)\n\truntime.KeepAlive(p)\n}") {
+		t.Errorf("fixed file:\n%s", got)
+	}
+	if out, err := exec.Command("go", "-C", dir, "build", "./...").CombinedOutput(); err != nil {
+		t.Errorf("the fixed package does not build: %v\n%s", err, out)
+	}
+}
+
+// TestProgressPiped checks that a run whose standard error is not a
+// terminal prints no progress.
+func TestProgressPiped(t *testing.T) {
+	bin := build(t)
+	_, stderr, _ := run(t, moduleDir(t), bin)
+	if strings.Contains(stderr, "\r") || strings.Contains(stderr, "analysed") {
+		t.Errorf("progress on a pipe: %q", stderr)
+	}
+}
