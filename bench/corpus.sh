@@ -19,7 +19,18 @@ if [ -z "$bin" ]; then
 fi
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 dir=${CORPUS_DIR:-${TMPDIR:-/tmp}/lifetimevet-corpus}
-modules=${CORPUS_MODULES:-"github.com/mattn/go-sqlite3@v1.14.53 github.com/NVIDIA/go-nvml@v0.13.4-1 github.com/yalue/onnxruntime_go@v1.27.0 github.com/marcboeker/go-duckdb@v1.8.5"}
+modules=${CORPUS_MODULES:-"github.com/mattn/go-sqlite3@v1.14.53 github.com/NVIDIA/go-nvml@v0.13.4-1 github.com/yalue/onnxruntime_go@v1.27.0 github.com/marcboeker/go-duckdb@v1.8.5 github.com/libgit2/git2go/v34@v34.0.0"}
+
+# git2go links against the system's libgit2 (Debian's libgit2-dev, 1.5).
+if [[ " $modules " == *git2go* ]] && ! pkg-config --exists libgit2 2>/dev/null; then
+	if [ "$(id -u)" = 0 ]; then
+		(apt-get install -y --no-install-recommends libgit2-dev pkg-config >/dev/null 2>&1 ||
+			{ apt-get update >/dev/null && apt-get install -y --no-install-recommends libgit2-dev pkg-config >/dev/null; }) ||
+			echo "corpus: could not install libgit2-dev; git2go will fail to build" >&2
+	else
+		echo "corpus: git2go needs libgit2-dev (apt-get install libgit2-dev)" >&2
+	fi
+fi
 
 mkdir -p "$dir"
 cd "$dir"

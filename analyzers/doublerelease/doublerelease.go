@@ -208,6 +208,9 @@ func (c *checker) armed(fn *ssa.Function, sum *lifetime.Summary, r *lifetime.Rel
 	ops := r.Path.Ops
 	root := fn.Params[r.Path.Root]
 	for k := 0; k <= len(ops); k++ {
+		if k > 0 && (ops[k-1].Kind == access.FieldAddr || ops[k-1].Kind == access.IndexAddr) {
+			continue // the address of a field: part of another allocation
+		}
 		t := access.TypeAfter(root.Type(), ops[:k])
 		tn := pointee(t)
 		if tn == nil {

@@ -86,6 +86,9 @@ func (c *checker) handleOf(fn *ssa.Function, v access.Ref) (managed, bool) {
 	}
 	rootType := r.Root.Type()
 	for k := 0; k < len(r.Ops); k++ {
+		if !pointerValue(r.Ops[:k]) {
+			continue
+		}
 		tn := pointee(access.TypeAfter(rootType, r.Ops[:k]))
 		if tn == nil {
 			continue
@@ -157,6 +160,14 @@ func normRef(r access.Ref) access.Ref {
 		}
 	}
 	return e
+}
+
+// pointerValue reports whether a path ending in ops names a pointer held in
+// a variable or a field (the address of a separately allocated object), not
+// the address of a field computed from another pointer (&c.Object is part
+// of c's allocation: a finalizer on *Object does not apply to it).
+func pointerValue(ops []access.Op) bool {
+	return len(ops) == 0 || ops[len(ops)-1].Kind != access.FieldAddr && ops[len(ops)-1].Kind != access.IndexAddr
 }
 
 func hasPrefix(ops, prefix []access.Op) bool {
@@ -428,8 +439,8 @@ func (c *checker) keptAlive(fn *ssa.Function, call *ssa.Call, obj access.Ref, at
 }
 
 // usesObj reports whether instr uses obj, a pointer named by an access path:
-// an operand is obj, a field address of it, or a prefix of its path (the
-// object it was loaded from); closures count with their bindings.
+// an operand is obj, a field address of it, or a prefix of its path (what
+// it was loaded from); closures count with their bindings.
 func usesObj(instr ssa.Instruction, obj access.Ref) bool {
 	var ops []*ssa.Value
 	ops = instr.Operands(ops[:0])
@@ -448,11 +459,11 @@ func usesObj(instr ssa.Instruction, obj access.Ref) bool {
 		if r.Root != obj.Root {
 			continue
 		}
+		// the object, a pointer into it (&o.f: a load through it reads
+		// the object), or what holds it; not a value loaded out of it
+		// earlier, which lives on its own
 		if hasPrefix(r.Ops, obj.Ops) && !hasLoad(r.Ops[len(obj.Ops):]) || hasPrefix(obj.Ops, r.Ops) {
 			return true
-		}
-		if hasPrefix(r.Ops, obj.Ops) {
-			return true // a load from the object: it is read after the call
 		}
 	}
 	return false

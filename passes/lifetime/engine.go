@@ -521,6 +521,9 @@ func (a *fnAnalysis) resolve(s *state, instr ssa.CallInstruction) (*callEffect, 
 				if c, ok := com.Args[1].(*ssa.Const); ok && c.Value == nil {
 					eff.disarm = true
 				}
+				if mi, ok := com.Args[0].(*ssa.MakeInterface); ok {
+					args[0] = a.tokOf(s, mi.X) // the object, not the interface
+				}
 			}
 			return eff, args
 		case "KeepAlive", "GC", "AddCleanup":
@@ -599,12 +602,25 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				s.counts[a.ts.global(e.Library)]++
 				continue
 			}
-			if e.Out >= 0 && e.Out < len(args) && args[e.Out] != nil {
+			if e.Role != model.Acquire {
+				continue // borrowed: not the caller's to release
+			}
+			var fresh *tok
+			switch {
+			case e.Out >= 0 && e.Out < len(args) && args[e.Out] != nil:
 				released[e.Out] = true
-				a.write(s, args[e.Out], a.ts.fresh(args[e.Out], a.inum[instr]))
+				fresh = a.ts.fresh(args[e.Out], a.inum[instr])
+				a.write(s, args[e.Out], fresh)
+			case e.Out == model.Returned && c.Value != nil:
+				fresh = a.ts.rootOf(c.Value)
+				if _, tuple := c.Value.Type().(*types.Tuple); tuple {
+					fresh = a.ts.field(fresh, 0)
+				}
 			}
 			if e.Key >= 0 && e.Key < len(args) && args[e.Key] != nil {
 				s.counts[args[e.Key]]++ // a new counted reference
+			} else if fresh != nil && a.pa.model.Model.Counted(e) {
+				s.counts[fresh] = 1 // a new counted object holds one reference
 			}
 		}
 		for i, t := range args {

@@ -180,6 +180,7 @@ func Load(files []string) (*Model, error) {
 		}
 		m.Merge(fm)
 	}
+	m.index()
 	return m, nil
 }
 
@@ -196,6 +197,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &collector{fset: pass.Fset, info: pass.TypesInfo, res: res, preamble: New()}
 	c.collect(pass.Files, calledCFuncs(pass.Pkg))
 	m.Merge(c.preamble)
+	m.index()
 	return res, nil
 }
 

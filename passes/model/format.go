@@ -291,10 +291,7 @@ func ParseFile(name string, data []byte) (*Model, error) {
 	var cur *Library
 	for i, raw := range strings.Split(string(data), "\n") {
 		lineNo := i + 1
-		line := raw
-		if j := strings.IndexByte(line, '#'); j >= 0 {
-			line = line[:j]
-		}
+		line := stripComment(raw)
 		fields := strings.Fields(line)
 		if len(fields) == 0 {
 			continue
@@ -385,4 +382,15 @@ func isKind(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// stripComment removes a comment: '#' at the start of the line or after
+// white space (so that URLs keep their #anchors).
+func stripComment(line string) string {
+	for i := 0; i < len(line); i++ {
+		if line[i] == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t') {
+			return line[:i]
+		}
+	}
+	return line
 }

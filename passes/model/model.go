@@ -23,6 +23,7 @@ type Library struct {
 type Model struct {
 	Libraries []*Library
 	funcs     map[string][]*Entry
+	counted   map[string]bool // library/kind -> released by counted releases
 }
 
 // New returns an empty model.
@@ -109,6 +110,32 @@ func isPointerToPointer(t types.Type) bool {
 		return false
 	}
 	return isPointerLike(p.Elem())
+}
+
+// index computes what queries need from the entries; call it after the
+// last merge.
+func (m *Model) index() {
+	m.counted = map[string]bool{}
+	for _, es := range m.funcs {
+		for _, e := range es {
+			if e.Role == Release && e.Counted && e.Kind != "" {
+				m.counted[e.Library+"/"+e.Kind] = true
+			}
+		}
+	}
+}
+
+// Counted reports whether the handle an acquisition creates is reference
+// counted: its kind is released by counted releases (clRelease*,
+// g_object_unref), so a new handle starts with one reference.
+func (m *Model) Counted(e *Entry) bool {
+	if e.Counted {
+		return true
+	}
+	if m.counted == nil {
+		m.index()
+	}
+	return e.Kind != "" && m.counted[e.Library+"/"+e.Kind]
 }
 
 // Acquires returns the entries by which a call of name creates or borrows a handle.
