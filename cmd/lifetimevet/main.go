@@ -14,10 +14,19 @@
 //
 //	lifetimevet [flags] [packages]
 //
-// It prints file:line:col: message for each finding, or JSON with -json.
-// Exit status: 0 when there is nothing to report, 1 when packages failed to
-// load or an analyzer failed, 2 for bad flags, 3 when there are findings
-// (with -json, findings do not change the status).
+// It prints file:line:col: message for each finding; -format=json (or
+// -json) prints go vet's JSON, -format=sarif a SARIF 2.1.0 log. -fix
+// applies the fixes the analyzers suggest, also in files that import "C"
+// where the fix maps back through cgo's //line directives. -explain NAME
+// prints an analyzer's documentation. Exit status: 0 when there is nothing
+// to report, 1 when packages failed to load or an analyzer failed, 2 for bad
+// flags, 3 when there are findings (with -format json or sarif, findings do
+// not change the status).
+//
+// Two subcommands: `lifetimevet models` prints the model of C functions in
+// use (built in, plus -model files); `lifetimevet lsp` is a language server
+// on standard input and output that publishes lifetimevet's diagnostics to
+// an editor, beside gopls.
 //
 // Flags common to both faces: -NAME=false turns analyzer NAME off, -NAME
 // runs only the analyzers so named; -model FILE adds a model file of C
@@ -48,6 +57,14 @@ func main() {
 	if vetProtocol(args) {
 		vetMain(args)
 		return
+	}
+	if len(args) > 0 {
+		switch args[0] {
+		case "models":
+			os.Exit(modelsMain(args[1:]))
+		case "lsp":
+			os.Exit(lspMain(args[1:]))
+		}
 	}
 	os.Exit(standalone(args))
 }
@@ -112,10 +129,13 @@ calls, unguarded check-then-release, shared counters and registries.
 
 Usage:
 	%[1]s [flags] [packages]        analyse packages (default ./...)
+	%[1]s -explain NAME             print an analyzer's documentation
+	%[1]s models [-model FILE]...   print the model of C functions in use
+	%[1]s lsp [flags]               serve diagnostics to an editor (LSP on stdio)
 	go vet -vettool=$(which %[1]s) [flags] [packages]
 
 Exit status: 0 nothing found, 1 load or analysis error, 2 bad flags,
-3 findings (text output only).
+3 findings (text output only; with -format json or sarif findings leave it 0).
 
 Flags:
 `, progName())

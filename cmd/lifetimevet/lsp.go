@@ -1,0 +1,375 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+	"github.com/tliron/glsp/server"
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/lifetimevet/lifetimevet/internal/fixes"
+	"github.com/lifetimevet/lifetimevet/passes/model"
+)
+
+// lspMain is `lifetimevet lsp`: a language server on standard input and
+// output, meant to run beside gopls (which cannot load third-party
+// analyzers, golang/go#59869). When a Go file is opened or saved it
+// analyses the file's package as saved on disk, publishes lifetimevet's
+// findings as diagnostics for the package's files, and offers the
+// analyzers' suggested fixes as quick-fix code actions.
+func lspMain(args []string) int {
+	fs := flag.NewFlagSet(progName()+" lsp", flag.ContinueOnError)
+	var files model.Files
+	fs.Var(&files, "model", "add a model `file` of C functions (repeatable)")
+	tags := fs.String("tags", "", "comma-separated build `tags`")
+	tests := fs.Bool("test", true, "analyse test files too")
+	all := suite(false)
+	enable := map[*analysis.Analyzer]*triState{}
+	for _, a := range all {
+		t := new(triState)
+		enable[a] = t
+		fs.Var(t, a.Name, "enable the "+a.Name+" analyzer (-"+a.Name+"=false disables it)")
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), `usage: %s lsp [flags]
+
+A language server (LSP on standard input and output) that publishes
+lifetimevet's findings as diagnostics when a Go file is opened or saved,
+and offers suggested fixes as code actions. Run it beside gopls.
+
+Flags:
+`, progName())
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if _, err := model.Load(files); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
+		return 1
+	}
+	*model.FlagSet().Lookup("model").Value.(*model.Files) = files
+	ls := &langServer{
+		analyzers: selectAnalyzers(all, enable),
+		tests:     *tests,
+		published: map[string]bool{},
+		fixes:     map[string][]lspFix{},
+		pending:   map[string]bool{},
+	}
+	if len(ls.analyzers) == 0 {
+		fatalf("no analyzers selected")
+	}
+	if *tags != "" {
+		ls.buildFlags = []string{"-tags=" + *tags}
+	}
+	ls.handler = protocol.Handler{
+		Initialize:             ls.initialize,
+		Initialized:            func(*glsp.Context, *protocol.InitializedParams) error { return nil },
+		Shutdown:               func(*glsp.Context) error { return nil },
+		Exit:                   func(*glsp.Context) error { os.Exit(0); return nil },
+		SetTrace:               func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
+		TextDocumentDidOpen:    func(c *glsp.Context, p *protocol.DidOpenTextDocumentParams) error { return ls.schedule(c, p.TextDocument.URI) },
+		TextDocumentDidSave:    func(c *glsp.Context, p *protocol.DidSaveTextDocumentParams) error { return ls.schedule(c, p.TextDocument.URI) },
+		TextDocumentDidChange:  func(*glsp.Context, *protocol.DidChangeTextDocumentParams) error { return nil },
+		TextDocumentDidClose:   func(*glsp.Context, *protocol.DidCloseTextDocumentParams) error { return nil },
+		TextDocumentCodeAction: ls.codeAction,
+	}
+	// The server logs nothing (no commonlog backend is linked in), so that
+	// standard output carries only the protocol.
+	if err := server.NewServer(&ls.handler, "lifetimevet", false).RunStdio(); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
+		return 1
+	}
+	return 0
+}
+
+type langServer struct {
+	handler    protocol.Handler
+	analyzers  []*analysis.Analyzer
+	tests      bool
+	buildFlags []string
+
+	mu        sync.Mutex
+	published map[string]bool     // files with diagnostics published
+	fixes     map[string][]lspFix // by file: the fixes of its diagnostics
+	pending   map[string]bool     // package directories to analyse again
+	running   map[string]bool     // package directories being analysed
+}
+
+// An lspFix is a diagnostic with a fix that maps to the user's files.
+type lspFix struct {
+	diag protocol.Diagnostic
+	fix  *fixes.Fix
+}
+
+func (ls *langServer) initialize(c *glsp.Context, p *protocol.InitializeParams) (any, error) {
+	caps := ls.handler.CreateServerCapabilities()
+	yes := true
+	caps.TextDocumentSync = &protocol.TextDocumentSyncOptions{
+		OpenClose: &yes,
+		Change:    ptr(protocol.TextDocumentSyncKindNone),
+		Save:      &protocol.SaveOptions{IncludeText: new(bool)},
+	}
+	caps.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}}
+	return protocol.InitializeResult{
+		Capabilities: caps,
+		ServerInfo:   &protocol.InitializeResultServerInfo{Name: "lifetimevet"},
+	}, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// schedule analyses the package of the file at uri in the background; a
+// request for a package being analysed runs again once that ends.
+func (ls *langServer) schedule(c *glsp.Context, uri protocol.DocumentUri) error {
+	name, ok := uriPath(uri)
+	if !ok || !strings.HasSuffix(name, ".go") {
+		return nil
+	}
+	dir := filepath.Dir(name)
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.running == nil {
+		ls.running = map[string]bool{}
+	}
+	if ls.running[dir] {
+		ls.pending[dir] = true
+		return nil
+	}
+	ls.running[dir] = true
+	notify := c.Notify
+	go func() {
+		for {
+			ls.analyse(notify, dir)
+			ls.mu.Lock()
+			again := ls.pending[dir]
+			delete(ls.pending, dir)
+			if !again {
+				delete(ls.running, dir)
+				ls.mu.Unlock()
+				return
+			}
+			ls.mu.Unlock()
+		}
+	}()
+	return nil
+}
+
+// analyse analyses the package in dir and publishes the diagnostics of
+// its files (an empty list for files without findings, which clears what
+// an earlier run published).
+func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
+	cfg := &packages.Config{
+		Mode:       packages.LoadAllSyntax | packages.NeedModule,
+		Dir:        dir,
+		Tests:      ls.tests,
+		BuildFlags: ls.buildFlags,
+	}
+	pkgs, err := packages.Load(cfg, ".")
+	if err != nil {
+		ls.log(notify, protocol.MessageTypeError, fmt.Sprintf("loading %s: %v", dir, err))
+		return
+	}
+	var loadErrs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			loadErrs = append(loadErrs, e.Error())
+		}
+	})
+	if len(loadErrs) > 0 {
+		ls.log(notify, protocol.MessageTypeWarning, "lifetimevet: "+strings.Join(loadErrs, "\n"))
+	}
+	graph, err := checker.Analyze(ls.analyzers, pkgs, nil)
+	if err != nil {
+		ls.log(notify, protocol.MessageTypeError, err.Error())
+		return
+	}
+	// Every user file of the packages gets a list, perhaps empty.
+	byFile := map[string][]protocol.Diagnostic{}
+	for _, p := range pkgs {
+		for _, f := range p.GoFiles {
+			byFile[f] = byFile[f][:0:0]
+		}
+	}
+	fileFixes := map[string][]lspFix{}
+	files := &fixes.Files{}
+	conv := lineCache{}
+	for _, f := range collectFindings(graph) {
+		name := f.posn.Filename
+		start := conv.position(name, f.posn.Line, f.posn.Column)
+		end := start
+		if f.d.End.IsValid() {
+			if e := f.fset.Position(f.d.End); e.Filename == name && e.Column > 0 {
+				end = conv.position(name, e.Line, e.Column)
+			}
+		}
+		d := protocol.Diagnostic{
+			Range:    protocol.Range{Start: start, End: end},
+			Severity: ptr(protocol.DiagnosticSeverityWarning),
+			Code:     &protocol.IntegerOrString{Value: f.analyzer.Name},
+			Source:   ptr("lifetimevet"),
+			Message:  f.msg,
+		}
+		if f.analyzer.URL != "" {
+			d.CodeDescription = &protocol.CodeDescription{HRef: f.analyzer.URL}
+		}
+		for _, rel := range f.d.Related {
+			p := f.fset.Position(rel.Pos)
+			if !p.IsValid() {
+				continue
+			}
+			pos := conv.position(p.Filename, p.Line, p.Column)
+			d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
+				Location: protocol.Location{URI: pathURI(p.Filename), Range: protocol.Range{Start: pos, End: pos}},
+				Message:  rel.Message,
+			})
+		}
+		byFile[name] = append(byFile[name], d)
+		for _, sf := range f.d.SuggestedFixes {
+			if fix, err := files.Map(f.fset, sf); err == nil {
+				fileFixes[name] = append(fileFixes[name], lspFix{d, fix})
+			}
+		}
+	}
+	ls.mu.Lock()
+	for name := range byFile {
+		ls.fixes[name] = fileFixes[name]
+	}
+	for name, ds := range byFile {
+		if len(ds) == 0 && !ls.published[name] {
+			continue
+		}
+		ls.published[name] = len(ds) > 0
+		notify(string(protocol.ServerTextDocumentPublishDiagnostics), protocol.PublishDiagnosticsParams{
+			URI:         pathURI(name),
+			Diagnostics: ds,
+		})
+	}
+	ls.mu.Unlock()
+}
+
+func (ls *langServer) log(notify glsp.NotifyFunc, t protocol.MessageType, msg string) {
+	notify(string(protocol.ServerWindowLogMessage), protocol.LogMessageParams{Type: t, Message: msg})
+}
+
+// codeAction offers the fixes of the diagnostics in the requested range.
+func (ls *langServer) codeAction(c *glsp.Context, p *protocol.CodeActionParams) (any, error) {
+	name, ok := uriPath(p.TextDocument.URI)
+	if !ok {
+		return nil, nil
+	}
+	ls.mu.Lock()
+	fs := slices.Clone(ls.fixes[name])
+	ls.mu.Unlock()
+	actions := []protocol.CodeAction{}
+	conv := lineCache{}
+	for _, f := range fs {
+		if !overlaps(f.diag.Range, p.Range) {
+			continue
+		}
+		changes := map[protocol.DocumentUri][]protocol.TextEdit{}
+		for _, e := range f.fix.Edits {
+			start, ok1 := conv.offsetPosition(e.File, e.Start)
+			end, ok2 := conv.offsetPosition(e.File, e.End)
+			if !ok1 || !ok2 {
+				continue
+			}
+			uri := pathURI(e.File)
+			changes[uri] = append(changes[uri], protocol.TextEdit{Range: protocol.Range{Start: start, End: end}, NewText: e.New})
+		}
+		actions = append(actions, protocol.CodeAction{
+			Title:       f.fix.Message,
+			Kind:        ptr(protocol.CodeActionKindQuickFix),
+			Diagnostics: []protocol.Diagnostic{f.diag},
+			Edit:        &protocol.WorkspaceEdit{Changes: changes},
+		})
+	}
+	return actions, nil
+}
+
+func overlaps(a, b protocol.Range) bool {
+	before := func(x, y protocol.Position) bool {
+		return x.Line < y.Line || x.Line == y.Line && x.Character < y.Character
+	}
+	return !before(a.End, b.Start) && !before(b.End, a.Start)
+}
+
+// uriPath returns the file name of a file: URI.
+func uriPath(uri protocol.DocumentUri) (string, bool) {
+	u, err := url.Parse(string(uri))
+	if err != nil || u.Scheme != "file" {
+		return "", false
+	}
+	p := u.Path
+	if runtime.GOOS == "windows" {
+		p = strings.TrimPrefix(p, "/")
+	}
+	return filepath.FromSlash(p), true
+}
+
+func pathURI(name string) protocol.DocumentUri {
+	return protocol.DocumentUri(fileURI(name))
+}
+
+// lineCache converts between go/token's byte positions and LSP positions
+// (zero-based lines, UTF-16 code units), reading each file once.
+type lineCache map[string][][]byte
+
+func (c lineCache) lines(name string) [][]byte {
+	lines, ok := c[name]
+	if !ok {
+		data, _ := os.ReadFile(name)
+		lines = bytes.SplitAfter(data, []byte("\n"))
+		c[name] = lines
+	}
+	return lines
+}
+
+// position converts line:col (from 1, col in bytes).
+func (c lineCache) position(name string, line, col int) protocol.Position {
+	lines := c.lines(name)
+	pos := protocol.Position{Line: protocol.UInteger(max(line-1, 0))}
+	if line < 1 || line > len(lines) || col < 1 {
+		return pos
+	}
+	b := lines[line-1][:min(col-1, len(lines[line-1]))]
+	n := 0
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		b = b[size:]
+		n += utf16.RuneLen(r)
+	}
+	pos.Character = protocol.UInteger(n)
+	return pos
+}
+
+// offsetPosition converts a byte offset.
+func (c lineCache) offsetPosition(name string, off int) (protocol.Position, bool) {
+	for i, l := range c.lines(name) {
+		if off <= len(l) && (off < len(l) || i == len(c[name])-1 || !bytes.HasSuffix(l, []byte("\n"))) {
+			return c.position(name, i+1, off+1), true
+		}
+		if off == len(l) {
+			return c.position(name, i+2, 1), true
+		}
+		off -= len(l)
+	}
+	return protocol.Position{}, false
+}

@@ -1,0 +1,241 @@
+package main_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// lspClient is a scripted LSP client talking to `lifetimevet lsp` over its
+// standard input and output.
+type lspClient struct {
+	conn *jsonrpc2.Conn
+	cmd  *exec.Cmd
+
+	mu   sync.Mutex
+	diag map[string][]lspDiagnostic // by URI, the last published
+	logs []string
+	ch   chan string // URIs as diagnostics arrive
+}
+
+type lspDiagnostic struct {
+	Range struct {
+		Start struct{ Line, Character int }
+		End   struct{ Line, Character int }
+	}
+	Severity int
+	Code     string
+	Source   string
+	Message  string
+}
+
+type stdio struct {
+	io.ReadCloser
+	io.WriteCloser
+}
+
+func (s stdio) Close() error { s.WriteCloser.Close(); return s.ReadCloser.Close() }
+
+func startLSP(t *testing.T, bin, dir string) *lspClient {
+	t.Helper()
+	cmd := exec.Command(bin, "lsp")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &lspClient{cmd: cmd, diag: map[string][]lspDiagnostic{}, ch: make(chan string, 100)}
+	handler := jsonrpc2.HandlerWithError(func(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+		switch req.Method {
+		case "textDocument/publishDiagnostics":
+			var p struct {
+				URI         string
+				Diagnostics []lspDiagnostic
+			}
+			json.Unmarshal(*req.Params, &p)
+			c.mu.Lock()
+			c.diag[p.URI] = p.Diagnostics
+			c.mu.Unlock()
+			c.ch <- p.URI
+		case "window/logMessage":
+			var p struct{ Message string }
+			json.Unmarshal(*req.Params, &p)
+			c.mu.Lock()
+			c.logs = append(c.logs, p.Message)
+			c.mu.Unlock()
+		}
+		return nil, nil
+	})
+	c.conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(stdio{out, in}, jsonrpc2.VSCodeObjectCodec{}), handler)
+	t.Cleanup(func() {
+		c.conn.Close()
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	return c
+}
+
+func (c *lspClient) call(t *testing.T, method string, params, result any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := c.conn.Call(ctx, method, params, result); err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+}
+
+func (c *lspClient) notify(t *testing.T, method string, params any) {
+	t.Helper()
+	if err := c.conn.Notify(context.Background(), method, params); err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+}
+
+// wait waits for diagnostics for uri.
+func (c *lspClient) wait(t *testing.T, uri string) []lspDiagnostic {
+	t.Helper()
+	timeout := time.After(3 * time.Minute)
+	for {
+		select {
+		case u := <-c.ch:
+			if u == uri {
+				c.mu.Lock()
+				defer c.mu.Unlock()
+				return c.diag[uri]
+			}
+		case <-timeout:
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			t.Fatalf("no diagnostics for %s; log: %q", uri, c.logs)
+		}
+	}
+}
+
+func fileURI(name string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(name)}).String()
+}
+
+func initialize(t *testing.T, c *lspClient, dir string) {
+	var res struct {
+		Capabilities struct {
+			TextDocumentSync   struct{ OpenClose bool }
+			CodeActionProvider any
+		}
+		ServerInfo struct{ Name string }
+	}
+	c.call(t, "initialize", map[string]any{"processId": os.Getpid(), "rootUri": fileURI(dir), "capabilities": map[string]any{}}, &res)
+	if !res.Capabilities.TextDocumentSync.OpenClose || res.Capabilities.CodeActionProvider == nil || res.ServerInfo.Name != "lifetimevet" {
+		t.Errorf("initialize: %+v", res)
+	}
+	c.notify(t, "initialized", map[string]any{})
+}
+
+func didOpen(t *testing.T, c *lspClient, name string) {
+	data, _ := os.ReadFile(name)
+	c.notify(t, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": fileURI(name), "languageId": "go", "version": 1, "text": string(data)}})
+}
+
+// TestLSP drives `lifetimevet lsp` over stdio: it opens the buggy file of
+// the test module and receives its diagnostic; after the file is fixed and
+// saved, the diagnostic is cleared.
+func TestLSP(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	for _, name := range []string{"go.mod", "gpubug.go"} {
+		data, err := os.ReadFile(filepath.Join(moduleDir(t), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, name), data, 0o666)
+	}
+	c := startLSP(t, bin, dir)
+	initialize(t, c, dir)
+	file := filepath.Join(dir, "gpubug.go")
+	didOpen(t, c, file)
+	ds := c.wait(t, fileURI(file))
+	if len(ds) != 1 {
+		t.Fatalf("diagnostics: %+v", ds)
+	}
+	d := ds[0]
+	// gpubug.go:18:12, zero-based.
+	if d.Range.Start.Line != 17 || d.Range.Start.Character != 11 || d.Source != "lifetimevet" || d.Code != "doublerelease" ||
+		!strings.Contains(d.Message, "o is released twice") {
+		t.Errorf("diagnostic: %+v", d)
+	}
+
+	// Fix the bug and save: the diagnostic goes.
+	data, _ := os.ReadFile(file)
+	os.WriteFile(file, []byte(strings.Replace(string(data), "\tC.obj_free(o)\n\tC.obj_free(o)\n", "\tC.obj_free(o)\n", 1)), 0o666)
+	c.notify(t, "textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": fileURI(file)}})
+	if ds := c.wait(t, fileURI(file)); len(ds) != 0 {
+		t.Errorf("after the fix: %+v", ds)
+	}
+
+	var none any
+	c.call(t, "shutdown", nil, &none)
+}
+
+// TestLSPCodeAction asks for the code actions of a diagnostic whose fix (from
+// a test-only analyzer) maps back through cgo's //line directives.
+func TestLSPCodeAction(t *testing.T) {
+	bin := buildTags(t, "lifetimevet_testfix")
+	dir := t.TempDir()
+	for _, name := range []string{"go.mod", "keepalive.go"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "internal", "fixes", "testdata", "keepalive", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, name), data, 0o666)
+	}
+	c := startLSP(t, bin, dir)
+	initialize(t, c, dir)
+	file := filepath.Join(dir, "keepalive.go")
+	didOpen(t, c, file)
+	ds := c.wait(t, fileURI(file))
+	var keep *lspDiagnostic
+	for i, d := range ds {
+		if d.Code == "testkeepalive" && d.Range.Start.Line == 20 && strings.HasPrefix(d.Message, "keep p's owner alive") {
+			keep = &ds[i]
+		}
+	}
+	if keep == nil {
+		t.Fatalf("no diagnostic at keepalive.go:21: %+v", ds)
+	}
+	var actions []struct {
+		Title string
+		Kind  string
+		Edit  struct {
+			Changes map[string][]struct {
+				Range   struct{ Start, End struct{ Line, Character int } }
+				NewText string
+			}
+		}
+	}
+	c.call(t, "textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": fileURI(file)},
+		"range":        keep.Range,
+		"context":      map[string]any{"diagnostics": []any{}},
+	}, &actions)
+	if len(actions) != 1 || actions[0].Title != "add runtime.KeepAlive(p)" || actions[0].Kind != "quickfix" {
+		t.Fatalf("code actions: %+v", actions)
+	}
+	edits := actions[0].Edit.Changes[fileURI(file)]
+	// Insert after "\tC.obj_use(p)" on line 21 (zero-based 20, column 13).
+	if len(edits) != 1 || edits[0].Range.Start.Line != 20 || edits[0].Range.Start.Character != 13 || edits[0].NewText != "\n\truntime.KeepAlive(p)" {
+		t.Errorf("edits: %+v", edits)
+	}
+}
