@@ -80,13 +80,17 @@ Flags:
 		ls.buildFlags = []string{"-tags=" + *tags}
 	}
 	ls.handler = protocol.Handler{
-		Initialize:             ls.initialize,
-		Initialized:            func(*glsp.Context, *protocol.InitializedParams) error { return nil },
-		Shutdown:               func(*glsp.Context) error { return nil },
-		Exit:                   func(*glsp.Context) error { os.Exit(0); return nil },
-		SetTrace:               func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
-		TextDocumentDidOpen:    func(c *glsp.Context, p *protocol.DidOpenTextDocumentParams) error { return ls.schedule(c, p.TextDocument.URI) },
-		TextDocumentDidSave:    func(c *glsp.Context, p *protocol.DidSaveTextDocumentParams) error { return ls.schedule(c, p.TextDocument.URI) },
+		Initialize:  ls.initialize,
+		Initialized: func(*glsp.Context, *protocol.InitializedParams) error { return nil },
+		Shutdown:    func(*glsp.Context) error { return nil },
+		Exit:        func(*glsp.Context) error { os.Exit(0); return nil },
+		SetTrace:    func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
+		TextDocumentDidOpen: func(c *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
+			return ls.schedule(c, p.TextDocument.URI)
+		},
+		TextDocumentDidSave: func(c *glsp.Context, p *protocol.DidSaveTextDocumentParams) error {
+			return ls.schedule(c, p.TextDocument.URI)
+		},
 		TextDocumentDidChange:  func(*glsp.Context, *protocol.DidChangeTextDocumentParams) error { return nil },
 		TextDocumentDidClose:   func(*glsp.Context, *protocol.DidCloseTextDocumentParams) error { return nil },
 		TextDocumentCodeAction: ls.codeAction,
