@@ -159,3 +159,21 @@ func TestProgressPiped(t *testing.T) {
 		t.Errorf("progress on a pipe: %q", stderr)
 	}
 }
+
+func TestModels(t *testing.T) {
+	bin := build(t)
+	out, stderr, code := run(t, ".", bin, "models")
+	if code != 0 || !strings.HasPrefix(out, "LIBRARY") || !strings.Contains(out, "cuMemFree") {
+		t.Errorf("models: status %d, stderr %s, output starts %.200q", code, stderr, out)
+	}
+	model := filepath.Join(t.TempDir(), "my.model")
+	os.WriteFile(model, []byte("library mylib\nrelease my_dispose\n"), 0o666)
+	out, _, code = run(t, ".", bin, "models", "-model", model)
+	if code != 0 || !strings.Contains(out, "my_dispose") || !strings.Contains(out, "my.model:2") {
+		t.Errorf("models -model: status %d, no my_dispose from my.model:2", code)
+	}
+	os.WriteFile(model, []byte("library mylib\nrelease\n"), 0o666)
+	if _, stderr, code := run(t, ".", bin, "models", "-model", model); code != 1 || !strings.Contains(stderr, "my.model:2:") {
+		t.Errorf("models with a bad model file: status %d, stderr %s", code, stderr)
+	}
+}
