@@ -35,7 +35,7 @@ done
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 module=github.com/lifetimevet/lifetimevet
-case $out in /*) ;; *) out=$PWD/$out ;; esac
+case $out in /*) ;; *) out=$PWD/${out#./} ;; esac
 
 export GOWORK=off
 
