@@ -201,6 +201,13 @@ func pointee(t types.Type) *types.TypeName {
 // argument to C) with a managed handle whose object nothing keeps alive
 // until the call returns.
 func (c *checker) keepAlive(fn *ssa.Function) {
+	type finding struct {
+		call  *ssa.Call
+		cname string
+		m     managed
+		coll  access.Ref // the collection, for handles gathered from one
+	}
+	var all []finding
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
@@ -211,7 +218,7 @@ func (c *checker) keepAlive(fn *ssa.Function) {
 			if cname == "" {
 				continue
 			}
-			var done []access.Ref // objects reported for this call
+			var done []access.Ref // objects found for this call
 			for _, arg := range args {
 				if m, ok := c.handleOf(fn, arg); ok {
 					if c.keptAlive(fn, call, m.obj, call) || disarmedBefore(fn, call, m.obj) ||
@@ -219,17 +226,46 @@ func (c *checker) keepAlive(fn *ssa.Function) {
 						continue
 					}
 					done = append(done, m.obj)
-					c.reportKeepAlive(fn, call, cname, m, "")
+					all = append(all, finding{call, cname, m, access.Ref{}})
 					continue
 				}
 				// Handles copied out of a collection of managed objects
 				// into a Go array passed to C.
 				if m, coll, ok := c.gathered(fn, arg); ok && !c.keptAlive(fn, call, coll, call) {
-					c.reportKeepAlive(fn, call, cname, m, c.text(coll))
+					all = append(all, finding{call, cname, m, coll})
 					break
 				}
 			}
 		}
+	}
+	// One report per object: at its first call at risk, naming the others;
+	// a single runtime.KeepAlive fixes them all.
+	reported := make([]bool, len(all))
+	for i, f := range all {
+		if reported[i] {
+			continue
+		}
+		key := f.m.obj
+		if f.coll.Valid() {
+			key = f.coll
+		}
+		var more []*ssa.Call
+		for j := i + 1; j < len(all); j++ {
+			g := all[j]
+			gk := g.m.obj
+			if g.coll.Valid() {
+				gk = g.coll
+			}
+			if !reported[j] && sameRef(gk, key) {
+				reported[j] = true
+				more = append(more, g.call)
+			}
+		}
+		coll := ""
+		if f.coll.Valid() {
+			coll = c.text(f.coll)
+		}
+		c.reportKeepAlive(fn, f.call, f.cname, f.m, coll, more)
 	}
 }
 
@@ -391,6 +427,9 @@ func (c *checker) keptAlive(fn *ssa.Function, call *ssa.Call, obj access.Ref, at
 					return true // runs at exit, after the call
 				}
 			case *ssa.Store:
+				if a, ok := instr.Addr.(*ssa.Alloc); ok && lifetime.SingleStore(a) == instr.Val {
+					continue // a variable holding it: its loads are uses
+				}
 				if sameRef(norm(instr.Val), obj) {
 					return true // reachable from memory
 				}
@@ -482,7 +521,7 @@ func (c *checker) text(r access.Ref) string {
 	return access.Render(name, r.Root.Type(), r.Ops)
 }
 
-func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string, m managed, coll string) {
+func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string, m managed, coll string, more []*ssa.Call) {
 	pos := call.Pos()
 	if cc := c.calls.Lookup(call); cc != nil {
 		pos = cc.Pos
@@ -507,16 +546,33 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 		msg = fmt.Sprintf("%s may be collected while %s runs with %s: nothing uses %s after the call, so the %s at %s (%s) can release %s during it; add runtime.KeepAlive(%s) after the call",
 			obj, cname, handle, obj, what, at, m.fin.Name, handle, obj)
 	}
+	if len(more) > 0 {
+		var lines []string
+		for _, m := range more {
+			p := m.Pos()
+			if cc := c.calls.Lookup(m); cc != nil {
+				p = cc.Pos
+			}
+			lines = append(lines, strings.TrimPrefix(diag.Where(c.pass.Fset, p, pos), "line "))
+		}
+		word := "line"
+		if len(lines) > 1 {
+			word = "lines"
+		}
+		msg = strings.Replace(msg, "; add runtime.KeepAlive", fmt.Sprintf(" (and the same at %s %s); add runtime.KeepAlive", word, strings.Join(lines, ", ")), 1)
+		msg = strings.TrimSuffix(msg, " after the call") + " after the last of them, or defer it"
+	}
 	d := analysis.Diagnostic{Pos: pos, Message: msg}
-	if fix, ok := c.keepAliveFix(call, keep); ok {
+	if fix, ok := c.keepAliveFix(call, keep, len(more) > 0); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	c.rep.Report(d)
 }
 
 // keepAliveFix inserts runtime.KeepAlive(obj) after the statement that
-// makes the call, or, when that statement returns, defers it just before.
-func (c *checker) keepAliveFix(call *ssa.Call, obj string) (analysis.SuggestedFix, bool) {
+// makes the call, or, when that statement returns or later calls are at risk
+// too (several), defers it just before. In a loop it never defers.
+func (c *checker) keepAliveFix(call *ssa.Call, obj string, several bool) (analysis.SuggestedFix, bool) {
 	pos := call.Pos()
 	if cc := c.calls.Lookup(call); cc != nil {
 		pos = cc.Pos
@@ -547,8 +603,18 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string) (analysis.SuggestedFi
 		return analysis.SuggestedFix{}, false
 	}
 	indent := "\n" + strings.Repeat("\t", max(depth, 1))
+	inLoop := false
+	for _, n := range path {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			inLoop = true
+		case *ast.FuncLit, *ast.FuncDecl:
+			goto done
+		}
+	}
+done:
 	var edits []analysis.TextEdit
-	if _, ret := stmt.(*ast.ReturnStmt); ret {
+	if _, ret := stmt.(*ast.ReturnStmt); ret || several && !inLoop {
 		edits = append(edits, analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte("defer runtime.KeepAlive(" + obj + ")" + indent)})
 	} else {
 		// after the statement and any comment that ends its line

@@ -661,11 +661,13 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			})
 			if r.Guarded {
 				// A second call may find nothing to release: no double
-				// release, but a release through a copy all the same.
+				// release, but a release through a copy all the same, and
+				// a (guarded) release of this function's parameter.
 				if t != nil && t.kind != tZero {
 					if _, ok := s.maybe[t]; !ok {
 						s.maybe[t] = site
 					}
+					a.record(site, t, true)
 				}
 				continue
 			}
@@ -795,13 +797,8 @@ func (a *fnAnalysis) runDefers(s *state) {
 	s.defers = nil
 }
 
-// release records the release of t at site, and a double release when t
-// was released before on this path.
-func (a *fnAnalysis) release(s *state, t *tok, site *Site) {
-	if t == nil || t.kind == tZero {
-		return
-	}
-	guarded := s.guards[t] || s.guards[t.root]
+// record notes, for the summary, that the function releases t at site.
+func (a *fnAnalysis) record(site *Site, t *tok, guarded bool) {
 	if r := a.relIndex[relKey{site, t}]; r != nil {
 		r.guarded = r.guarded && guarded
 	} else {
@@ -809,6 +806,15 @@ func (a *fnAnalysis) release(s *state, t *tok, site *Site) {
 		a.relIndex[relKey{site, t}] = r
 		a.rels = append(a.rels, r)
 	}
+}
+
+// release records the release of t at site, and a double release when t
+// was released before on this path.
+func (a *fnAnalysis) release(s *state, t *tok, site *Site) {
+	if t == nil || t.kind == tZero {
+		return
+	}
+	a.record(site, t, s.guards[t] || s.guards[t.root])
 	if first, ok := s.released[t]; ok {
 		if !model.Compatible(first.Class, site.Class) {
 			// two releases of different things through one pointer

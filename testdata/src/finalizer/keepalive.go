@@ -11,12 +11,14 @@ static int img_bands(img* i) { return i->bands; }
 static int img_copy(img* dst, img* src) { return 0; }
 static void img_clear(img** i) { free(*i); *i = NULL; }
 static float run_all(img** in, int n) { return 0; }
+static int img_tag(img* i, void* tag) { return 0; }
 */
 import "C"
 
 import (
 	"runtime"
 	"sync"
+	"unsafe"
 )
 
 type Image struct {
@@ -33,7 +35,7 @@ func NewImage(bands int) *Image {
 // The receiver is not used after the call: the finalizer can free i.p
 // while img_bands reads it.
 func (i *Image) Bands() int {
-	return int(C.img_bands(i.p)) // want `i may be collected while C.img_bands runs with i.p: nothing uses i after the call, so the finalizer set at line 29 \(func literal\) can release i.p during it; add runtime.KeepAlive\(i\) after the call`
+	return int(C.img_bands(i.p)) // want `i may be collected while C.img_bands runs with i.p: nothing uses i after the call, so the finalizer set at line 31 \(func literal\) can release i.p during it; add runtime.KeepAlive\(i\) after the call`
 }
 
 // Corrected with a deferred KeepAlive.
@@ -156,7 +158,7 @@ func NewSession() *Session {
 }
 
 func (s *Session) Bands() int {
-	return int(C.img_bands(s.p)) // want `s may be collected while C.img_bands runs with s.p: nothing uses s after the call, so the cleanup added at line 154`
+	return int(C.img_bands(s.p)) // want `s may be collected while C.img_bands runs with s.p: nothing uses s after the call, so the cleanup added at line 156`
 }
 
 func (s *Session) Close() {
@@ -179,4 +181,28 @@ func NewBoxed[T any](v T) *Boxed[T] {
 
 func (b *Boxed[T]) Bands() int {
 	return int(C.img_bands(b.p)) // want `b may be collected while C.img_bands runs with b.p`
+}
+
+// With an unsafe.Pointer argument cgo wraps the call in a closure that
+// captures the receiver, which go/ssa spills to a variable: still not kept
+// alive.
+func (i *Image) Tagged(tag unsafe.Pointer) int {
+	return int(C.img_tag(i.p, tag)) // want `i may be collected while C.img_tag runs with i.p`
+}
+
+// A variable copy of the object used after the call keeps it alive.
+func (i *Image) Copied() int {
+	j := i
+	n := C.img_bands(j.p)
+	j.mu.Lock()
+	j.mu.Unlock()
+	return int(n)
+}
+
+// Several calls at risk with the same object: one report, naming the others.
+func (i *Image) Twice() (int, int) {
+	h := i.p
+	a := C.img_bands(h) // want `i may be collected while C.img_bands runs with i.p: nothing uses i after the call, so the finalizer set at line 31 \(func literal\) can release i.p during it \(and the same at line 206\); add runtime.KeepAlive\(i\) after the last of them, or defer it`
+	b := C.img_bands(h)
+	return int(a), int(b)
 }
