@@ -399,7 +399,7 @@ func sameRef(a, b access.Ref) bool {
 
 // keptAlive reports whether obj stays reachable until call returns: another
 // argument of the call points into it, a deferred call uses it, it is
-// stored somewhere, or every path from the call to a return uses it.
+// stored somewhere, or some path from the call uses it.
 func (c *checker) keptAlive(fn *ssa.Function, call *ssa.Call, obj access.Ref, at ssa.Instruction) bool {
 	uses := func(instr ssa.Instruction) bool { return usesObj(instr, obj) }
 	// Another argument of the same call points into the object (&o.field):
@@ -444,37 +444,17 @@ func (c *checker) keptAlive(fn *ssa.Function, call *ssa.Call, obj access.Ref, at
 			}
 		}
 	}
-	// Every path from the call to a return must use the object.
-	b := at.Block()
-	i := slices.Index(b.Instrs, at)
-	seen := map[*ssa.BasicBlock]bool{}
-	var reach func(b *ssa.BasicBlock, from int) bool // reports whether an unprotected exit is reachable
-	reach = func(b *ssa.BasicBlock, from int) bool {
-		for _, instr := range b.Instrs[from:] {
-			if c.calls.Plumbing(instr) {
-				continue
-			}
-			if uses(instr) {
-				return false
-			}
-			switch instr.(type) {
-			case *ssa.Return:
-				return true
-			case *ssa.Panic:
-				return false
-			}
+	// A use on some path after the call: the compiler's liveness is a
+	// union over paths, so the object stays in a live stack slot during
+	// the call (it is kept alive even on the paths that do not use it).
+	found := false
+	after(at, func(instr ssa.Instruction) bool {
+		if !c.calls.Plumbing(instr) && uses(instr) {
+			found = true
 		}
-		for _, s := range b.Succs {
-			if !seen[s] {
-				seen[s] = true
-				if reach(s, 0) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return !reach(b, i+1)
+		return !found
+	})
+	return found
 }
 
 // usesObj reports whether instr uses obj, a pointer named by an access path:

@@ -76,9 +76,10 @@ func (i *Image) Handle() int {
 	return int(C.img_bands(h)) // want `i may be collected while C.img_bands runs with i.p`
 }
 
-// The object is used after the call on one path only.
+// The object is used after the call on one path only: the compiler keeps
+// it live across the call all the same (liveness is a union over paths).
 func (i *Image) Maybe(b bool) int {
-	n := C.img_bands(i.p) // want `i may be collected while C.img_bands runs with i.p`
+	n := C.img_bands(i.p)
 	if b {
 		runtime.KeepAlive(i)
 	}
@@ -158,7 +159,7 @@ func NewSession() *Session {
 }
 
 func (s *Session) Bands() int {
-	return int(C.img_bands(s.p)) // want `s may be collected while C.img_bands runs with s.p: nothing uses s after the call, so the cleanup added at line 156`
+	return int(C.img_bands(s.p)) // want `s may be collected while C.img_bands runs with s.p: nothing uses s after the call, so the cleanup added at line 157`
 }
 
 func (s *Session) Close() {
@@ -202,7 +203,7 @@ func (i *Image) Copied() int {
 // Several calls at risk with the same object: one report, naming the others.
 func (i *Image) Twice() (int, int) {
 	h := i.p
-	a := C.img_bands(h) // want `i may be collected while C.img_bands runs with i.p: nothing uses i after the call, so the finalizer set at line 31 \(func literal\) can release i.p during it \(and the same at line 206\); add runtime.KeepAlive\(i\) after the last of them, or defer it`
+	a := C.img_bands(h) // want `i may be collected while C.img_bands runs with i.p: nothing uses i after the call, so the finalizer set at line 31 \(func literal\) can release i.p during it \(and the same at line 207\); add runtime.KeepAlive\(i\) after the last of them, or defer it`
 	b := C.img_bands(h)
 	return int(a), int(b)
 }
