@@ -441,6 +441,18 @@ func (c *checker) keptAlive(fn *ssa.Function, call *ssa.Call, obj access.Ref, at
 				if sameRef(norm(instr.X), obj) {
 					return true
 				}
+			case *ssa.MakeClosure:
+				// a closure that captures the object (a goroutine still
+				// running, a callback kept by someone) may keep it alive;
+				// cgo's own wrappers do not count
+				if fn, ok := instr.Fn.(*ssa.Function); ok && !c.calls.IsWrapper(fn) && !c.calls.Plumbing(instr) {
+					for _, b := range instr.Bindings {
+						r := norm(b)
+						if r.Root == obj.Root && (hasPrefix(obj.Ops, r.Ops) || hasPrefix(r.Ops, obj.Ops) && !hasLoad(r.Ops[len(obj.Ops):])) {
+							return true
+						}
+					}
+				}
 			}
 		}
 	}

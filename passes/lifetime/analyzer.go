@@ -350,7 +350,9 @@ func (a *fnAnalysis) summarize() *Summary {
 		// variable.
 		ri.rel.Clears = origin(a.ts, ri.tok) != nil && origin(a.ts, ri.tok).outliving()
 		for _, s := range a.exits {
-			if _, ok := s.released[ri.tok]; ok && a.staleIn(s, ri.tok) != nil {
+			_, released := s.released[ri.tok]
+			_, maybe := s.maybe[ri.tok]
+			if (released || maybe) && a.staleIn(s, ri.tok) != nil {
 				ri.rel.Clears = false
 			}
 		}

@@ -106,3 +106,20 @@ func (r *Runner) Reset() {
 func (r *Runner) ResetOK() {
 	r.stream.Destroy()
 }
+
+// A helper that frees a field through a pointer to the struct holding it
+// (git2go's freeFetchOptions(&copts.fetch_opts)) and does not clear it: no
+// copy is involved.
+type Opts struct{ url *C.mat }
+type Outer struct{ opts Opts }
+
+func freeOpts(o *Opts) {
+	if o == nil {
+		return
+	}
+	C.mat_close(o.url)
+}
+
+func freeOuter(o *Outer) {
+	freeOpts(&o.opts)
+}

@@ -207,3 +207,14 @@ func (i *Image) Twice() (int, int) {
 	b := C.img_bands(h)
 	return int(a), int(b)
 }
+
+// A goroutine that captured the object holds it while it runs.
+func (i *Image) Interrupt(done chan struct{}) {
+	go func() {
+		i.mu.Lock()
+		i.mu.Unlock()
+		close(done)
+	}()
+	C.img_bands(i.p)
+	<-done
+}
