@@ -209,7 +209,9 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 	byFile := map[string][]protocol.Diagnostic{}
 	for _, p := range pkgs {
 		for _, f := range p.GoFiles {
-			byFile[f] = byFile[f][:0:0]
+			if byFile[f] == nil {
+				byFile[f] = []protocol.Diagnostic{} // [], not null
+			}
 		}
 	}
 	fileFixes := map[string][]lspFix{}
@@ -366,12 +368,10 @@ func (c lineCache) position(name string, line, col int) protocol.Position {
 
 // offsetPosition converts a byte offset.
 func (c lineCache) offsetPosition(name string, off int) (protocol.Position, bool) {
-	for i, l := range c.lines(name) {
-		if off <= len(l) && (off < len(l) || i == len(c[name])-1 || !bytes.HasSuffix(l, []byte("\n"))) {
+	lines := c.lines(name)
+	for i, l := range lines {
+		if off < len(l) || i == len(lines)-1 && off == len(l) {
 			return c.position(name, i+1, off+1), true
-		}
-		if off == len(l) {
-			return c.position(name, i+2, 1), true
 		}
 		off -= len(l)
 	}

@@ -24,6 +24,7 @@ type lspClient struct {
 
 	mu   sync.Mutex
 	diag map[string][]lspDiagnostic // by URI, the last published
+	raw  map[string]string          // by URI, the last publication's parameters
 	logs []string
 	ch   chan string // URIs as diagnostics arrive
 }
@@ -57,7 +58,7 @@ func startLSP(t *testing.T, bin, dir string) *lspClient {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	c := &lspClient{cmd: cmd, diag: map[string][]lspDiagnostic{}, ch: make(chan string, 100)}
+	c := &lspClient{cmd: cmd, diag: map[string][]lspDiagnostic{}, raw: map[string]string{}, ch: make(chan string, 100)}
 	handler := jsonrpc2.HandlerWithError(func(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
 		switch req.Method {
 		case "textDocument/publishDiagnostics":
@@ -68,6 +69,7 @@ func startLSP(t *testing.T, bin, dir string) *lspClient {
 			json.Unmarshal(*req.Params, &p)
 			c.mu.Lock()
 			c.diag[p.URI] = p.Diagnostics
+			c.raw[p.URI] = string(*req.Params)
 			c.mu.Unlock()
 			c.ch <- p.URI
 		case "window/logMessage":
@@ -184,6 +186,11 @@ func TestLSP(t *testing.T) {
 	if ds := c.wait(t, fileURI(file)); len(ds) != 0 {
 		t.Errorf("after the fix: %+v", ds)
 	}
+	c.mu.Lock()
+	if raw := c.raw[fileURI(file)]; !strings.Contains(raw, `"diagnostics":[]`) {
+		t.Errorf("diagnostics cleared with %s, want an empty list", raw)
+	}
+	c.mu.Unlock()
 
 	var none any
 	c.call(t, "shutdown", nil, &none)
