@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"honnef.co/go/tools/analysis/lint"
 
+	"github.com/lifetimevet/lifetimevet/analyzers/checkthendestroy"
 	"github.com/lifetimevet/lifetimevet/analyzers/doublerelease"
 	"github.com/lifetimevet/lifetimevet/analyzers/finalizer"
 	"github.com/lifetimevet/lifetimevet/analyzers/lifetimedirective"
@@ -15,6 +16,7 @@ import (
 // All is the suite, in the order findings are documented.
 var All = []*analysis.Analyzer{
 	doublerelease.Analyzer,
+	checkthendestroy.Analyzer,
 	finalizer.Analyzer,
 	lifetimedirective.Analyzer,
 }
@@ -24,6 +26,7 @@ var All = []*analysis.Analyzer{
 // -explain and of SARIF rule help.
 var Docs = map[string]*lint.RawDocumentation{
 	doublerelease.Analyzer.Name:     doublerelease.Doc,
+	checkthendestroy.Analyzer.Name:  checkthendestroy.Doc,
 	finalizer.Analyzer.Name:         finalizer.Doc,
 	lifetimedirective.Analyzer.Name: lifetimedirective.Doc,
 }

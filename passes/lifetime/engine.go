@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/internal/cfg"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/model"
 )
@@ -82,7 +83,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		ts:      newTokens(),
 		vnum:    map[ssa.Value]valKey{},
 		inum:    map[ssa.Instruction]int{},
-		loop:    loopBlocks(fn),
+		loop:    cfg.LoopBlocks(fn),
 		trace:   &Trace{Func: fn},
 		sites:   map[siteKey]*Site{},
 		evs:     map[string]bool{},
@@ -115,7 +116,7 @@ func (a *fnAnalysis) run() {
 	if len(a.fn.Blocks) == 0 {
 		return
 	}
-	order := reversePostorder(a.fn)
+	order := cfg.ReversePostorder(a.fn)
 	limit := maxStates
 	if len(a.fn.Blocks) > maxBlocks {
 		limit = 1

@@ -1,10 +1,11 @@
-package lifetime
+// Package cfg holds control flow graph helpers over go/ssa shared by passes.
+package cfg
 
 import "golang.org/x/tools/go/ssa"
 
-// reversePostorder returns the blocks of fn reachable from its entry in
+// ReversePostorder returns the blocks of fn reachable from its entry in
 // reverse postorder.
-func reversePostorder(fn *ssa.Function) []*ssa.BasicBlock {
+func ReversePostorder(fn *ssa.Function) []*ssa.BasicBlock {
 	seen := make([]bool, len(fn.Blocks))
 	var post []*ssa.BasicBlock
 	type frame struct {
@@ -33,9 +34,9 @@ func reversePostorder(fn *ssa.Function) []*ssa.BasicBlock {
 	return post
 }
 
-// loopBlocks returns the blocks that lie on a cycle of fn's control flow
+// LoopBlocks returns the blocks that lie on a cycle of fn's control flow
 // graph (Tarjan's strongly connected components, iteratively).
-func loopBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
+func LoopBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
 	n := len(fn.Blocks)
 	index := make([]int, n)
 	low := make([]int, n)

@@ -1,0 +1,588 @@
+package checkthendestroy
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/internal/diag"
+	"github.com/lifetimevet/lifetimevet/internal/srcname"
+	"github.com/lifetimevet/lifetimevet/passes/cgocall"
+	"github.com/lifetimevet/lifetimevet/passes/concurrency"
+	"github.com/lifetimevet/lifetimevet/passes/guards"
+	"github.com/lifetimevet/lifetimevet/passes/lifetime"
+	"github.com/lifetimevet/lifetimevet/passes/model"
+)
+
+// Analyzer reports unguarded check-then-act on shared lifetime state.
+var Analyzer = &analysis.Analyzer{
+	Name: "checkthendestroy",
+	Doc:  Doc.Compile().Format(false),
+	URL:  "https://github.com/lifetimevet/lifetimevet/blob/main/analyzers/checkthendestroy/doc.go",
+	Requires: []*analysis.Analyzer{cgocall.Analyzer, model.Analyzer, lifetime.Analyzer,
+		concurrency.Analyzer, guards.Analyzer},
+	Run: run,
+}
+
+type checker struct {
+	pass   *analysis.Pass
+	calls  *cgocall.Result
+	model  *model.Result
+	lt     *lifetime.Result
+	conc   *concurrency.Result
+	guards *guards.Result
+	rep    *diag.Reporter
+
+	byInstr  map[ssa.Instruction][]*guards.Access
+	byKey    map[guards.Key][]*guards.Access
+	released map[guards.Key]bool // keys whose handle some function releases
+	flagged  map[guards.Key]bool // keys written next to a release (closed flags)
+	reported map[string]bool
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	c := &checker{
+		pass:     pass,
+		calls:    pass.ResultOf[cgocall.Analyzer].(*cgocall.Result),
+		model:    pass.ResultOf[model.Analyzer].(*model.Result),
+		lt:       pass.ResultOf[lifetime.Analyzer].(*lifetime.Result),
+		conc:     pass.ResultOf[concurrency.Analyzer].(*concurrency.Result),
+		guards:   pass.ResultOf[guards.Analyzer].(*guards.Result),
+		byInstr:  map[ssa.Instruction][]*guards.Access{},
+		byKey:    map[guards.Key][]*guards.Access{},
+		released: map[guards.Key]bool{},
+		flagged:  map[guards.Key]bool{},
+		reported: map[string]bool{},
+	}
+	c.rep = diag.New(pass, c.model)
+	for _, a := range c.guards.Accesses {
+		c.byInstr[a.Instr] = append(c.byInstr[a.Instr], a)
+		c.byKey[a.Key] = append(c.byKey[a.Key], a)
+	}
+	c.lifetimeState()
+	for _, fn := range c.calls.Funcs {
+		if c.guards.InOnce(fn) {
+			continue
+		}
+		c.checkThenAct(fn)
+	}
+	c.lockDiscipline()
+	return nil, nil
+}
+
+// releasedAt returns the keys whose handle instr releases: a call into C
+// that the model says releases an argument loaded from a field, or a call
+// of a function whose summary releases a field path of an argument.
+func (c *checker) releasedAt(instr ssa.Instruction) []guards.Key {
+	var out []guards.Key
+	ci, ok := instr.(ssa.CallInstruction)
+	if !ok {
+		return nil
+	}
+	if cc := c.calls.Lookup(instr); cc != nil {
+		for _, e := range c.model.Model.Releases(cc.Name, cc.Sig) {
+			if e.Global || e.Arg < 0 || e.Arg >= len(cc.Args) || !cc.Args[e.Arg].Valid() {
+				continue
+			}
+			r := normalize(cc.Args[e.Arg])
+			if e.Indirect {
+				r = r.With(access.Op{Kind: access.Load})
+			}
+			if k, ok := loadedFrom(r); ok {
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+	com := ci.Common()
+	callee := com.StaticCallee()
+	if callee == nil || com.IsInvoke() {
+		return nil
+	}
+	sum := c.lt.SummaryOf(callee)
+	if sum == nil {
+		return nil
+	}
+	for _, rel := range sum.Releases {
+		if rel.Path.Root < 0 || rel.Path.Root >= len(com.Args) {
+			continue
+		}
+		r := lifetime.Expand(com.Args[rel.Path.Root]).With(rel.Path.Ops...)
+		if k, ok := loadedFrom(normalize(r)); ok {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// normalize reads a variable assigned once (a spilled parameter) as its value.
+func normalize(r access.Ref) access.Ref {
+	e := lifetime.Expand(r.Root).With(r.Ops...)
+	if a, ok := e.Root.(*ssa.Alloc); ok && len(e.Ops) > 0 && e.Ops[0].Kind == access.Load {
+		if v := lifetime.SingleStore(a); v != nil {
+			return lifetime.Expand(v).With(e.Ops[1:]...)
+		}
+	}
+	return e
+}
+
+// loadedFrom returns the key of the location a value path was loaded from.
+func loadedFrom(r access.Ref) (guards.Key, bool) {
+	n := len(r.Ops)
+	if n == 0 || r.Ops[n-1].Kind != access.Load {
+		return guards.Key{}, false
+	}
+	addr := access.Ref{Root: r.Root, Ops: r.Ops[:n-1]}
+	if len(addr.Ops) == 0 {
+		return guards.Key{}, false
+	}
+	return keyOfAddr(addr)
+}
+
+func keyOfAddr(r access.Ref) (guards.Key, bool) {
+	// reuse the pass's naming through a synthetic expansion: the last
+	// load's pointee and the field path after it
+	ops := r.Ops
+	last := -1
+	for i, o := range ops {
+		if o.Kind == access.Load || o.Kind == access.IndexAddr {
+			last = i
+		}
+	}
+	var fields []string
+	for _, o := range ops[last+1:] {
+		if o.Kind != access.FieldAddr && o.Kind != access.Field {
+			return guards.Key{}, false
+		}
+		fields = append(fields, fmt.Sprint(o.Index))
+	}
+	if len(fields) == 0 {
+		return guards.Key{}, false
+	}
+	var t types.Type
+	if last < 0 {
+		if _, ok := r.Root.(*ssa.Global); ok {
+			return guards.Key{}, false
+		}
+		t = access.Deref(r.Root.Type())
+	} else {
+		if ops[last].Kind == access.IndexAddr {
+			return guards.Key{}, false
+		}
+		t = access.TypeAfter(r.Root.Type(), ops[:last+1])
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return guards.Key{}, false
+	}
+	return guards.Key{Type: n.Origin().Obj(), Fields: strings.Join(fields, ".")}, true
+}
+
+// lifetimeState finds the keys that hold handles some function releases,
+// and the keys written in a function that releases something (closed and
+// released flags).
+func (c *checker) lifetimeState() {
+	for _, fn := range c.calls.Funcs {
+		releases := false
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				for _, k := range c.releasedAt(instr) {
+					c.released[k] = true
+					releases = true
+				}
+				if cc := c.calls.Lookup(instr); cc != nil && len(c.model.Model.Releases(cc.Name, cc.Sig)) > 0 {
+					releases = true
+				}
+			}
+		}
+		if !releases && !releaseName(fn.Name()) {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				for _, a := range c.byInstr[instr] {
+					if a.Kind == guards.Write && a.Key.Type != nil {
+						c.flagged[a.Key] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+// releaseName reports whether a Go function's name says it releases
+// (Close, Free, Release, Destroy, Dispose, Shutdown, Finalize).
+func releaseName(name string) bool {
+	switch strings.TrimSuffix(strings.TrimSuffix(name, "Locked"), "Internal") {
+	case "Close", "close", "Free", "free", "Release", "release", "Destroy", "destroy",
+		"Dispose", "dispose", "Shutdown", "shutdown", "Finalize", "finalize":
+		return true
+	}
+	return false
+}
+
+// lifetimeKey reports whether k is lifetime state.
+func (c *checker) lifetimeKey(k guards.Key) bool { return c.released[k] || c.flagged[k] }
+
+// checkThenAct reports a check of shared state followed by the act it
+// guards, with nothing making the two one step.
+func (c *checker) checkThenAct(fn *ssa.Function) {
+	for _, b := range fn.Blocks {
+		iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		checks, claimed := c.condReads(iff.Cond)
+		if claimed {
+			continue // a compare-and-swap, swap or atomic add decides
+		}
+		for _, chk := range checks {
+			k := chk.Key
+			if k.Type == nil || c.conc.Confined(k.Type) {
+				continue
+			}
+			release, write := c.acts(fn, b, k)
+			act := write
+			if act == nil {
+				act = release
+			}
+			if act == nil {
+				continue
+			}
+			if c.covered(fn, chk, act, k) {
+				continue
+			}
+			lifetime := release != nil || c.lifetimeKey(k)
+			why, ok := c.concurrent(fn, k, lifetime)
+			if !ok {
+				continue
+			}
+			c.reportCheck(fn, chk, release, write, k, why)
+		}
+	}
+}
+
+// condReads returns the accesses of shared state a branch condition reads,
+// and whether it tests the result of an atomic read-modify-write (a claim).
+func (c *checker) condReads(cond ssa.Value) ([]*guards.Access, bool) {
+	var out []*guards.Access
+	claimed := false
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value, depth int)
+	walk = func(v ssa.Value, depth int) {
+		if v == nil || depth > 6 || seen[v] {
+			return
+		}
+		seen[v] = true
+		if instr, ok := v.(ssa.Instruction); ok {
+			for _, a := range c.byInstr[instr] {
+				switch a.Kind {
+				case guards.Read, guards.MapRead:
+					out = append(out, a)
+				case guards.AtomicRMW:
+					claimed = true
+				}
+			}
+		}
+		switch v := v.(type) {
+		case *ssa.BinOp:
+			walk(v.X, depth+1)
+			walk(v.Y, depth+1)
+		case *ssa.UnOp:
+			walk(v.X, depth+1)
+		case *ssa.Call:
+			if _, ok := v.Call.Value.(*ssa.Builtin); ok { // len(c.errs)
+				for _, a := range v.Call.Args {
+					walk(a, depth+1)
+				}
+			}
+			// a method whose result is the claim (TryLock) or a field read
+		case *ssa.Extract:
+			walk(v.Tuple, depth+1)
+		case *ssa.Field:
+			walk(v.X, depth+1)
+		case *ssa.Convert:
+			walk(v.X, depth+1)
+		case *ssa.ChangeType:
+			walk(v.X, depth+1)
+		case *ssa.Phi:
+		}
+	}
+	walk(cond, 0)
+	return out, claimed
+}
+
+// acts returns the first release of k's handle and the first write of k in
+// the blocks the If at the end of b decides.
+func (c *checker) acts(fn *ssa.Function, b *ssa.BasicBlock, k guards.Key) (release, write *guards.Access) {
+	for _, s := range b.Succs {
+		if len(s.Preds) != 1 {
+			continue
+		}
+		for _, bb := range fn.Blocks {
+			if !s.Dominates(bb) {
+				continue
+			}
+			for _, instr := range bb.Instrs {
+				if release == nil {
+					for _, rk := range c.releasedAt(instr) {
+						if rk == k {
+							release = &guards.Access{Key: k, Instr: instr, Func: fn, Pos: callPos(c.calls, instr), Locks: c.guards.Held(instr)}
+						}
+					}
+				}
+				if write == nil {
+					for _, a := range c.byInstr[instr] {
+						if a.Key == k && (a.Kind == guards.Write || a.Kind == guards.MapWrite) {
+							write = a
+						}
+					}
+				}
+			}
+		}
+	}
+	return release, write
+}
+
+func callPos(calls *cgocall.Result, instr ssa.Instruction) token.Pos {
+	if cc := calls.Lookup(instr); cc != nil {
+		return cc.Pos
+	}
+	return instr.Pos()
+}
+
+// covered reports whether the check and the act are one step: a lock held
+// at the check is held at the act, or at a write of k that claims it; or
+// the act is re-checked under a lock it holds.
+func (c *checker) covered(fn *ssa.Function, chk, act *guards.Access, k guards.Key) bool {
+	for _, l := range chk.Locks {
+		if act.Locked(l.Key, false) {
+			return true
+		}
+		// claimed under the lock: a write of k while the lock is held
+		for _, a := range c.byKey[k] {
+			if a.Func == fn && a.Kind == guards.Write && a.Locked(l.Key, true) {
+				return true
+			}
+		}
+	}
+	// re-checked under a lock held at the act
+	for _, a := range c.byKey[k] {
+		if a.Func != fn || a == chk || a.Kind != guards.Read {
+			continue
+		}
+		for _, l := range a.Locks {
+			if act.Locked(l.Key, false) && dominates(a.Instr, act.Instr) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func dominates(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() {
+		return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
+	}
+	return a.Block().Dominates(b.Block())
+}
+
+// concurrent says why fn's check of k can race: evidence on the type, or
+// contexts in which fn runs concurrently with itself or with another
+// function that writes or releases k. For state that is not lifetime
+// state, a lock must also guard k elsewhere.
+func (c *checker) concurrent(fn *ssa.Function, k guards.Key, lifetime bool) (string, bool) {
+	lock, guardedElsewhere := c.guardingLock(k)
+	if !lifetime && !guardedElsewhere {
+		return "", false
+	}
+	for _, e := range c.conc.TypeEvidence(k.Type) {
+		switch e.Kind {
+		case concurrency.ThreadSafe, concurrency.Documented:
+			return "two goroutines (" + e.Desc + ")", true
+		case concurrency.Lock:
+			if guardedElsewhere && lock.Type == k.Type {
+				return fmt.Sprintf("two goroutines (%s, which guards %s elsewhere)", e.Desc, strings.TrimPrefix(k.String(), k.Type.Name()+".")), true
+			}
+		}
+	}
+	if ctx := c.conc.SelfOverlap(fn, goroutines...); ctx != nil && !ownFinalizer(ctx, k) {
+		return "two of " + ctx.Desc, true
+	}
+	for _, a := range c.byKey[k] {
+		if a.Func == fn || a.Kind != guards.Write {
+			continue
+		}
+		if c1, c2, ok := c.conc.Overlap(fn, a.Func, goroutines...); ok && (c1 != nil || c2 != nil) && !ownFinalizer(c1, k) && !ownFinalizer(c2, k) {
+			return fmt.Sprintf("%s and %s (%s)", describe(c1, fn), describe(c2, a.Func), a.Func.Name()), true
+		}
+	}
+	return "", false
+}
+
+// ownFinalizer reports whether ctx is the finalizer of the object that owns
+// k: it runs only once nothing else can use the object.
+func ownFinalizer(ctx *concurrency.Context, k guards.Key) bool {
+	return ctx != nil && ctx.Kind == concurrency.Finalizer && ctx.Object == k.Type
+}
+
+// goroutines are the contexts that make two goroutines of the package's own
+// code meet (library callers count only for package-level state).
+var goroutines = []concurrency.ContextKind{concurrency.Spawned, concurrency.Finalizer, concurrency.Export}
+
+func describe(ctx *concurrency.Context, fn *ssa.Function) string {
+	if ctx == nil {
+		return "the caller of " + fn.Name()
+	}
+	return ctx.Desc
+}
+
+// guardingLock returns a lock held at some access of k in the package (or
+// declared by checklocks), and whether there is one.
+func (c *checker) guardingLock(k guards.Key) (guards.Key, bool) {
+	if l, ok := c.guards.GuardedBy[k]; ok {
+		return l, true
+	}
+	for _, a := range c.byKey[k] {
+		for _, l := range a.Locks {
+			if l.Key.Type == k.Type {
+				return l.Key, true
+			}
+		}
+	}
+	return guards.Key{}, false
+}
+
+func (c *checker) text(a *guards.Access) string {
+	r := a.Ref
+	name := srcname.Of(c.pass.Files, r.Root)
+	if name == "" {
+		name = r.Root.Name()
+	}
+	if al, ok := r.Root.(*ssa.Alloc); ok && srcname.IsVar(al) {
+		return strings.TrimPrefix(access.Render(name, al.Type(), append([]access.Op{{Kind: access.Load}}, r.Ops...)), "*")
+	}
+	s := access.Render(name, r.Root.Type(), r.Ops)
+	return strings.TrimPrefix(s, "&")
+}
+
+func (c *checker) reportCheck(fn *ssa.Function, chk, release, write *guards.Access, k guards.Key, why string) {
+	key := fmt.Sprintf("%s/%s", fn, k)
+	if c.reported[key] {
+		return
+	}
+	c.reported[key] = true
+	field := c.text(chk)
+	lock, ok := c.guardingLock(k)
+	hold := "hold a lock across both"
+	if ok {
+		hold = "hold " + lockText(field, k, lock) + " across both"
+	}
+	if release != nil {
+		c.rep.Reportf(chk.Pos, "%s checks %s and then releases it (%s) without a guard: %s can both pass the check and release it twice; claim it with atomic.Pointer.Swap(nil) or CompareAndSwap, or %s",
+			fn.Name(), field, diag.Where(c.pass.Fset, release.Pos, chk.Pos), why, hold)
+		return
+	}
+	c.rep.Reportf(chk.Pos, "%s checks %s and then sets it (%s) without a guard: %s can both pass the check; %s, or make the transition one atomic CompareAndSwap",
+		fn.Name(), field, diag.Where(c.pass.Fset, write.Pos, chk.Pos), why, hold)
+}
+
+// lockText renders the lock for the object of field (st.mu for st.closed).
+func lockText(field string, k, lock guards.Key) string {
+	obj := field
+	if i := strings.LastIndex(field, "."); i > 0 {
+		obj = field[:i]
+	}
+	if lock.Type == k.Type {
+		return obj + "." + strings.TrimPrefix(lock.String(), lock.Type.Name()+".")
+	}
+	return lock.String()
+}
+
+// lockDiscipline reports lifetime state released or cleared under a lock in
+// one place and read, tested or passed to C without it in another.
+func (c *checker) lockDiscipline() {
+	// a load that feeds a call into C reads as the call's use
+	cuse := map[string]bool{}
+	for _, a := range c.guards.Accesses {
+		if a.Kind == guards.CUse {
+			cuse[fmt.Sprint(c.pass.Fset.Position(a.Pos).Line, a.Key)] = true
+		}
+	}
+	keys := make([]guards.Key, 0, len(c.byKey))
+	for k := range c.byKey {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b guards.Key) int { return strings.Compare(a.String(), b.String()) })
+	for _, k := range keys {
+		accs := c.byKey[k]
+		if k.Type == nil || !c.lifetimeKey(k) || c.conc.Confined(k.Type) {
+			continue
+		}
+		// the writes under a lock
+		for _, w := range accs {
+			if w.Kind != guards.Write || len(w.Locks) == 0 {
+				continue
+			}
+			for _, l := range w.Locks {
+				if l.Read || l.Key.Type != k.Type {
+					continue
+				}
+				for _, a := range accs {
+					if a.Func == w.Func || (a.Kind != guards.Read && a.Kind != guards.CUse) || a.Locked(l.Key, false) || a.Once {
+						continue
+					}
+					if fresh(a) {
+						continue // a constructor filling in a new object
+					}
+					if a.Kind == guards.Read && cuse[fmt.Sprint(c.pass.Fset.Position(a.Pos).Line, a.Key)] {
+						continue
+					}
+					why, ok := c.concurrentPair(a.Func, w.Func, k)
+					if !ok {
+						continue
+					}
+					c.reportDiscipline(a, w, l.Key, why)
+				}
+			}
+		}
+	}
+}
+
+// fresh reports whether the access is to an object the function allocated.
+func fresh(a *guards.Access) bool {
+	_, ok := a.Ref.Root.(*ssa.Alloc)
+	return ok && !srcname.IsVar(a.Ref.Root.(*ssa.Alloc))
+}
+
+func (c *checker) concurrentPair(f, g *ssa.Function, k guards.Key) (string, bool) {
+	for _, e := range c.conc.TypeEvidence(k.Type) {
+		return e.Desc, true
+	}
+	if c1, c2, ok := c.conc.Overlap(f, g, goroutines...); ok && (c1 != nil || c2 != nil) && !ownFinalizer(c1, k) && !ownFinalizer(c2, k) {
+		return fmt.Sprintf("%s and %s", describe(c1, f), describe(c2, g)), true
+	}
+	return "", false
+}
+
+func (c *checker) reportDiscipline(a, w *guards.Access, lock guards.Key, why string) {
+	key := fmt.Sprintf("%d/%s", a.Pos, a.Key)
+	if c.reported[key] {
+		return
+	}
+	c.reported[key] = true
+	field := c.text(a)
+	lt := lockText(field, a.Key, lock)
+	what := "reads"
+	if a.Kind == guards.CUse {
+		what = "passes C." + a.Op + " the handle in"
+	}
+	c.rep.Reportf(a.Pos, "%s %s %s without %s, which %s holds when it changes it (%s): %s can run in between (%s); take %s before using %s",
+		a.Func.Name(), what, field, lt, w.Func.Name(), diag.Where(c.pass.Fset, w.Pos, a.Pos), w.Func.Name(), why, lt, field)
+}
