@@ -469,4 +469,3 @@ func kind(t types.Type) string {
 	}
 	return ""
 }
-
