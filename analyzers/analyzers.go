@@ -11,6 +11,8 @@ import (
 	"github.com/lifetimevet/lifetimevet/analyzers/doublerelease"
 	"github.com/lifetimevet/lifetimevet/analyzers/finalizer"
 	"github.com/lifetimevet/lifetimevet/analyzers/lifetimedirective"
+	"github.com/lifetimevet/lifetimevet/analyzers/sharedglobal"
+	"github.com/lifetimevet/lifetimevet/analyzers/unguardedcounter"
 )
 
 // All is the suite, in the order findings are documented.
@@ -18,6 +20,8 @@ var All = []*analysis.Analyzer{
 	doublerelease.Analyzer,
 	checkthendestroy.Analyzer,
 	finalizer.Analyzer,
+	sharedglobal.Analyzer,
+	unguardedcounter.Analyzer,
 	lifetimedirective.Analyzer,
 }
 
@@ -28,5 +32,7 @@ var Docs = map[string]*lint.RawDocumentation{
 	doublerelease.Analyzer.Name:     doublerelease.Doc,
 	checkthendestroy.Analyzer.Name:  checkthendestroy.Doc,
 	finalizer.Analyzer.Name:         finalizer.Doc,
+	sharedglobal.Analyzer.Name:      sharedglobal.Doc,
+	unguardedcounter.Analyzer.Name:  unguardedcounter.Doc,
 	lifetimedirective.Analyzer.Name: lifetimedirective.Doc,
 }

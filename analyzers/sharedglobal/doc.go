@@ -1,0 +1,86 @@
+// Package sharedglobal defines an Analyzer that reports package-level state
+// mutated where goroutines can overlap, in Go and in the package's own C.
+//
+// # Analyzer sharedglobal
+//
+// sharedglobal: report package-level variables, in Go and in the
+// package's own C, mutated without a lock where goroutines can overlap
+//
+// A package-level counter, registry map or lazily created handle that two
+// goroutines update at once loses updates, or corrupts the map. In Go the
+// analyzer reports read-modify-write (n++, n += k, x = append(x, v)), map
+// writes and deletes, and check-then-set of a lazily created value, in
+// functions that can run at the same time as themselves or as another
+// writer, without a lock held or an atomic type; and a map read without a
+// lock where the map is written elsewhere under one. In the package's own C
+// (the cgo preamble and the package's .c files) it reports file-scope
+// variables and function-local statics that are neither const, _Atomic nor
+// thread-local and are written by a C function that Go calls where
+// goroutines can overlap.
+package sharedglobal
+
+import "honnef.co/go/tools/analysis/lint"
+
+// Doc is the analyzer's documentation, in staticcheck's structure.
+var Doc = &lint.RawDocumentation{
+	Title: "Package-level state mutated where goroutines can overlap",
+	Text: `A package-level counter, registry map, slice or lazily created handle is
+shared by every goroutine of the program. Two goroutines that update it at
+once lose updates (n++ is a load and a store), corrupt a map (the runtime
+stops the program with "concurrent map writes" when it notices, and
+corrupts memory when it does not), or both create the handle that was
+meant to be created once. In a package that uses cgo the same holds for
+the C the package compiles: a static counter in the preamble, updated by
+every call, is a data race that neither the race detector nor 'go vet'
+sees.
+
+In Go, the analyzer reports, for package-level variables:
+
+- read-modify-write: n++, n += k, x = append(x, v), and a write of a
+value computed from the variable's own earlier value (peak = cur after
+if cur > peak);
+- map writes and deletes;
+- check-then-set of a lazily created value (if h == nil { h = create() });
+- a map read without a lock where the map is written elsewhere under one;
+
+in a function that can run at the same time as itself, or as another
+function that writes the variable: reached from a go statement in a loop,
+a finalizer, an //export function (C threads), or, in a package that uses
+cgo, exported functions and methods, which are library API that callers
+may call from any goroutine. It is silent for init functions and package
+initialisers, sync.Once bodies (Do, OnceFunc, OnceValue), accesses with a
+sync.Mutex or RWMutex held, variables of sync/atomic types, sync.Map, and
+test files (the flag -sharedglobal.tests includes them).
+
+In C, it reports file-scope variables that are neither const, _Atomic nor
+thread-local (_Thread_local, thread_local, __thread), and function-local
+statics, that a C function writes when Go calls it (directly or through
+the package's other C functions) from code where goroutines can overlap.
+The finding is at the variable's definition: on the Go file's line for a
+preamble, in the .c file otherwise. Vendored amalgamations (C files of
+more than 5000 lines) are skipped unless -sharedglobal.largec is given.
+
+The fix is a sync.Mutex held around the update, a sync/atomic type
+(atomic.Int64, atomic.Pointer), sync.Map, or sync.Once for lazy creation;
+in C, _Atomic, thread-local storage, or a lock.
+
+Known limits: locks are told apart by variable, not by which data they
+protect; the C side is read by a tolerant scanner without the
+preprocessor (macros that expand to writes, and writes through pointers
+to a global, are not seen), and C code that takes its own lock
+(pthread_mutex_lock, mtx_lock, EnterCriticalSection) around the writes is
+trusted as a whole function.`,
+	Before: `var allocated int64
+
+func Malloc(n int) unsafe.Pointer {
+	allocated += int64(n)
+	return C.malloc(C.size_t(n))
+}`,
+	After: `var allocated atomic.Int64
+
+func Malloc(n int) unsafe.Pointer {
+	allocated.Add(int64(n))
+	return C.malloc(C.size_t(n))
+}`,
+	Since: "v0.1.0",
+}

@@ -1,0 +1,67 @@
+// Package unguardedcounter defines an Analyzer that reports counters and
+// reference counts of shared objects updated without atomics or a lock.
+//
+// # Analyzer unguardedcounter
+//
+// unguardedcounter: report counters and reference counts updated without
+// atomics or a lock, mixed atomic and plain access, and atomic
+// decrement-then-reload
+//
+// A reference count decides who releases a native handle. Updated with
+// x.refs-- on two goroutines it loses a decrement (a leak) or lets two
+// callers see zero (a double release). The analyzer reports counters in
+// shared types updated plainly, fields accessed atomically in one place
+// and plainly in another, an atomic decrement followed by a separate
+// atomic load of the count, and check-then-act on an atomic that guards a
+// once-only action.
+package unguardedcounter
+
+import "honnef.co/go/tools/analysis/lint"
+
+// Doc is the analyzer's documentation, in staticcheck's structure.
+var Doc = &lint.RawDocumentation{
+	Title: "Counters and reference counts updated without atomics or a lock",
+	Text: `A reference count decides who releases a native handle: the caller that
+brings it to zero. x.refs-- is a load and a store; on two goroutines at
+once one decrement is lost (the handle leaks) or both callers see zero
+(it is released twice, and C corrupts its heap). The race detector sees
+the Go side only when the test happens to interleave.
+
+The analyzer reports:
+
+- a counter field (updated with ++, --, += or -=) of a shared type updated
+without atomics and without a lock: the type is documented or declared
+thread-safe, has a mutex or atomic fields, or its methods run on several
+goroutines (go statements, finalizers, //export functions); a counter
+whose zero test guards a release is a reference count, and shared by
+definition;
+- a field or package-level variable accessed with sync/atomic in one
+place and plainly in another (across packages too: the atomic use is
+recorded as a fact on the field or variable);
+- decrement-then-reload: atomic.AddInt32(&n, -1) followed by a separate
+atomic.LoadInt32(&n) == 0: both callers can see zero, and both release;
+the suggested fix tests the value Add returned;
+- check-then-act on an atomic: if a.Load() == 0 { ...; a.Store(1) }
+guarding a once-only action, which two goroutines can both pass; use
+CompareAndSwap or sync.Once.
+
+Accesses with a lock held, in a sync.Once body, and to an object the
+function has just allocated (a constructor) are not reported.
+//lifetime:confined, or a doc comment that says the type is not safe for
+concurrent use, turns the findings off for the type.
+
+Known limits: locks are told apart by type and field, not by instance;
+counters reached through maps and slices are not followed.`,
+	Before: `func (p *Pkt) Release() {
+	atomic.AddInt32(&p.refs, -1)
+	if atomic.LoadInt32(&p.refs) == 0 {
+		C.pkt_free(p.buf)
+	}
+}`,
+	After: `func (p *Pkt) Release() {
+	if atomic.AddInt32(&p.refs, -1) == 0 {
+		C.pkt_free(p.buf)
+	}
+}`,
+	Since: "v0.1.0",
+}
