@@ -275,6 +275,9 @@ func (pa *pkgAnalysis) addDeclared(fn *ssa.Function, sum *Summary) {
 	if fd == nil {
 		return
 	}
+	if fd.Acquire && !slices.Contains(sum.Acquires, 0) {
+		sum.Acquires = append(sum.Acquires, 0)
+	}
 	for _, i := range fd.Release {
 		if i >= len(fn.Params) {
 			continue
@@ -410,6 +413,18 @@ func (a *fnAnalysis) summarize() *Summary {
 		sum.Uses = append(sum.Uses, a.uses[k])
 	}
 	sum.Returns = returns(a.fn)
+	if a.exitsNormal > 0 {
+		for i := range a.fn.Signature.Results().Len() {
+			if a.retAcq[i] == a.exitsNormal && resultCanHoldHandle(a.fn.Signature.Results().At(i).Type()) {
+				sum.Acquires = append(sum.Acquires, i)
+			}
+		}
+	}
+	for i, p := range a.fn.Params {
+		if a.escapes[p] {
+			sum.Escapes = append(sum.Escapes, i)
+		}
+	}
 	var dkeys []string
 	for k := range a.disarms {
 		dkeys = append(dkeys, k)
@@ -419,6 +434,18 @@ func (a *fnAnalysis) summarize() *Summary {
 		sum.Disarms = append(sum.Disarms, a.disarms[k])
 	}
 	return sum
+}
+
+// resultCanHoldHandle reports whether a result of type t can be a handle:
+// a pointer, unsafe.Pointer or integer (not a bool, not an error).
+func resultCanHoldHandle(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return true
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer || u.Info()&types.IsInteger != 0
+	}
+	return false
 }
 
 // paramText renders a path relative to the function's own parameters.

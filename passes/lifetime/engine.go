@@ -51,6 +51,10 @@ type fnAnalysis struct {
 	exits     []*state
 	disarms   map[string]access.Path
 	uses      map[string]access.Path
+
+	retAcq      map[int]int            // result index -> exits returning a fresh handle (or nil) there
+	exitsNormal int                    // returns reached
+	escapes     map[*ssa.Parameter]bool // parameters handed on
 	globals   bool
 	unknowns  bool
 	argExprFn func(ssa.CallInstruction, int) string
@@ -89,6 +93,8 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		evs:     map[string]bool{},
 		disarms: map[string]access.Path{},
 		uses:    map[string]access.Path{},
+		retAcq:  map[int]int{},
+		escapes: map[*ssa.Parameter]bool{},
 
 		relIndex: map[relKey]*relRec{},
 	}
@@ -175,6 +181,9 @@ func (a *fnAnalysis) run() {
 // this edge.
 func (a *fnAnalysis) edge(b *ssa.BasicBlock, _ int, succ *ssa.BasicBlock, out *state) *state {
 	ns := out.clone()
+	if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+		a.refine(ns, out, iff, slices.Index(b.Succs, succ))
+	}
 	pi := slices.Index(succ.Preds, b)
 	if pi < 0 {
 		return ns
@@ -231,7 +240,20 @@ func (a *fnAnalysis) block(b *ssa.BasicBlock, s *state) (*state, bool) {
 		case *ssa.Return:
 			a.exits = append(a.exits, s)
 			a.exitChecks(s)
+			a.leaks(s, instr)
 			return s, false
+		case *ssa.MapUpdate:
+			a.keyUse(s, instr.Key, instr, "map update")
+			a.escape(s, a.tokOf(s, instr.Value))
+		case *ssa.Lookup:
+			if _, ok := instr.X.Type().Underlying().(*types.Map); ok {
+				a.keyUse(s, instr.Index, instr, "map lookup")
+			}
+		case *ssa.Send:
+			a.escape(s, a.tokOf(s, instr.X))
+		case *ssa.MakeInterface:
+			// boxed into an interface: followed no further
+			a.escape(s, a.tokOf(s, instr.X))
 		}
 	}
 	for _, k := range a.local[b] {
@@ -284,6 +306,16 @@ func (a *fnAnalysis) kill(s *state, r *tok) {
 	for t := range s.maybe {
 		if t.root == r {
 			delete(s.maybe, t)
+		}
+	}
+	for t := range s.acquired {
+		if t.root == r {
+			delete(s.acquired, t)
+		}
+	}
+	for t := range s.parents {
+		if t.root == r {
+			delete(s.parents, t)
 		}
 	}
 	for _, p := range s.defers {
@@ -434,7 +466,20 @@ func (a *fnAnalysis) store(s *state, st *ssa.Store) {
 			}
 		}
 	}
+	if !localVar(l) {
+		a.escape(s, v)
+	}
 	a.write(s, l, v)
+}
+
+// localVar reports whether location l is a local variable of the function
+// itself (not a field of a struct, not memory behind a pointer).
+func localVar(l *tok) bool {
+	if l.kind != tRoot {
+		return false
+	}
+	al, ok := l.v.(*ssa.Alloc)
+	return ok && !al.Heap || ok && al.Comment != "" && al.Comment != "complit" && al.Comment != "new"
 }
 
 func isPointer(t types.Type) bool {
@@ -558,7 +603,13 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 	case eff.c != nil:
 		c := eff.c
 		released := map[int]bool{}
-		for _, e := range a.pa.model.Model.Releases(c.Name, c.Sig) {
+		rels := a.pa.model.Model.Releases(c.Name, c.Sig)
+		for _, e := range rels {
+			if !e.Global && e.Arg >= 0 {
+				released[e.Arg] = true
+			}
+		}
+		for _, e := range rels {
 			var t *tok
 			switch {
 			case e.Global:
@@ -588,12 +639,14 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				}
 			}
 			arg := e.Arg
-			a.release(s, t, a.site(instr, nil, c.Name, e.Class(), arg, deferred, func() string {
+			site := a.site(instr, nil, c.Name, e.Class(), arg, deferred, func() string {
 				if e.Global {
 					return "the " + e.Library + " library state"
 				}
 				return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(arg))
-			}))
+			})
+			a.releaseOrder(s, t, site, args, released)
+			a.release(s, t, site)
 			if e.Clears && args[arg] != nil {
 				a.write(s, args[arg], a.ts.zero)
 			}
@@ -606,27 +659,43 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			if e.Role != model.Acquire {
 				continue // borrowed: not the caller's to release
 			}
-			var fresh *tok
+			var fresh, status *tok
+			if c.Value != nil && !deferred {
+				status = a.ts.rootOf(c.Value)
+				if _, tuple := c.Value.Type().(*types.Tuple); tuple {
+					status = a.ts.field(status, 0)
+				}
+			}
 			switch {
 			case e.Out >= 0 && e.Out < len(args) && args[e.Out] != nil:
 				released[e.Out] = true
 				fresh = a.ts.fresh(args[e.Out], a.inum[instr])
 				a.write(s, args[e.Out], fresh)
 			case e.Out == model.Returned && c.Value != nil:
-				fresh = a.ts.rootOf(c.Value)
-				if _, tuple := c.Value.Type().(*types.Tuple); tuple {
-					fresh = a.ts.field(fresh, 0)
-				}
+				fresh = status
 			}
+			asite := a.site(instr, nil, c.Name, "acquire", e.Out, deferred, nil)
 			if e.Key >= 0 && e.Key < len(args) && args[e.Key] != nil {
 				s.counts[args[e.Key]]++ // a new counted reference
-			} else if fresh != nil && a.pa.model.Model.Counted(e) {
-				s.counts[fresh] = 1 // a new counted object holds one reference
+				s.acquired[args[e.Key]] = &acq{site: asite, status: status}
+			} else if fresh != nil {
+				if a.pa.model.Model.Counted(e) {
+					s.counts[fresh] = 1 // a new counted object holds one reference
+				}
+				s.acquired[fresh] = &acq{site: asite, status: status}
+				if e.Parent >= 0 && e.Parent < len(args) && args[e.Parent] != nil {
+					s.parents[fresh] = args[e.Parent]
+				}
 			}
 		}
 		for i, t := range args {
 			if t != nil && !t.location() {
 				a.use(t)
+			}
+			if !released[i] && t != nil {
+				a.useAt(s, t, instr, c.Name, i, len(released) > 0, func() string {
+					return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(i))
+				})
 			}
 			if !released[i] && t != nil && t.location() {
 				a.clobber(s, t, instr)
@@ -669,6 +738,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 						s.maybe[t] = site
 					}
 					a.record(site, t, true)
+					delete(s.acquired, t)
 				}
 				continue
 			}
@@ -691,6 +761,30 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 		for _, u := range sum.Uses {
 			if t := a.evalPath(s, eff, args, u); t != nil {
 				a.use(t)
+				if first, ok := s.released[t]; ok {
+					use := a.site(instr, nil, eff.calleeName, "use", u.Root, deferred, func() string {
+						return a.pathText(instr, eff.callee, u)
+					})
+					use.Callee, use.CalleeName = eff.callee, eff.calleeName
+					a.event(&Event{Kind: UseAfterRelease, First: first, Second: use, Handle: first.Handle},
+						fmt.Sprint("use", first.id, "/", use.id))
+				}
+			}
+		}
+		for _, i := range sum.Escapes {
+			if i < len(args) {
+				a.escape(s, args[i])
+			}
+		}
+		if c, ok := instr.(*ssa.Call); ok && !deferred {
+			for _, i := range sum.Acquires {
+				t := a.ts.rootOf(c)
+				if c.Call.Signature().Results().Len() > 1 {
+					t = a.ts.field(t, i)
+				}
+				asite := a.site(instr, nil, eff.calleeName, "acquire", -1-i, false, nil)
+				asite.Callee, asite.CalleeName = eff.callee, eff.calleeName
+				s.acquired[t] = &acq{site: asite, status: a.ts.rootOf(c)}
 			}
 		}
 		for _, d := range sum.Disarms {
@@ -707,11 +801,15 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 	case eff.unknown:
 		for _, t := range args {
 			if t != nil {
+				a.escape(s, t)
 				a.clobber(s, t, instr)
 				if t.kind == tRoot {
 					if mc, ok := t.v.(*ssa.MakeClosure); ok {
 						for _, b := range mc.Bindings {
-							a.clobber(s, a.tokOf(s, b), instr)
+							bt := a.tokOf(s, b)
+							a.escape(s, bt)
+							a.escape(s, a.content(s, bt))
+							a.clobber(s, bt, instr)
 						}
 					}
 				}
@@ -816,6 +914,7 @@ func (a *fnAnalysis) release(s *state, t *tok, site *Site) {
 		return
 	}
 	a.record(site, t, s.guards[t] || s.guards[t.root])
+	delete(s.acquired, t)
 	if first, ok := s.released[t]; ok {
 		if !model.Compatible(first.Class, site.Class) {
 			// two releases of different things through one pointer

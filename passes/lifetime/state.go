@@ -15,7 +15,17 @@ type state struct {
 	defers   []*pending      // deferred calls registered, in order
 	guards   map[*tok]bool   // roots (and handles) a branch condition on this path tested
 	counts   map[*tok]int    // counted references taken on this path and not yet dropped, by key
+	acquired map[*tok]*acq   // handles acquired on this path, not released, returned or handed on
+	parents  map[*tok]*tok   // handle -> the handle it belongs to (model parent=N)
+	escaped  map[*tok]bool   // roots handed to code we cannot follow, or stored in memory
+	unsure   map[*tok]bool   // acquisition statuses tested in ways the state machine does not read
 	unknown  bool            // an unknown call happened (globals may have changed)
+}
+
+// acq is one acquisition of a handle.
+type acq struct {
+	site   *Site
+	status *tok // the acquiring call's result, whose test tells success from failure
 }
 
 // valKey identifies an SSA value of the function (loads and phis) by number.
@@ -38,6 +48,10 @@ func newState() *state {
 		maybe:    map[*tok]*Site{},
 		guards:   map[*tok]bool{},
 		counts:   map[*tok]int{},
+		acquired: map[*tok]*acq{},
+		parents:  map[*tok]*tok{},
+		escaped:  map[*tok]bool{},
+		unsure:   map[*tok]bool{},
 	}
 }
 
@@ -49,7 +63,23 @@ func (s *state) clone() *state {
 		maybe:    make(map[*tok]*Site, len(s.maybe)),
 		guards:   make(map[*tok]bool, len(s.guards)),
 		counts:   make(map[*tok]int, len(s.counts)),
+		acquired: make(map[*tok]*acq, len(s.acquired)),
+		parents:  make(map[*tok]*tok, len(s.parents)),
+		escaped:  make(map[*tok]bool, len(s.escaped)),
+		unsure:   make(map[*tok]bool, len(s.unsure)),
 		unknown:  s.unknown,
+	}
+	for k, v := range s.acquired {
+		c.acquired[k] = v
+	}
+	for k, v := range s.parents {
+		c.parents[k] = v
+	}
+	for k, v := range s.escaped {
+		c.escaped[k] = v
+	}
+	for k, v := range s.unsure {
+		c.unsure[k] = v
 	}
 	for k, v := range s.counts {
 		c.counts[k] = v
@@ -119,6 +149,22 @@ func (s *state) key() string {
 	flush()
 	for k, v := range s.counts {
 		pairs = append(pairs, [2]int{k.id, v})
+	}
+	flush()
+	for k, v := range s.acquired {
+		pairs = append(pairs, [2]int{k.id, v.site.id})
+	}
+	flush()
+	for k, v := range s.parents {
+		pairs = append(pairs, [2]int{k.id, v.id})
+	}
+	flush()
+	for k := range s.escaped {
+		pairs = append(pairs, [2]int{k.id, 0})
+	}
+	flush()
+	for k := range s.unsure {
+		pairs = append(pairs, [2]int{k.id, 0})
 	}
 	flush()
 	for _, p := range s.defers {
@@ -192,6 +238,21 @@ func merge(ts *tokens, tag int, states []*state) *state {
 			if s.counts[k] != v {
 				delete(out.counts, k) // unknown: stay silent about this key
 			}
+		}
+		// a handle still held on one path is held after the merge
+		for k, v := range s.acquired {
+			if _, ok := out.acquired[k]; !ok {
+				out.acquired[k] = v
+			}
+		}
+		for k, v := range s.parents {
+			out.parents[k] = v
+		}
+		for k := range s.escaped {
+			out.escaped[k] = true
+		}
+		for k := range s.unsure {
+			out.unsure[k] = true
 		}
 		out.unknown = out.unknown || s.unknown
 	}

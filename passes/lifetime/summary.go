@@ -36,6 +36,14 @@ type Summary struct {
 	// Returns says, for results that are always a parameter path (an
 	// accessor such as func (i *Image) ptr() *C.img { return i.p }), which.
 	Returns []Returned
+	// Acquires lists the results that are fresh handles the caller must
+	// release (from //lifetime:acquire, or acquired in the function and
+	// returned on every path that returns normally).
+	Acquires []int
+	// Escapes lists the parameters the function stores in memory or hands
+	// to code that may keep them: the caller's handle is no longer only
+	// the caller's to release.
+	Escapes []int
 }
 
 // Returned is a result of a function that is a path from a parameter.
@@ -92,7 +100,7 @@ func (f *SummaryFact) String() string { return "lifetime summary" }
 
 func (s *Summary) empty() bool {
 	return s == nil || len(s.Releases) == 0 && len(s.Stores) == 0 && len(s.Clobbers) == 0 && len(s.Disarms) == 0 && !s.Globals &&
-		len(s.Uses) == 0 && len(s.Returns) == 0
+		len(s.Uses) == 0 && len(s.Returns) == 0 && len(s.Acquires) == 0 && len(s.Escapes) == 0
 }
 
 // ReleaseOf returns the release of path p, or nil.

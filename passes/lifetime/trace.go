@@ -4,6 +4,8 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/access"
 )
 
 // A Trace is what the state machine found along the paths of one function.
@@ -32,6 +34,19 @@ const (
 	// ClearOfCopy: Store clears a released handle in a local copy of a
 	// parameter passed by value: the caller's copy keeps the handle.
 	ClearOfCopy
+	// UseAfterRelease: a handle released at First is used at Second (passed
+	// to C or to a function that passes it to C, dereferenced, used as a
+	// map key).
+	UseAfterRelease
+	// ReleaseOrder: a handle released at Second belongs to (or needs) a
+	// handle already released at First.
+	ReleaseOrder
+	// Leak: a handle acquired at First reaches the return Return neither
+	// released, returned, stored nor handed on.
+	Leak
+	// UncheckedUse: Second passes C a handle read from a parameter (Path)
+	// with no test of the handle or of its owner on the path.
+	UncheckedUse
 )
 
 // An Event is one finding of the state machine.
@@ -41,9 +56,11 @@ type Event struct {
 	Store         *ssa.Store // ClearOfCopy
 	StaleText     string     // CopyRelease: the location that still holds the handle, as written ("pl.zoomed.p")
 	Handle        string     // the handle as written at the site that reports it
+	Return        ssa.Instruction // Leak: the return
+	Path          access.Path     // UncheckedUse: the handle, from a parameter
 }
 
-// A Site is one release of a handle.
+// A Site is one release, acquisition or use of a handle.
 type Site struct {
 	// Instr is the instruction of the traced function that releases: the
 	// call, or the defer statement of a deferred release.
@@ -51,10 +68,11 @@ type Site struct {
 	// Pos is where the release is written: the call into C, or the call of
 	// the function that releases.
 	Pos   token.Pos
-	CFunc string // the C function that releases
+	CFunc string // the C function that releases (acquires, uses)
 	Class string // what the release releases; see model.Compatible
-	// Callee is the Go function through which the release happens, and
-	// Release its summary entry; both nil for a call into C.
+	// Callee is the Go function through which the release (or acquisition,
+	// or use) happens, and Release its summary entry for a release; both
+	// nil for a call into C.
 	Callee     *ssa.Function
 	CalleeName string
 	Release    *Release

@@ -1,0 +1,304 @@
+package lifetime
+
+import (
+	"fmt"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// This file follows handles after they are acquired: uses after a
+// release, releases out of order, and handles that reach a return neither
+// released nor handed on.
+
+// escape records that t (and what is stored under it) is handed to code
+// the state machine cannot follow, or stored in memory: it is no longer
+// only this function's to release.
+func (a *fnAnalysis) escape(s *state, t *tok) {
+	if t == nil || t.kind == tZero {
+		return
+	}
+	s.escaped[t] = true
+	if t.root.kind == tRoot {
+		s.escaped[t.root] = true
+	}
+	delete(s.acquired, t)
+}
+
+// releaseOrder records a release of t at site after the handle t belongs
+// to was released, or while another argument of the releasing call (the
+// owner it is released through) already was.
+func (a *fnAnalysis) releaseOrder(s *state, t *tok, site *Site, args []*tok, releasing map[int]bool) {
+	if t != nil {
+		if p := s.parents[t]; p != nil {
+			if ps, ok := s.released[p]; ok {
+				a.event(&Event{Kind: ReleaseOrder, First: ps, Second: site, Handle: site.Handle},
+					fmt.Sprint("order", ps.id, "/", site.id))
+				return
+			}
+		}
+	}
+	for j, at := range args {
+		if releasing[j] || at == nil || at.location() {
+			continue
+		}
+		if ps, ok := s.released[at]; ok {
+			a.event(&Event{Kind: ReleaseOrder, First: ps, Second: site, Handle: site.Handle},
+				fmt.Sprint("order", ps.id, "/", site.id))
+			return
+		}
+	}
+}
+
+// useAt checks argument i of a call into C: the handle t used after its
+// release (or dereferenced through a released pointer), and a handle read
+// from a parameter with no test on the path. releasing says the call
+// releases another argument (then a released argument is its owner: a
+// release order, reported by releaseOrder).
+func (a *fnAnalysis) useAt(s *state, t *tok, instr ssa.CallInstruction, cname string, i int, releasing bool, text func() string) {
+	released := func(t *tok) (*Site, bool) {
+		first, ok := s.released[t]
+		return first, ok
+	}
+	first, ok := released(t)
+	if !ok && t.location() {
+		// &p.f of a released C pointer p
+		for b := t; b.kind == tFaddr; b = b.base {
+			if f, ok2 := released(b.base); ok2 && b.base.kind != tFaddr {
+				first, ok = f, true
+				break
+			}
+		}
+	}
+	if ok && !releasing {
+		use := a.site(instr, nil, cname, "use", i, false, text)
+		a.event(&Event{Kind: UseAfterRelease, First: first, Second: use, Handle: use.Handle},
+			fmt.Sprint("use", first.id, "/", use.id))
+	}
+	if !t.location() && !s.guards[t] && !s.guards[t.root] {
+		if p, ok := t.path(a.fn); ok && len(p.Ops) > 0 && p.Root >= 0 {
+			use := a.site(instr, nil, cname, "use", i, false, text)
+			a.event(&Event{Kind: UncheckedUse, Second: use, Path: p, Handle: use.Handle},
+				fmt.Sprint("unchecked", a.inum[instr], "/", p.Key()))
+		}
+	}
+}
+
+// keyUse checks a map key: a released handle used as a registry key (the
+// address can come back from the next allocation).
+func (a *fnAnalysis) keyUse(s *state, key ssa.Value, instr ssa.Instruction, op string) {
+	t := a.tokOf(s, key)
+	if t == nil || t.kind == tZero {
+		return
+	}
+	a.use(t)
+	if first, ok := s.released[t]; ok {
+		use := &Site{Instr: instr, Pos: instr.Pos(), CFunc: op, Class: "key", id: -1 - a.inum[instr]}
+		a.event(&Event{Kind: UseAfterRelease, First: first, Second: use, Handle: first.Handle},
+			fmt.Sprint("key", first.id, "/", a.inum[instr]))
+	}
+}
+
+// refine narrows the state entering successor si of the If ending a
+// block: on the edge where an acquisition failed (its status is non-zero,
+// an error is non-nil, a returned handle is nil), the handle was never
+// acquired. A status tested in a way this does not read makes the
+// acquisition unsure (no leak is reported for it).
+func (a *fnAnalysis) refine(ns, out *state, iff *ssa.If, si int) {
+	if len(out.acquired) == 0 {
+		return
+	}
+	truth := si == 0
+	cond := iff.Cond
+	negate := false
+	for {
+		if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+			cond, negate = u.X, !negate
+			continue
+		}
+		break
+	}
+	if negate {
+		truth = !truth
+	}
+	drop := func(st *tok, handle bool) {
+		for t, aq := range ns.acquired {
+			if aq.status == st || handle && t == st {
+				delete(ns.acquired, t)
+			}
+		}
+	}
+	involved := func(t *tok) bool {
+		for h, aq := range out.acquired {
+			if h == t || aq.status == t {
+				return true
+			}
+		}
+		return false
+	}
+	switch c := cond.(type) {
+	case *ssa.BinOp:
+		x, y := c.X, c.Y
+		op := c.Op
+		k, ok := y.(*ssa.Const)
+		if !ok {
+			k, ok = x.(*ssa.Const)
+			x = y
+			op = swap(op)
+		}
+		xt := a.tokOf(out, x)
+		if !ok || !involved(xt) {
+			a.markUnsure(ns, out, cond)
+			return
+		}
+		zero, ok := zeroSatisfies(op, k)
+		if !ok {
+			a.markUnsure(ns, out, cond)
+			return
+		}
+		// On this edge, can x be zero?
+		zeroHere := zero == truth
+		isHandle := false
+		if _, ok := out.acquired[xt]; ok {
+			isHandle = true
+		}
+		if isHandle {
+			// a handle compared with nil: where it must be nil, nothing
+			// was acquired
+			if (op == token.EQL || op == token.NEQ) && k.IsNil() && zeroHere && exactlyZero(op, truth) {
+				drop(xt, true)
+			}
+			return
+		}
+		if !zeroHere {
+			drop(xt, false) // a non-zero status, a non-nil error: failure
+		}
+	default:
+		t := a.tokOf(out, cond)
+		if involved(t) && isBool(cond.Type()) {
+			if !truth {
+				drop(t, false) // false: failure
+			}
+			return
+		}
+		a.markUnsure(ns, out, cond)
+	}
+}
+
+// exactlyZero reports whether, on the edge where the comparison with nil is
+// truth, the value is nil (x == nil true, x != nil false).
+func exactlyZero(op token.Token, truth bool) bool {
+	return op == token.EQL && truth || op == token.NEQ && !truth
+}
+
+func (a *fnAnalysis) markUnsure(ns, out *state, cond ssa.Value) {
+	tmp := newState()
+	for k, v := range out.vals {
+		tmp.vals[k] = v
+	}
+	a.guard(tmp, cond, 0)
+	for t := range tmp.guards {
+		for h, aq := range out.acquired {
+			if h == t || aq.status == t {
+				ns.unsure[aq.status] = true
+				ns.unsure[h] = true
+			}
+		}
+	}
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
+
+func swap(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.GTR:
+		return token.LSS
+	case token.LEQ:
+		return token.GEQ
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
+}
+
+// zeroSatisfies evaluates "0 op k" (nil for nil constants).
+func zeroSatisfies(op token.Token, k *ssa.Const) (bool, bool) {
+	if k.IsNil() {
+		switch op {
+		case token.EQL:
+			return true, true
+		case token.NEQ:
+			return false, true
+		}
+		return false, false
+	}
+	if k.Value == nil || k.Value.Kind() != constant.Int {
+		return false, false
+	}
+	zero := constant.MakeInt64(0)
+	switch op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return constant.Compare(zero, op, k.Value), true
+	}
+	return false, false
+}
+
+// leaks reports, at a return, the handles acquired on the path and still
+// held: not released, not returned, not stored where the caller can reach
+// them, not handed on. It also notes, for the summary, which results are
+// fresh handles.
+func (a *fnAnalysis) leaks(s *state, ret *ssa.Return) {
+	results := map[*tok]bool{}
+	roots := map[*tok]bool{}
+	for i, r := range ret.Results {
+		t := a.tokOf(s, r)
+		results[t] = true
+		roots[t.root] = true
+		if _, ok := s.acquired[t]; ok || t.kind == tZero {
+			a.retAcq[i]++
+		}
+	}
+	a.exitsNormal++
+	for _, p := range a.fn.Params {
+		if s.escaped[a.ts.rootOf(p)] {
+			a.escapes[p] = true
+		}
+	}
+	for t, aq := range s.acquired {
+		switch {
+		case results[t], roots[t.root], s.escaped[t], s.escaped[t.root],
+			s.unsure[aq.status], s.unsure[t]:
+			continue
+		}
+		if _, ok := s.maybe[t]; ok {
+			continue
+		}
+		if a.heldElsewhere(s, t, roots) {
+			continue
+		}
+		a.event(&Event{Kind: Leak, First: aq.site, Return: ret, Handle: aq.site.Handle},
+			fmt.Sprint("leak", aq.site.id, "/", a.inum[ret]))
+	}
+}
+
+// heldElsewhere reports whether t is stored in memory the caller can
+// reach: under a returned value, a parameter, a global, a captured
+// variable, or an object handed on.
+func (a *fnAnalysis) heldElsewhere(s *state, t *tok, roots map[*tok]bool) bool {
+	for l, c := range s.content {
+		if c != t {
+			continue
+		}
+		if l.outliving() || roots[l.root] || s.escaped[l.root] || s.escaped[l] {
+			return true
+		}
+	}
+	return false
+}
