@@ -46,18 +46,18 @@ type fnAnalysis struct {
 	sites map[siteKey]*Site
 	evs   map[string]bool
 
-	rels      []*relRec
-	relIndex  map[relKey]*relRec
-	exits     []*state
-	disarms   map[string]access.Path
-	uses      map[string]access.Path
+	rels     []*relRec
+	relIndex map[relKey]*relRec
+	exits    []*state
+	disarms  map[string]access.Path
+	uses     map[string]access.Path
 
-	retAcq      map[int]int            // result index -> exits returning a fresh handle (or nil) there
-	exitsNormal int                    // returns reached
+	retAcq      map[int]int             // result index -> exits returning a fresh handle (or nil) there
+	exitsNormal int                     // returns reached
 	escapes     map[*ssa.Parameter]bool // parameters handed on
-	globals   bool
-	unknowns  bool
-	argExprFn func(ssa.CallInstruction, int) string
+	globals     bool
+	unknowns    bool
+	argExprFn   func(ssa.CallInstruction, int) string
 }
 
 // relRec is one release the function performs (on some path), for its summary.

@@ -53,9 +53,9 @@ const (
 type Event struct {
 	Kind          EventKind
 	First, Second *Site
-	Store         *ssa.Store // ClearOfCopy
-	StaleText     string     // CopyRelease: the location that still holds the handle, as written ("pl.zoomed.p")
-	Handle        string     // the handle as written at the site that reports it
+	Store         *ssa.Store      // ClearOfCopy
+	StaleText     string          // CopyRelease: the location that still holds the handle, as written ("pl.zoomed.p")
+	Handle        string          // the handle as written at the site that reports it
 	Return        ssa.Instruction // Leak: the return
 	Path          access.Path     // UncheckedUse: the handle, from a parameter
 }
