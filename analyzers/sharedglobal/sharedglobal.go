@@ -1,21 +1,691 @@
 package sharedglobal
 
 import (
-	"golang.org/x/tools/go/analysis"
+	"fmt"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
 
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/diag"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/concurrency"
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 	"github.com/lifetimevet/lifetimevet/passes/guards"
+	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 	"github.com/lifetimevet/lifetimevet/passes/model"
 )
 
 // Analyzer reports package-level state mutated where goroutines can overlap.
 var Analyzer = &analysis.Analyzer{
-	Name:     "sharedglobal",
-	Doc:      Doc.Compile().Format(false),
-	URL:      "https://github.com/lifetimevet/lifetimevet/blob/main/analyzers/sharedglobal/doc.go",
-	Requires: []*analysis.Analyzer{cgocall.Analyzer, model.Analyzer, concurrency.Analyzer, guards.Analyzer},
-	Run:      run,
+	Name: "sharedglobal",
+	Doc:  Doc.Compile().Format(false),
+	URL:  "https://github.com/lifetimevet/lifetimevet/blob/main/analyzers/sharedglobal/doc.go",
+	Requires: []*analysis.Analyzer{cgocall.Analyzer, model.Analyzer, lifetime.Analyzer,
+		concurrency.Analyzer, guards.Analyzer, cpreamble.Analyzer},
+	Run: run,
 }
 
-func run(pass *analysis.Pass) (any, error) { return nil, nil }
+var includeTests bool
+
+func init() {
+	Analyzer.Flags.BoolVar(&includeTests, "tests", false, "report in test files too")
+	// the pass reads the C; the flag is the analyzer's, as passes' flags
+	// are not offered to users
+	Analyzer.Flags.Var(cpreamble.Analyzer.Flags.Lookup("largec").Value, "largec",
+		"also read the package's large .c files (over 5000 lines: vendored amalgamations such as go-sqlite3's sqlite3-binding.c)")
+}
+
+// kind is what a write does to the variable.
+type kind uint8
+
+const (
+	rmw        kind = iota + 1 // n++, n += k, x = append(x, v)
+	checkSet                   // if v == nil { v = … }
+	mapWrite                   // m[k] = v
+	mapDelete                  // delete(m, k), clear(m)
+	appendKind                 // x = append(x, v) (an rmw on a slice)
+)
+
+// A write is one mutation of a package-level variable.
+type write struct {
+	key   guards.Key
+	kind  kind
+	fn    *ssa.Function
+	instr ssa.Instruction
+	pos   token.Pos
+	locks []guards.Lock
+	once  bool
+	check token.Pos // checkSet: the check
+}
+
+type checker struct {
+	pass   *analysis.Pass
+	calls  *cgocall.Result
+	lt     *lifetime.Result
+	conc   *concurrency.Result
+	guards *guards.Result
+	rep    *diag.Reporter
+
+	byInstr map[ssa.Instruction][]*guards.Access
+	byKey   map[guards.Key][]*guards.Access
+	taken   map[*ssa.Function]bool // functions used as values, not only called
+	direct  map[*ssa.Function][]*ssa.Function
+	initFn  map[*ssa.Function]int8 // memo of initOnly: 1 yes, -1 no, 2 in progress
+	onceFn  map[*ssa.Function]int8
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	c := &checker{
+		pass:    pass,
+		calls:   pass.ResultOf[cgocall.Analyzer].(*cgocall.Result),
+		lt:      pass.ResultOf[lifetime.Analyzer].(*lifetime.Result),
+		conc:    pass.ResultOf[concurrency.Analyzer].(*concurrency.Result),
+		guards:  pass.ResultOf[guards.Analyzer].(*guards.Result),
+		byInstr: map[ssa.Instruction][]*guards.Access{},
+		byKey:   map[guards.Key][]*guards.Access{},
+		initFn:  map[*ssa.Function]int8{},
+		onceFn:  map[*ssa.Function]int8{},
+	}
+	c.rep = diag.New(pass, pass.ResultOf[model.Analyzer].(*model.Result))
+	for _, a := range c.guards.Accesses {
+		c.byInstr[a.Instr] = append(c.byInstr[a.Instr], a)
+		if a.Key.Global != nil && a.Key.Global.Pkg() == pass.Pkg {
+			c.byKey[a.Key] = append(c.byKey[a.Key], a)
+		}
+	}
+	c.taken = addressTaken(c.calls.Funcs)
+	c.direct = directCallers(c.calls.Funcs)
+	writes := c.writes()
+	c.reportWrites(writes)
+	c.mapReads(writes)
+	c.cside()
+	return nil, nil
+}
+
+// addressTaken returns the functions used as values (stored, passed,
+// returned) rather than only called.
+func addressTaken(funcs []*ssa.Function) map[*ssa.Function]bool {
+	out := map[*ssa.Function]bool{}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var callee ssa.Value
+				if ci, ok := instr.(ssa.CallInstruction); ok && !ci.Common().IsInvoke() {
+					callee = ci.Common().Value
+				}
+				var ops [32]*ssa.Value
+				for _, op := range instr.Operands(ops[:0]) {
+					if op == nil || *op == callee {
+						continue
+					}
+					if f, ok := (*op).(*ssa.Function); ok {
+						if _, mc := instr.(*ssa.MakeClosure); mc && op == &instr.(*ssa.MakeClosure).Fn {
+							continue // the closure's uses are its own
+						}
+						out[f] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// initOnly reports whether fn runs only while the package initialises: an
+// init function or the package initialiser, or a function called only from
+// such functions (never used as a value, never reached from a context).
+func (c *checker) initOnly(fn *ssa.Function) bool {
+	return c.onlyFrom(fn, c.initFn, func(fn *ssa.Function) bool {
+		return fn.Parent() == nil && (fn.Name() == "init" || strings.HasPrefix(fn.Name(), "init#")) ||
+			fn.Synthetic == "package initializer"
+	}, true)
+}
+
+// onceOnly reports whether fn runs only inside a sync.Once body.
+func (c *checker) onceOnly(fn *ssa.Function) bool {
+	return c.onlyFrom(fn, c.onceFn, c.guards.InOnce, false)
+}
+
+func (c *checker) onlyFrom(fn *ssa.Function, memo map[*ssa.Function]int8, base func(*ssa.Function) bool, noContexts bool) bool {
+	switch memo[fn] {
+	case 1:
+		return true
+	case -1, 2:
+		return false
+	}
+	if base(fn) {
+		memo[fn] = 1
+		return true
+	}
+	memo[fn] = 2
+	ok := false
+	callers := c.lt.Callers(fn)
+	if len(callers) > 0 && !c.taken[fn] && !(fn.Parent() == nil && fn.Object() != nil && fn.Object().Exported()) &&
+		(!noContexts || len(c.conc.Contexts(fn)) == 0) && !c.closureEscapes(fn) {
+		ok = true
+		for _, caller := range callers {
+			if !c.onlyFrom(caller, memo, base, noContexts) {
+				ok = false
+				break
+			}
+		}
+	}
+	if ok {
+		memo[fn] = 1
+	} else {
+		memo[fn] = -1
+	}
+	return ok
+}
+
+// closureEscapes reports whether a function literal is used other than by
+// being called where it is made.
+func (c *checker) closureEscapes(fn *ssa.Function) bool {
+	if fn.Parent() == nil {
+		return false
+	}
+	refs := fn.Referrers()
+	_ = refs
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn {
+				continue
+			}
+			for _, u := range *mc.Referrers() {
+				ci, ok := u.(ssa.CallInstruction)
+				if !ok || ci.Common().Value != mc {
+					return true
+				}
+				if _, isGo := ci.(*ssa.Go); isGo {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// exempt reports whether writes in fn need no guard: fn runs during
+// initialisation or inside sync.Once, or lies in a test file.
+func (c *checker) exempt(fn *ssa.Function, pos token.Pos) bool {
+	if c.initOnly(fn) || c.onceOnly(fn) {
+		return true
+	}
+	if !includeTests && strings.HasSuffix(c.pass.Fset.Position(pos).Filename, "_test.go") {
+		return true
+	}
+	return false
+}
+
+// writes collects the mutations of the package's variables that need a
+// guard.
+func (c *checker) writes() []*write {
+	var out []*write
+	for _, fn := range c.calls.Funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				for _, a := range c.byInstr[instr] {
+					if a.Key.Global == nil || a.Key.Global.Pkg() != c.pass.Pkg {
+						continue
+					}
+					switch a.Kind {
+					case guards.Write:
+						st, ok := instr.(*ssa.Store)
+						if !ok {
+							continue
+						}
+						w := &write{key: a.Key, fn: fn, instr: instr, pos: a.Pos, locks: a.Locks, once: a.Once}
+						if k := c.selfDerived(st.Val, a.Key); k != 0 {
+							w.kind = k
+						} else if chk := c.checked(fn, b, a.Key); chk.IsValid() {
+							w.kind, w.check = checkSet, chk
+						} else {
+							continue
+						}
+						out = append(out, w)
+					case guards.MapWrite:
+						out = append(out, &write{key: a.Key, kind: mapWrite, fn: fn, instr: instr, pos: a.Pos, locks: a.Locks, once: a.Once})
+					}
+				}
+				// delete(m, k) and clear(m): builtins the guards pass does
+				// not record
+				if call, ok := instr.(*ssa.Call); ok {
+					if bi, ok := call.Call.Value.(*ssa.Builtin); ok && (bi.Name() == "delete" || bi.Name() == "clear") && len(call.Call.Args) > 0 {
+						if _, isMap := call.Call.Args[0].Type().Underlying().(*types.Map); !isMap {
+							continue
+						}
+						if k, ok := mapKey(call.Call.Args[0]); ok && k.Global != nil && k.Global.Pkg() == c.pass.Pkg {
+							out = append(out, &write{key: k, kind: mapDelete, fn: fn, instr: instr, pos: call.Pos(),
+								locks: c.guards.Held(instr), once: c.guards.InOnce(fn)})
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func mapKey(m ssa.Value) (guards.Key, bool) {
+	if u, ok := m.(*ssa.UnOp); ok && u.Op == token.MUL {
+		return guards.KeyOf(u.X)
+	}
+	return guards.Key{}, false
+}
+
+// selfDerived reports whether v is computed from a load of k: n+1,
+// append(x, …), x[1:].
+func (c *checker) selfDerived(v ssa.Value, k guards.Key) kind {
+	found := kind(0)
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value, depth int, inAppend bool)
+	walk = func(v ssa.Value, depth int, inAppend bool) {
+		if v == nil || depth > 8 || seen[v] || found != 0 {
+			return
+		}
+		seen[v] = true
+		if instr, ok := v.(ssa.Instruction); ok {
+			for _, a := range c.byInstr[instr] {
+				if a.Key == k && a.Kind == guards.Read {
+					found = rmw
+					if inAppend {
+						found = appendKind
+					}
+					return
+				}
+			}
+		}
+		switch v := v.(type) {
+		case *ssa.BinOp:
+			walk(v.X, depth+1, inAppend)
+			walk(v.Y, depth+1, inAppend)
+		case *ssa.UnOp:
+			if v.Op != token.MUL && v.Op != token.ARROW {
+				walk(v.X, depth+1, inAppend)
+			}
+		case *ssa.Convert:
+			walk(v.X, depth+1, inAppend)
+		case *ssa.ChangeType:
+			walk(v.X, depth+1, inAppend)
+		case *ssa.Slice:
+			walk(v.X, depth+1, inAppend)
+		case *ssa.Call:
+			if bi, ok := v.Call.Value.(*ssa.Builtin); ok && bi.Name() == "append" && len(v.Call.Args) > 0 {
+				walk(v.Call.Args[0], depth+1, true)
+			}
+		}
+	}
+	walk(v, 0, false)
+	return found
+}
+
+// checked returns the position of a test of k that decides whether block b
+// runs (b is dominated by one branch of an If whose condition reads k).
+func (c *checker) checked(fn *ssa.Function, b *ssa.BasicBlock, k guards.Key) token.Pos {
+	for _, ib := range fn.Blocks {
+		iff, ok := ib.Instrs[len(ib.Instrs)-1].(*ssa.If)
+		if !ok || ib == b {
+			continue
+		}
+		decides := false
+		for _, s := range ib.Succs {
+			if len(s.Preds) == 1 && s.Dominates(b) {
+				decides = true
+			}
+		}
+		if !decides {
+			continue
+		}
+		if pos := c.condReads(iff.Cond, k); pos.IsValid() {
+			return pos
+		}
+	}
+	return token.NoPos
+}
+
+// condReads returns the position of a plain read of k in a branch
+// condition.
+func (c *checker) condReads(cond ssa.Value, k guards.Key) token.Pos {
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value, depth int) token.Pos
+	walk = func(v ssa.Value, depth int) token.Pos {
+		if v == nil || depth > 6 || seen[v] {
+			return token.NoPos
+		}
+		seen[v] = true
+		if instr, ok := v.(ssa.Instruction); ok {
+			for _, a := range c.byInstr[instr] {
+				if a.Key == k && (a.Kind == guards.Read || a.Kind == guards.MapRead) {
+					return a.Pos
+				}
+			}
+		}
+		var next []ssa.Value
+		switch v := v.(type) {
+		case *ssa.BinOp:
+			next = []ssa.Value{v.X, v.Y}
+		case *ssa.UnOp:
+			next = []ssa.Value{v.X}
+		case *ssa.Extract:
+			next = []ssa.Value{v.Tuple}
+		case *ssa.Convert:
+			next = []ssa.Value{v.X}
+		case *ssa.ChangeType:
+			next = []ssa.Value{v.X}
+		case *ssa.Lookup:
+			next = []ssa.Value{v.X}
+		case *ssa.Call:
+			if _, ok := v.Call.Value.(*ssa.Builtin); ok {
+				next = v.Call.Args
+			}
+		}
+		for _, n := range next {
+			if p := walk(n, depth+1); p.IsValid() {
+				return p
+			}
+		}
+		return token.NoPos
+	}
+	return walk(cond, 0)
+}
+
+func (w *write) locked() bool {
+	for _, l := range w.locks {
+		if !l.Read {
+			return true
+		}
+	}
+	return false
+}
+
+// reportWrites reports the unguarded mutations that can run at the same
+// time as themselves or as another mutation of the same variable.
+func (c *checker) reportWrites(writes []*write) {
+	byKey := map[guards.Key][]*write{}
+	for _, w := range writes {
+		if c.exempt(w.fn, w.pos) {
+			continue
+		}
+		byKey[w.key] = append(byKey[w.key], w)
+	}
+	for _, w := range writes {
+		if w.locked() || w.once || c.exempt(w.fn, w.pos) {
+			continue
+		}
+		why, ok := c.overlap(w.fn, byKey[w.key])
+		if !ok {
+			continue
+		}
+		c.report(w, why)
+	}
+}
+
+// overlap says why fn can run at the same time as itself or as another
+// function among ws.
+func (c *checker) overlap(fn *ssa.Function, ws []*write) (string, bool) {
+	if why, ok := c.selfWhy(fn); ok {
+		return why, true
+	}
+	for _, o := range ws {
+		if o.fn == fn {
+			continue
+		}
+		if c1, c2, ok := c.conc.Overlap(fn, o.fn); ok && (c1 != nil || c2 != nil) {
+			return fmt.Sprintf("%s can run at the same time as %s, which also changes it (%s and %s)",
+				fn.Name(), o.fn.Name(), describe(c1, fn), describe(c2, o.fn)), true
+		}
+	}
+	return "", false
+}
+
+// selfWhy says why two activations of fn can run at once: a context that
+// runs it several times at once, two contexts that both reach it, or a
+// context and a caller that runs on no goroutine of the package's own (the
+// caller's goroutine).
+func (c *checker) selfWhy(fn *ssa.Function) (string, bool) {
+	if ctx := c.selfOverlap(fn); ctx != nil {
+		return fmt.Sprintf("two goroutines can run %s at once (%s)", fn.Name(), ctx.Desc), true
+	}
+	if c1, c2, ok := c.conc.Overlap(fn, fn); ok && c1 != nil && c2 != nil && c1 != c2 {
+		return fmt.Sprintf("%s and %s both run %s", c1.Desc, c2.Desc, fn.Name()), true
+	}
+	if cs := c.conc.Contexts(fn); len(cs) > 0 {
+		for _, g := range c.direct[fn] {
+			if len(c.conc.Contexts(g)) == 0 && !c.initOnly(g) {
+				return fmt.Sprintf("%s and the caller of %s both run %s", cs[0].Desc, g.Name(), fn.Name()), true
+			}
+		}
+	}
+	return "", false
+}
+
+// directCallers returns, for each function, the functions that call it
+// where they run (not through a go statement).
+func directCallers(funcs []*ssa.Function) map[*ssa.Function][]*ssa.Function {
+	out := map[*ssa.Function][]*ssa.Function{}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var com *ssa.CallCommon
+				switch instr := instr.(type) {
+				case *ssa.Call:
+					com = &instr.Call
+				case *ssa.Defer:
+					com = &instr.Call
+				default:
+					continue
+				}
+				callee := com.StaticCallee()
+				if callee == nil {
+					continue
+				}
+				if o := callee.Origin(); o != nil {
+					callee = o
+				}
+				if !slices.Contains(out[callee], fn) {
+					out[callee] = append(out[callee], fn)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// selfOverlap returns a context in which two activations of fn can run at
+// once, preferring the package's own goroutines to its callers'.
+func (c *checker) selfOverlap(fn *ssa.Function) *concurrency.Context {
+	if ctx := c.conc.SelfOverlap(fn, concurrency.Spawned, concurrency.Export, concurrency.Finalizer); ctx != nil {
+		return ctx
+	}
+	return c.conc.SelfOverlap(fn)
+}
+
+func describe(ctx *concurrency.Context, fn *ssa.Function) string {
+	if ctx == nil {
+		return "the caller of " + fn.Name()
+	}
+	return ctx.Desc
+}
+
+func (c *checker) report(w *write, why string) {
+	name := w.key.String()
+	fn := w.fn.Name()
+	switch w.kind {
+	case rmw:
+		c.rep.Reportf(w.pos, "%s updates the package-level variable %s (read-modify-write) without a lock: %s, and one update can overwrite the other; make it a sync/atomic type (atomic.Int64) or hold a mutex around the update",
+			fn, name, why)
+	case appendKind:
+		c.rep.Reportf(w.pos, "%s appends to the package-level slice %s without a lock: %s, and one append can overwrite the other; hold a mutex around every access",
+			fn, name, why)
+	case checkSet:
+		c.rep.Reportf(w.pos, "%s checks the package-level variable %s (%s) and then sets it without a lock: %s, and both can pass the check; hold a mutex across the check and the set, or use sync.Once or CompareAndSwap",
+			fn, name, diag.Where(c.pass.Fset, w.check, w.pos), why)
+	case mapWrite:
+		c.rep.Reportf(w.pos, "%s writes the package-level map %s without a lock: %s (concurrent map writes crash the program); hold a mutex around every access, or use sync.Map",
+			fn, name, why)
+	case mapDelete:
+		c.rep.Reportf(w.pos, "%s deletes from the package-level map %s without a lock: %s (concurrent map writes crash the program); hold a mutex around every access, or use sync.Map",
+			fn, name, why)
+	}
+}
+
+// mapReads reports reads of a map without the lock that its writes hold.
+func (c *checker) mapReads(writes []*write) {
+	guarded := map[guards.Key][]*write{}
+	for _, w := range writes {
+		if (w.kind == mapWrite || w.kind == mapDelete) && w.locked() && !c.exempt(w.fn, w.pos) {
+			guarded[w.key] = append(guarded[w.key], w)
+		}
+	}
+	if len(guarded) == 0 {
+		return
+	}
+	keys := make([]guards.Key, 0, len(guarded))
+	for k := range guarded {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b guards.Key) int { return int(a.Global.Pos()) - int(b.Global.Pos()) })
+	for _, k := range keys {
+		for _, fn := range c.calls.Funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					pos, ok := c.mapRead(instr, k)
+					if !ok || len(c.guards.Held(instr)) > 0 || c.guards.InOnce(fn) || c.exempt(fn, pos) {
+						continue
+					}
+					for _, w := range guarded[k] {
+						if w.fn == fn {
+							continue
+						}
+						why := ""
+						if c1, c2, ok := c.conc.Overlap(fn, w.fn); ok && (c1 != nil || c2 != nil) {
+							why = fmt.Sprintf("%s and %s", describe(c1, fn), describe(c2, w.fn))
+						} else if ctx := c.selfOverlap(w.fn); ctx != nil {
+							why = ctx.Desc
+						} else {
+							continue
+						}
+						lock := w.locks[0].Key.String()
+						c.rep.Reportf(pos, "%s reads the package-level map %s without %s, which %s holds when it changes the map (%s): they can run at once (%s), and a map read during a write crashes the program; hold %s (RLock) around the read",
+							fn.Name(), k.String(), lock, w.fn.Name(), diag.Where(c.pass.Fset, w.pos, pos), why, lock)
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// mapRead reports whether instr reads the map k: a lookup, a range, len.
+func (c *checker) mapRead(instr ssa.Instruction, k guards.Key) (token.Pos, bool) {
+	switch instr := instr.(type) {
+	case *ssa.Lookup:
+		for _, a := range c.byInstr[instr] {
+			if a.Key == k && a.Kind == guards.MapRead {
+				return a.Pos, true
+			}
+		}
+	case *ssa.Range:
+		if mk, ok := mapKey(instr.X); ok && mk == k {
+			return instr.X.Pos(), true
+		}
+	}
+	return token.NoPos, false
+}
+
+// A cWrite is a write of a C variable that a Go call into C can perform.
+type cWrite struct {
+	fn    *ssa.Function // the Go function that calls C
+	call  *cgocall.Call
+	reach cpreamble.Reach
+}
+
+// cside reports the package's C variables written by C functions that Go
+// calls where goroutines can overlap.
+func (c *checker) cside() {
+	res := c.pass.ResultOf[cpreamble.Analyzer].(*cpreamble.Result)
+	if len(res.Funcs) == 0 {
+		return
+	}
+	byVar := map[*cpreamble.Var][]cWrite{}
+	var order []*cpreamble.Var
+	for _, fn := range c.calls.Funcs {
+		for _, call := range c.calls.Calls(fn) {
+			if c.exempt(fn, call.Pos) || c.guards.InOnce(fn) || locked(c.guards.Held(call.Instr)) {
+				continue
+			}
+			cf := res.Lookup(call.Name, c.pass.Fset.Position(call.Pos).Filename)
+			if cf == nil {
+				continue
+			}
+			for _, r := range res.Reach(cf) {
+				v := r.Write.Var
+				if !v.Shared() {
+					continue
+				}
+				if _, ok := byVar[v]; !ok {
+					order = append(order, v)
+				}
+				byVar[v] = append(byVar[v], cWrite{fn: fn, call: call, reach: r})
+			}
+		}
+	}
+	for _, v := range order {
+		ws := byVar[v]
+		for _, w := range ws {
+			why, ok := c.selfWhy(w.fn)
+			if !ok {
+				for _, o := range ws {
+					if o.fn == w.fn {
+						continue
+					}
+					if c1, c2, ok := c.conc.Overlap(w.fn, o.fn); ok && (c1 != nil || c2 != nil) {
+						why = fmt.Sprintf("%s can run at the same time as %s, which calls C.%s (%s and %s)",
+							w.fn.Name(), o.fn.Name(), o.call.Name, describe(c1, w.fn), describe(c2, o.fn))
+						break
+					}
+				}
+			}
+			if why == "" {
+				continue
+			}
+			c.reportC(v, w, why)
+			break
+		}
+	}
+}
+
+func locked(ls []guards.Lock) bool {
+	for _, l := range ls {
+		if !l.Read {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) reportC(v *cpreamble.Var, w cWrite, why string) {
+	what := "the file-scope C variable " + v.Name
+	if v.Func != nil {
+		what = fmt.Sprintf("the static variable %s of the C function %s", v.Name, v.Func.Name)
+	}
+	chain := w.reach.Chain
+	writer := chain[len(chain)-1]
+	by := fmt.Sprintf("%s (%s)", writer.Name, c.where(w.reach.Write.Pos, v.Pos))
+	if len(chain) > 1 {
+		by += ", which " + chain[0].Name + " calls"
+	}
+	c.rep.Reportf(v.Pos, "%s is written without a lock by %s, and Go calls C.%s from %s (%s): %s, and the C code races on %s; make it _Atomic or _Thread_local, or take a lock around its updates",
+		what, by, chain[0].Name, w.fn.Name(), c.where(w.call.Pos, v.Pos), why, v.Name)
+}
+
+// where describes pos for a finding at at, with the file's name when it
+// is another file.
+func (c *checker) where(pos, at token.Pos) string {
+	return diag.Where(c.pass.Fset, pos, at)
+}

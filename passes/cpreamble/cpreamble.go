@@ -1,0 +1,357 @@
+// Package cpreamble is the pass that reads the package's own C: the cgo
+// preamble of each Go file and the package's .c files. It finds the
+// file-scope variables and function-local statics the C defines (with
+// their qualifiers: const, _Atomic, thread-local), the functions it
+// defines, and which variables each function writes and which functions it
+// calls. It reports nothing.
+//
+// # The C front end
+//
+// The C is read by a small tolerant scanner of this package, not by a C
+// parser. A package's C includes headers that are often absent where the
+// checker runs (CUDA's, on CI machines without the toolkit), and C cannot
+// be parsed without them: whether "T * x;" declares x or multiplies
+// depends on whether a header made T a type name. modernc.org/cc/v4, the
+// maintained C front end written in Go, preprocesses and parses
+// translation units as a compiler does, and fails on the first missing
+// header ("include file not found") or unknown type name ("unexpected
+// identifier, expected external declaration"); the tree-sitter C grammar
+// tolerates both, but its Go binding needs cgo, and a vet tool that needs
+// a C toolchain to build is a worse tool. What this pass needs is narrow:
+// the names and qualifiers of variables declared at file scope and
+// static in functions, the names of the functions defined, and, in each
+// function body, assignments and increments of names and calls. The
+// scanner gets these from tokens: comments, strings and preprocessor
+// lines are blanked (nothing is expanded, both arms of an #if are read), a
+// file-scope declaration ends at a ';' outside brackets, a '{' after a
+// parameter list opens a function body, and inside a body a name followed
+// by an assignment operator or ++/-- (or preceded by ++/--) is written
+// unless the function declares a local of that name. What it cannot see
+// (macros that expand to writes, writes through pointers to a variable) it
+// misses; what it cannot read it skips, so its errors are silences rather
+// than false reports.
+//
+// Large files (more than MaxLines lines: vendored amalgamations such as
+// go-sqlite3's sqlite3-binding.c) are listed but not read unless the flag
+// -largec is set.
+package cpreamble
+
+import (
+	"bytes"
+	"go/token"
+	"os"
+	"reflect"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lifetimevet/lifetimevet/internal/cgofile"
+)
+
+// Analyzer is the C pass. Its result is a *Result.
+var Analyzer = &analysis.Analyzer{
+	Name:       "lifetimecpreamble",
+	Doc:        "read the package's own C (cgo preambles and .c files): variables, functions, writes and calls (a pass: reports nothing)",
+	URL:        "https://github.com/lifetimevet/lifetimevet/tree/main/passes/cpreamble",
+	Run:        run,
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// MaxLines is the size above which a .c file is left out unless -largec is
+// given.
+const MaxLines = 5000
+
+var largeC bool
+
+func init() {
+	Analyzer.Flags.BoolVar(&largeC, "largec", false, "also read .c files of more than 5000 lines (vendored amalgamations)")
+}
+
+// A File is a cgo preamble or a .c file of the package.
+type File struct {
+	Name     string // the .c file, or the Go file whose preamble it is
+	Preamble bool
+	Lines    int
+	Skipped  bool // a large file left out
+	segs     []seg
+}
+
+// seg maps a stretch of scanned text to positions in the file set.
+type seg struct {
+	off int
+	pos token.Pos
+	n   int
+}
+
+func (f *File) pos(off int) token.Pos {
+	for i := len(f.segs) - 1; i >= 0; i-- {
+		s := f.segs[i]
+		if off >= s.off {
+			if off-s.off > s.n {
+				return s.pos + token.Pos(s.n)
+			}
+			return s.pos + token.Pos(off-s.off)
+		}
+	}
+	return token.NoPos
+}
+
+// A Var is a variable defined (or declared extern) at file scope, or a
+// static of a function.
+type Var struct {
+	Name        string
+	File        *File
+	Func        *Func // the function of a function-local static; nil at file scope
+	Pos         token.Pos
+	Static      bool
+	Extern      bool // a declaration, not a definition
+	Const       bool
+	Atomic      bool // _Atomic
+	ThreadLocal bool // _Thread_local, thread_local, __thread, __declspec(thread)
+}
+
+// Shared reports whether the variable is one storage shared by every
+// thread that can change: not const, not _Atomic, not thread-local.
+func (v *Var) Shared() bool { return !v.Const && !v.Atomic && !v.ThreadLocal }
+
+// A Func is a C function defined by the package's C.
+type Func struct {
+	Name   string
+	File   *File
+	Pos    token.Pos
+	Static bool
+	Writes []Write // the package's variables the function writes
+	Calls  []Call  // the functions it calls, in order
+	Locks  bool    // it takes a lock (pthread_mutex_lock, mtx_lock, …)
+
+	writes []pendingWrite
+	locals map[string]bool
+}
+
+// A Call is a call in a function body.
+type Call struct {
+	Name string
+	Pos  token.Pos
+}
+
+// A Write is an assignment, compound assignment, ++ or -- of a variable
+// (or of a member or element of it).
+type Write struct {
+	Var *Var
+	Pos token.Pos
+	Op  string // "=", "+=", "++", …
+}
+
+type pendingWrite struct {
+	name string
+	pos  token.Pos
+	op   string
+}
+
+// Result is the package's C.
+type Result struct {
+	Files []*File
+	Vars  []*Var
+	Funcs []*Func
+
+	byName map[string][]*Func
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	r := &Result{byName: map[string][]*Func{}}
+	var all []*parser
+	for _, f := range pass.Files {
+		pre := cgofile.Preamble(f)
+		if pre == nil {
+			continue
+		}
+		file := &File{Name: pass.Fset.Position(f.Package).Filename, Preamble: true}
+		var buf bytes.Buffer
+		for _, c := range pre.List {
+			text := c.Text[2:]
+			if strings.HasPrefix(c.Text, "/*") {
+				text = strings.TrimSuffix(text, "*/")
+			}
+			file.segs = append(file.segs, seg{off: buf.Len(), pos: c.Pos() + 2, n: len(text)})
+			buf.WriteString(text)
+			buf.WriteByte('\n')
+		}
+		src := buf.Bytes()
+		file.Lines = bytes.Count(src, []byte("\n"))
+		all = append(all, r.read(file, src))
+	}
+	for _, name := range pass.OtherFiles {
+		if !strings.HasSuffix(name, ".c") {
+			continue
+		}
+		readFile := pass.ReadFile
+		if readFile == nil {
+			readFile = os.ReadFile
+		}
+		content, err := readFile(name)
+		if err != nil {
+			continue
+		}
+		file := &File{Name: name, Lines: bytes.Count(content, []byte("\n")) + 1}
+		if file.Lines > MaxLines && !largeC {
+			file.Skipped = true
+			r.Files = append(r.Files, file)
+			continue
+		}
+		tf := pass.Fset.AddFile(name, -1, len(content))
+		tf.SetLinesForContent(content)
+		file.segs = []seg{{off: 0, pos: tf.Pos(0), n: len(content)}}
+		all = append(all, r.read(file, content))
+	}
+	for _, p := range all {
+		for _, fn := range p.funcs {
+			r.resolve(fn)
+		}
+	}
+	return r, nil
+}
+
+// read scans and parses one file.
+func (r *Result) read(file *File, src []byte) *parser {
+	p := &parser{file: file, toks: tokenize(blank(src))}
+	p.parse()
+	r.Files = append(r.Files, file)
+	r.Vars = append(r.Vars, p.vars...)
+	r.Funcs = append(r.Funcs, p.funcs...)
+	for _, fn := range p.funcs {
+		r.byName[fn.Name] = append(r.byName[fn.Name], fn)
+	}
+	return p
+}
+
+// resolve names the variables fn writes: its own statics, then the
+// file-scope variables of its file, then those other files define.
+func (r *Result) resolve(fn *Func) {
+	for _, w := range fn.writes {
+		if fn.locals[w.name] {
+			continue
+		}
+		if v := r.lookup(fn, w.name); v != nil {
+			fn.Writes = append(fn.Writes, Write{Var: v, Pos: w.pos, Op: w.op})
+		}
+	}
+	fn.writes = nil
+}
+
+func (r *Result) lookup(fn *Func, name string) *Var {
+	for _, v := range r.Vars {
+		if v.Func == fn && v.Name == name {
+			return v
+		}
+	}
+	// file scope of fn's file: the definition, with the qualifiers of
+	// every declaration of the name there
+	var def *Var
+	merged := Var{}
+	declared := false
+	for _, v := range r.Vars {
+		if v.Func != nil || v.File != fn.File || v.Name != name {
+			continue
+		}
+		declared = true
+		merged.Const = merged.Const || v.Const
+		merged.Atomic = merged.Atomic || v.Atomic
+		merged.ThreadLocal = merged.ThreadLocal || v.ThreadLocal
+		if !v.Extern && def == nil {
+			def = v
+		}
+	}
+	if def == nil && declared {
+		// extern here: the definition in another file
+		for _, v := range r.Vars {
+			if v.Func == nil && v.File != fn.File && v.Name == name && !v.Extern && !v.Static {
+				def = v
+				break
+			}
+		}
+	}
+	if def == nil {
+		return nil
+	}
+	if merged.Const || merged.Atomic || merged.ThreadLocal {
+		cp := *def
+		cp.Const, cp.Atomic, cp.ThreadLocal = cp.Const || merged.Const, cp.Atomic || merged.Atomic, cp.ThreadLocal || merged.ThreadLocal
+		if !cp.Shared() {
+			return nil
+		}
+	}
+	return def
+}
+
+// Lookup returns the function Go calls as C.name from the Go file goFile:
+// defined in that file's preamble, or else in another preamble or, not
+// static, in a .c file. It returns nil when the package's C does not
+// define it.
+func (r *Result) Lookup(name, goFile string) *Func {
+	var other *Func
+	for _, fn := range r.byName[name] {
+		if fn.File.Preamble && fn.File.Name == goFile {
+			return fn
+		}
+		if other == nil && (fn.File.Preamble || !fn.Static) {
+			other = fn
+		}
+	}
+	return other
+}
+
+// callee resolves a call in fn's body: a function of fn's file, or a
+// function other files define and do not make static.
+func (r *Result) callee(fn *Func, name string) *Func {
+	var other *Func
+	for _, g := range r.byName[name] {
+		if g.File == fn.File {
+			return g
+		}
+		if other == nil && !g.Static && !g.File.Preamble {
+			other = g
+		}
+	}
+	return other
+}
+
+// A Reach is a write that a call of a C function can perform: the write,
+// and the chain of functions from the called one to the one that writes.
+type Reach struct {
+	Write Write
+	Chain []*Func // Chain[0] is the function called; the last one writes
+}
+
+// Reach returns the writes a call of fn can perform, through the
+// package's C functions it calls. A function that takes a lock is trusted
+// to guard what it and its callees write, and is not followed.
+func (r *Result) Reach(fn *Func) []Reach {
+	var out []Reach
+	seen := map[*Func]bool{}
+	type item struct {
+		fn    *Func
+		chain []*Func
+	}
+	queue := []item{{fn, []*Func{fn}}}
+	seen[fn] = true
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		if it.fn.Locks {
+			continue
+		}
+		for _, w := range it.fn.Writes {
+			out = append(out, Reach{Write: w, Chain: it.chain})
+		}
+		for _, c := range it.fn.Calls {
+			g := r.callee(it.fn, c.Name)
+			if g == nil || seen[g] {
+				continue
+			}
+			seen[g] = true
+			chain := append(append([]*Func(nil), it.chain...), g)
+			queue = append(queue, item{g, chain})
+		}
+	}
+	return out
+}

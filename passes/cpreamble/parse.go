@@ -1,0 +1,440 @@
+package cpreamble
+
+// parser reads the declarations and function definitions of one file's
+// tokens.
+type parser struct {
+	file  *File
+	toks  []tok
+	vars  []*Var
+	funcs []*Func
+}
+
+// parse reads the file scope: declarations end at a ';' outside brackets;
+// a '{' after a parameter list starts a function body; other braces
+// (struct and enum bodies, initialisers, extern "C") are skipped over.
+func (p *parser) parse() {
+	toks := p.toks
+	for i := 0; i < len(toks); {
+		start := i
+		j := i
+	decl:
+		for ; j < len(toks); j++ {
+			t := toks[j]
+			if t.kind != punct {
+				continue
+			}
+			switch t.text {
+			case "(", "[":
+				j = match(toks, j)
+			case "{":
+				if j > start && toks[j-1].text == "=" {
+					j = match(toks, j) // an initialiser
+					continue
+				}
+				if j == start+1 && toks[start].text == "extern" || j == start {
+					i = j + 1 // extern "C" { (the string is blanked)
+					break decl
+				}
+				if name, params, ok := funcDef(toks[start:j]); ok {
+					end := match(toks, j)
+					p.function(toks[start:j], start+name, start+params, j, end)
+					i = end + 1
+					break decl
+				}
+				j = match(toks, j) // a struct, union or enum body
+			case "}":
+				i = j + 1 // the end of extern "C" {
+				break decl
+			case ";":
+				p.declaration(toks[start:j], nil)
+				i = j + 1
+				break decl
+			}
+		}
+		if j >= len(toks) {
+			break
+		}
+	}
+}
+
+// stripAttrs drops __attribute__((…)), __declspec(…), asm labels and
+// alignment specifiers, and reports whether one said the variable is
+// thread-local (__declspec(thread)).
+func stripAttrs(toks []tok) ([]tok, bool) {
+	var out []tok
+	tls := false
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind == ident {
+			switch t.text {
+			case "__attribute__", "__attribute", "__declspec", "__asm__", "__asm", "asm", "_Alignas", "alignas", "__extension__":
+				if i+1 < len(toks) && toks[i+1].text == "(" {
+					end := match(toks, i+1)
+					for _, x := range toks[i+1 : end] {
+						if x.text == "thread" && t.text == "__declspec" {
+							tls = true
+						}
+					}
+					i = end
+				}
+				continue
+			}
+		}
+		out = append(out, t)
+	}
+	return out, tls
+}
+
+// funcDef reports whether toks (everything before a '{') is a function
+// definition's head, and returns the indices of its name and of the '(' of
+// its parameter list.
+func funcDef(toks []tok) (name, params int, ok bool) {
+	// trailing attributes: int f(void) __attribute__((unused)) {
+	end := len(toks)
+	for end >= 2 && toks[end-1].text == ")" {
+		open := openOf(toks[:end], end-1)
+		if open > 0 && (toks[open-1].text == "__attribute__" || toks[open-1].text == "__attribute") {
+			end = open - 1
+			continue
+		}
+		break
+	}
+	if end < 2 || toks[end-1].text != ")" {
+		return 0, 0, false
+	}
+	for _, t := range toks[:end] {
+		if t.text == "=" || t.text == "typedef" {
+			return 0, 0, false
+		}
+	}
+	open := openOf(toks[:end], end-1)
+	if open < 1 || toks[open-1].kind != ident || keywords[toks[open-1].text] {
+		return 0, 0, false
+	}
+	return open - 1, open, true
+}
+
+// openOf returns the index of the '(' that the ')' at close closes.
+func openOf(toks []tok, close int) int {
+	depth := 0
+	for j := close; j >= 0; j-- {
+		switch toks[j].text {
+		case ")":
+			depth++
+		case "(":
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// declaration reads a declaration (without its ';'): the variables it
+// defines, at file scope (fn == nil) or as statics of fn. It returns the
+// names declared.
+func (p *parser) declaration(toks []tok, fn *Func) []string {
+	toks, tls := stripAttrs(toks)
+	if len(toks) == 0 {
+		return nil
+	}
+	var static, extern, atomic, typedef bool
+	for _, t := range toks {
+		switch t.text {
+		case "static":
+			static = true
+		case "extern":
+			extern = true
+		case "_Atomic":
+			atomic = true
+		case "_Thread_local", "thread_local", "__thread":
+			tls = true
+		case "typedef":
+			typedef = true
+		}
+	}
+	if typedef {
+		return nil
+	}
+	var names []string
+	parts := splitTop(toks, ",")
+	for n, part := range parts {
+		// the declarator, before its initialiser
+		if eq := topIndex(part, "="); eq >= 0 {
+			part = part[:eq]
+		}
+		name, isConst, isFunc, ok := declarator(part, n == 0)
+		if !ok || isFunc {
+			continue
+		}
+		names = append(names, name.text)
+		if fn != nil && !static {
+			continue // an automatic variable
+		}
+		v := &Var{Name: name.text, File: p.file, Func: fn, Pos: p.file.pos(name.off),
+			Static: static, Extern: extern, Const: isConst, Atomic: atomic, ThreadLocal: tls}
+		p.vars = append(p.vars, v)
+	}
+	return names
+}
+
+// topIndex returns the index of the first token s outside brackets, or -1.
+func topIndex(toks []tok, s string) int {
+	for i := 0; i < len(toks); i++ {
+		switch toks[i].text {
+		case "(", "[", "{":
+			i = match(toks, i)
+			continue
+		case s:
+			return i
+		}
+	}
+	return -1
+}
+
+// splitTop splits toks at the separator outside brackets.
+func splitTop(toks []tok, sep string) [][]tok {
+	var out [][]tok
+	start := 0
+	for i := 0; i < len(toks); i++ {
+		switch toks[i].text {
+		case "(", "[", "{":
+			i = match(toks, i)
+			continue
+		case sep:
+			out = append(out, toks[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, toks[start:])
+}
+
+// declarator finds the name a declarator declares: the identifier inside
+// (*name) for a pointer to function or array, otherwise the last
+// identifier before any '[' or '('. first says the specifiers come first
+// (the first declarator of a declaration): a type and a name are both
+// needed then. isFunc is set for a function declarator (a prototype).
+func declarator(toks []tok, first bool) (name tok, isConst, isFunc, ok bool) {
+	if len(toks) == 0 {
+		return tok{}, false, false, false
+	}
+	// (*name)(params) or (*name)[n]
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i].text == "(" && toks[i+1].text == "*" {
+			end := match(toks, i)
+			inner := toks[i+1 : end]
+			for k := len(inner) - 1; k >= 0; k-- {
+				if inner[k].kind == ident && !keywords[inner[k].text] {
+					c := false
+					if k > 0 && (inner[k-1].text == "const" || inner[k-1].text == "__const") {
+						c = true
+					}
+					return inner[k], c, false, true
+				}
+			}
+			return tok{}, false, false, false
+		}
+	}
+	stop := len(toks)
+	for i, t := range toks {
+		if t.text == "[" || t.text == "(" {
+			stop = i
+			break
+		}
+	}
+	idents := 0
+	for _, t := range toks[:stop] {
+		if t.kind == ident {
+			idents++
+		}
+	}
+	k := stop - 1
+	if k < 0 || toks[k].kind != ident || keywords[toks[k].text] {
+		return tok{}, false, false, false
+	}
+	if first && idents < 2 {
+		return tok{}, false, false, false // a macro, or a tag alone
+	}
+	if k > 0 {
+		switch toks[k-1].text {
+		case "struct", "union", "enum":
+			return tok{}, false, false, false // a tag: struct foo;
+		}
+	}
+	for _, t := range toks[:k] {
+		if t.kind == punct && t.text != "*" && t.text != "&" {
+			return tok{}, false, false, false // not a declarator
+		}
+	}
+	if stop < len(toks) && toks[stop].text == "(" {
+		isFunc = true
+	}
+	// const applies to the variable when it follows the last '*', or
+	// when there is no '*' at all
+	star := -1
+	for i, t := range toks[:k] {
+		if t.text == "*" {
+			star = i
+		}
+	}
+	for _, t := range toks[star+1 : k] {
+		if t.text == "const" || t.text == "__const" || t.text == "constexpr" {
+			isConst = true
+		}
+	}
+	return toks[k], isConst, isFunc, true
+}
+
+// function reads a function definition: head is everything before the
+// '{' at body, name and params index head (as indices of p.toks).
+func (p *parser) function(head []tok, name, params, body, end int) {
+	toks := p.toks
+	fn := &Func{Name: toks[name].text, File: p.file, Pos: p.file.pos(toks[name].off), locals: map[string]bool{}}
+	for _, t := range head {
+		if t.text == "static" {
+			fn.Static = true
+		}
+	}
+	// parameters
+	pend := match(toks, params)
+	for _, part := range splitTop(toks[params+1:pend], ",") {
+		if nm, _, _, ok := declarator(part, true); ok {
+			fn.locals[nm.text] = true
+		}
+	}
+	skip := map[int]bool{} // token indices of declarations
+	stmtStart := true
+	for i := body + 1; i < end; i++ {
+		t := toks[i]
+		if stmtStart && t.kind == ident && !stmtKeywords[t.text] {
+			if semi := p.stmtEnd(i, end); semi > i {
+				if t.text == "static" {
+					// a static of fn: writes of the name are writes of it
+					for _, n := range p.declaration(toks[i:semi], fn) {
+						delete(fn.locals, n)
+					}
+					for k := i; k <= semi; k++ {
+						skip[k] = true
+					}
+				} else if localDecl(toks[i:semi]) {
+					for _, n := range p.declarationNames(toks[i:semi]) {
+						fn.locals[n] = true
+					}
+				}
+			}
+		}
+		stmtStart = false
+		if t.kind == punct {
+			switch t.text {
+			case "{", "}", ";":
+				stmtStart = true
+			case "(":
+				stmtStart = i > 0 && toks[i-1].text == "for"
+			case ":":
+				stmtStart = true // after a label or case
+			}
+			continue
+		}
+		if t.kind != ident || skip[i] {
+			continue
+		}
+		// a call
+		if i+1 < end && toks[i+1].text == "(" && !keywords[t.text] && !stmtKeywords[t.text] {
+			if i == 0 || toks[i-1].text != "." && toks[i-1].text != "->" {
+				fn.Calls = append(fn.Calls, Call{Name: t.text, Pos: p.file.pos(t.off)})
+				if lockFuncs[t.text] {
+					fn.Locks = true
+				}
+			}
+			continue
+		}
+		if keywords[t.text] || stmtKeywords[t.text] {
+			continue
+		}
+		if i > 0 && (toks[i-1].text == "." || toks[i-1].text == "->") {
+			continue // a member
+		}
+		// a write: name, name.f, name[i] followed by an assignment or
+		// ++/--; or ++/-- before it
+		op := ""
+		if i > body+1 && (toks[i-1].text == "++" || toks[i-1].text == "--") {
+			op = toks[i-1].text
+		}
+		k := i + 1
+		for k < end {
+			if toks[k].text == "." && k+1 < end && toks[k+1].kind == ident {
+				k += 2
+				continue
+			}
+			if toks[k].text == "[" {
+				k = match(toks, k) + 1
+				continue
+			}
+			break
+		}
+		if op == "" && k < end && (assignOps[toks[k].text] || toks[k].text == "++" || toks[k].text == "--") {
+			op = toks[k].text
+		}
+		if op != "" {
+			fn.writes = append(fn.writes, pendingWrite{name: t.text, pos: p.file.pos(t.off), op: op})
+		}
+	}
+	p.funcs = append(p.funcs, fn)
+}
+
+// stmtEnd returns the index of the ';' that ends the statement starting at
+// i, or -1 when a '{' or '}' comes first.
+func (p *parser) stmtEnd(i, end int) int {
+	for j := i; j < end; j++ {
+		switch p.toks[j].text {
+		case "(", "[":
+			j = match(p.toks, j)
+		case "{":
+			if j > i && p.toks[j-1].text == "=" {
+				j = match(p.toks, j)
+				continue
+			}
+			return -1
+		case "}":
+			return -1
+		case ";":
+			return j
+		}
+	}
+	return -1
+}
+
+// localDecl reports whether a statement declares automatic variables:
+// type words (identifiers, '*') and then a name, before any '=', ',', '['
+// or the end.
+func localDecl(toks []tok) bool {
+	idents := 0
+	for _, t := range toks {
+		switch {
+		case t.kind == ident:
+			idents++
+		case t.text == "*":
+		case t.text == "=" || t.text == "," || t.text == "[":
+			return idents >= 2
+		default:
+			return false
+		}
+	}
+	return idents >= 2
+}
+
+// declarationNames returns the names an automatic declaration declares.
+func (p *parser) declarationNames(toks []tok) []string {
+	toks, _ = stripAttrs(toks)
+	var names []string
+	for n, part := range splitTop(toks, ",") {
+		if eq := topIndex(part, "="); eq >= 0 {
+			part = part[:eq]
+		}
+		if name, _, _, ok := declarator(part, n == 0); ok {
+			names = append(names, name.text)
+		}
+	}
+	return names
+}

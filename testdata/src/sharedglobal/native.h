@@ -1,0 +1,2 @@
+typedef struct CUctx_st *CUcontext;
+#define NATIVE_API
