@@ -1,22 +1,874 @@
 package unguardedcounter
 
 import (
-	"golang.org/x/tools/go/analysis"
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/format"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
 
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/internal/diag"
+	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/concurrency"
 	"github.com/lifetimevet/lifetimevet/passes/guards"
+	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 	"github.com/lifetimevet/lifetimevet/passes/model"
 )
 
 // Analyzer reports counters and reference counts updated without atomics
 // or a lock.
 var Analyzer = &analysis.Analyzer{
-	Name:     "unguardedcounter",
-	Doc:      Doc.Compile().Format(false),
-	URL:      "https://github.com/lifetimevet/lifetimevet/blob/main/analyzers/unguardedcounter/doc.go",
-	Requires: []*analysis.Analyzer{cgocall.Analyzer, model.Analyzer, concurrency.Analyzer, guards.Analyzer},
-	Run:      run,
+	Name: "unguardedcounter",
+	Doc:  Doc.Compile().Format(false),
+	URL:  "https://github.com/lifetimevet/lifetimevet/blob/main/analyzers/unguardedcounter/doc.go",
+	Requires: []*analysis.Analyzer{cgocall.Analyzer, model.Analyzer, lifetime.Analyzer,
+		concurrency.Analyzer, guards.Analyzer},
+	FactTypes: []analysis.Fact{new(AtomicFact)},
+	Run:       run,
 }
 
-func run(pass *analysis.Pass) (any, error) { return nil, nil }
+// AtomicFact records that a field or package-level variable is accessed
+// with sync/atomic in its package, so that a plain access to it in another
+// package is seen to mix the two.
+type AtomicFact struct {
+	Op   string // the first atomic operation: "Add", "Load", "CompareAndSwap"
+	Posn string // where, as file:line
+}
+
+func (*AtomicFact) AFact() {}
+
+func (f *AtomicFact) String() string { return "atomic " + f.Op + " at " + f.Posn }
+
+type checker struct {
+	pass   *analysis.Pass
+	calls  *cgocall.Result
+	model  *model.Result
+	lt     *lifetime.Result
+	conc   *concurrency.Result
+	guards *guards.Result
+	rep    *diag.Reporter
+
+	byInstr  map[ssa.Instruction][]*guards.Access
+	byKey    map[guards.Key][]*guards.Access
+	direct   map[*ssa.Function][]*ssa.Function
+	refcount map[guards.Key]*refTest
+	counted  map[string]bool // fn/key pairs reported as unguarded updates
+}
+
+// refTest is a zero test of a counter that guards a release.
+type refTest struct {
+	pos     token.Pos
+	release string // the release it guards: "C.expr_free", "(*T).Close"
+	relPos  token.Pos
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	c := &checker{
+		pass:     pass,
+		calls:    pass.ResultOf[cgocall.Analyzer].(*cgocall.Result),
+		model:    pass.ResultOf[model.Analyzer].(*model.Result),
+		lt:       pass.ResultOf[lifetime.Analyzer].(*lifetime.Result),
+		conc:     pass.ResultOf[concurrency.Analyzer].(*concurrency.Result),
+		guards:   pass.ResultOf[guards.Analyzer].(*guards.Result),
+		byInstr:  map[ssa.Instruction][]*guards.Access{},
+		byKey:    map[guards.Key][]*guards.Access{},
+		refcount: map[guards.Key]*refTest{},
+		counted:  map[string]bool{},
+	}
+	c.rep = diag.New(pass, c.model)
+	for _, a := range c.guards.Accesses {
+		c.byInstr[a.Instr] = append(c.byInstr[a.Instr], a)
+		c.byKey[a.Key] = append(c.byKey[a.Key], a)
+	}
+	c.direct = directCallers(c.calls.Funcs)
+	c.exportFacts()
+	c.findRefcounts()
+	c.counters()
+	c.mixed()
+	for _, fn := range c.calls.Funcs {
+		c.reload(fn)
+		c.checkThenStore(fn)
+	}
+	return nil, nil
+}
+
+// keyVar returns the variable a key names: the last field of its path, or
+// the package-level variable.
+func keyVar(k guards.Key) *types.Var {
+	var t types.Type
+	var v *types.Var
+	if k.Type != nil {
+		t = k.Type.Type()
+	} else if k.Global != nil {
+		v = k.Global
+		t = v.Type()
+	} else {
+		return nil
+	}
+	if k.Fields == "" {
+		return v
+	}
+	for _, f := range strings.Split(k.Fields, ".") {
+		st, ok := types.Unalias(t).Underlying().(*types.Struct)
+		if !ok {
+			return nil
+		}
+		i := 0
+		fmt.Sscan(f, &i)
+		if i >= st.NumFields() {
+			return nil
+		}
+		v = st.Field(i)
+		t = v.Type()
+	}
+	return v
+}
+
+func atomicAccess(a *guards.Access) bool {
+	return a.Kind == guards.AtomicRead || a.Kind == guards.AtomicRMW
+}
+
+// exportFacts records the package's own fields and variables that it
+// accesses atomically.
+func (c *checker) exportFacts() {
+	done := map[*types.Var]bool{}
+	for _, a := range c.guards.Accesses {
+		if !atomicAccess(a) {
+			continue
+		}
+		v := keyVar(a.Key)
+		// only what other packages can access plainly: exported, and not
+		// of a sync/atomic type
+		if v == nil || v.Pkg() != c.pass.Pkg || done[v] || !v.Exported() || atomicType(v.Type()) {
+			continue
+		}
+		done[v] = true
+		posn := c.pass.Fset.Position(a.Pos)
+		c.pass.ExportObjectFact(v, &AtomicFact{Op: a.Op, Posn: fmt.Sprintf("%s:%d", shortName(posn.Filename), posn.Line)})
+	}
+}
+
+// atomicType reports whether t is a type of sync/atomic.
+func atomicType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync/atomic"
+}
+
+func shortName(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+// directCallers returns, for each function, the functions that call it
+// where they run (not through a go statement).
+func directCallers(funcs []*ssa.Function) map[*ssa.Function][]*ssa.Function {
+	out := map[*ssa.Function][]*ssa.Function{}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var com *ssa.CallCommon
+				switch instr := instr.(type) {
+				case *ssa.Call:
+					com = &instr.Call
+				case *ssa.Defer:
+					com = &instr.Call
+				default:
+					continue
+				}
+				callee := com.StaticCallee()
+				if callee == nil {
+					continue
+				}
+				if o := callee.Origin(); o != nil {
+					callee = o
+				}
+				if !slices.Contains(out[callee], fn) {
+					out[callee] = append(out[callee], fn)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// findRefcounts finds the counters whose zero test guards a release:
+// reference counts.
+func (c *checker) findRefcounts() {
+	for _, fn := range c.calls.Funcs {
+		for _, b := range fn.Blocks {
+			iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+			if !ok {
+				continue
+			}
+			cmp, ok := iff.Cond.(*ssa.BinOp)
+			if !ok || !comparison(cmp.Op) {
+				continue
+			}
+			var operand ssa.Value
+			if isZero(cmp.Y) {
+				operand = cmp.X
+			} else if isZero(cmp.X) {
+				operand = cmp.Y
+			} else {
+				continue
+			}
+			k, pos, ok := c.counterOf(operand)
+			if !ok || c.refcount[k] != nil {
+				continue
+			}
+			for _, s := range b.Succs {
+				if len(s.Preds) != 1 {
+					continue
+				}
+				if rel, relPos := c.releaseIn(fn, s); rel != "" {
+					c.refcount[k] = &refTest{pos: pos, release: rel, relPos: relPos}
+					break
+				}
+			}
+		}
+	}
+}
+
+func comparison(op token.Token) bool {
+	switch op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return true
+	}
+	return false
+}
+
+func isZero(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.Value != nil && k.Value.Kind() == constant.Int && constant.Sign(k.Value) == 0
+}
+
+// counterOf returns the counter a value was read from: a plain or atomic
+// load of a field or variable, or the result of an atomic Add on it.
+func (c *checker) counterOf(v ssa.Value) (guards.Key, token.Pos, bool) {
+	for range 4 {
+		switch x := v.(type) {
+		case *ssa.Convert:
+			v = x.X
+			continue
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		}
+		break
+	}
+	instr, ok := v.(ssa.Instruction)
+	if !ok {
+		return guards.Key{}, 0, false
+	}
+	for _, a := range c.byInstr[instr] {
+		switch a.Kind {
+		case guards.Read, guards.AtomicRead:
+			return a.Key, a.Pos, true
+		case guards.AtomicRMW:
+			if a.Op == "Add" {
+				return a.Key, a.Pos, true
+			}
+		}
+	}
+	return guards.Key{}, 0, false
+}
+
+// releaseIn returns the first release in the blocks s dominates: a call
+// into C that releases, a function whose summary releases, or a method
+// named like a release.
+func (c *checker) releaseIn(fn *ssa.Function, s *ssa.BasicBlock) (string, token.Pos) {
+	for _, bb := range fn.Blocks {
+		if !s.Dominates(bb) {
+			continue
+		}
+		for _, instr := range bb.Instrs {
+			if cc := c.calls.Lookup(instr); cc != nil {
+				if len(c.model.Model.Releases(cc.Name, cc.Sig)) > 0 {
+					return "C." + cc.Name, cc.Pos
+				}
+				continue
+			}
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok || c.calls.Plumbing(instr) {
+				continue
+			}
+			callee := ci.Common().StaticCallee()
+			if callee == nil {
+				if ci.Common().IsInvoke() && releaseName(ci.Common().Method.Name()) {
+					return ci.Common().Method.Name(), ci.Pos()
+				}
+				continue
+			}
+			if sum := c.lt.SummaryOf(callee); sum != nil && len(sum.Releases) > 0 {
+				return callee.Name(), ci.Pos()
+			}
+			if callee.Signature.Recv() != nil && releaseName(callee.Name()) {
+				return callee.Name(), ci.Pos()
+			}
+		}
+	}
+	return "", token.NoPos
+}
+
+// releaseName reports whether a method's name says it releases.
+func releaseName(name string) bool {
+	switch strings.TrimSuffix(strings.TrimSuffix(name, "Locked"), "Internal") {
+	case "Close", "close", "Free", "free", "Release", "release", "Destroy", "destroy",
+		"Dispose", "dispose", "Finalize", "finalize", "Unref", "unref", "Delete":
+		return true
+	}
+	return false
+}
+
+// counterUpdate reports whether the store st adds to or subtracts from the
+// value it loaded from k.
+func (c *checker) counterUpdate(st *ssa.Store, k guards.Key) bool {
+	bin, ok := st.Val.(*ssa.BinOp)
+	if !ok || (bin.Op != token.ADD && bin.Op != token.SUB) {
+		return false
+	}
+	if b, ok := bin.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return false
+	}
+	for _, x := range []ssa.Value{bin.X, bin.Y} {
+		if instr, ok := x.(ssa.Instruction); ok {
+			for _, a := range c.byInstr[instr] {
+				if a.Key == k && a.Kind == guards.Read {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// exempt reports whether an access needs no guard: a lock is held, it is
+// in a sync.Once body, it is to an object the function has just made, or
+// the type is confined to one goroutine.
+func (c *checker) exempt(a *guards.Access) bool {
+	if a.Once || c.guards.InOnce(a.Func) || fresh(a) {
+		return true
+	}
+	if a.Key.Type != nil && c.conc.Confined(a.Key.Type) {
+		return true
+	}
+	for _, l := range a.Locks {
+		if !l.Read || a.Kind == guards.Read {
+			return true
+		}
+	}
+	return false
+}
+
+// fresh reports whether the access is to an object the function allocated.
+func fresh(a *guards.Access) bool {
+	al, ok := a.Ref.Root.(*ssa.Alloc)
+	return ok && !srcname.IsVar(al)
+}
+
+// counters reports counter fields updated plainly in shared types.
+func (c *checker) counters() {
+	for _, a := range c.guards.Accesses {
+		if a.Kind != guards.Write || a.Key.Type == nil || c.exempt(a) {
+			continue
+		}
+		st, ok := a.Instr.(*ssa.Store)
+		if !ok || !c.counterUpdate(st, a.Key) {
+			continue
+		}
+		why, ok := c.shared(a)
+		if !ok {
+			continue
+		}
+		c.counted[fmt.Sprint(a.Func, a.Key)] = true
+		what := "updates"
+		if bin := st.Val.(*ssa.BinOp); bin.Op == token.SUB {
+			what = "decrements"
+		} else if k, ok := bin.Y.(*ssa.Const); ok && k.Value != nil && constant.Compare(k.Value, token.EQL, constant.MakeInt64(1)) {
+			what = "increments"
+		}
+		field := c.text(a)
+		fix := "make it a sync/atomic type (atomic.Int32, atomic.Int64) or hold the lock that guards it"
+		if c.refcount[a.Key] != nil {
+			fix = "make it an atomic.Int32 and release when the value Add returns is zero"
+		}
+		c.rep.Reportf(a.Pos, "%s %s %s without atomics or a lock: %s; two updates at once can lose one, or let two callers see zero and release twice; %s",
+			a.Func.Name(), what, field, why, fix)
+	}
+}
+
+// goroutines are the contexts that make two goroutines of the package's
+// own code meet.
+var goroutines = []concurrency.ContextKind{concurrency.Spawned, concurrency.Finalizer, concurrency.Export}
+
+// shared says why the counter a updates is shared between goroutines.
+func (c *checker) shared(a *guards.Access) (string, bool) {
+	k := a.Key
+	if rt := c.refcount[k]; rt != nil {
+		return fmt.Sprintf("%s is a reference count (its zero test at %s guards %s), shared by every holder of a reference",
+			c.text(a), diag.Where(c.pass.Fset, rt.pos, a.Pos), rt.release), true
+	}
+	for _, e := range c.conc.TypeEvidence(k.Type) {
+		switch e.Kind {
+		case concurrency.ThreadSafe, concurrency.Documented:
+			return e.Desc, true
+		case concurrency.Lock:
+			for _, o := range c.byKey[k] {
+				for _, l := range o.Locks {
+					if l.Key.Type == k.Type {
+						return fmt.Sprintf("%s, which %s holds when it accesses %s (%s)", e.Desc, o.Func.Name(),
+							strings.TrimPrefix(k.String(), k.Type.Name()+"."), diag.Where(c.pass.Fset, o.Pos, a.Pos)), true
+					}
+				}
+			}
+		}
+	}
+	fn := a.Func
+	if ctx := c.conc.SelfOverlap(fn, goroutines...); ctx != nil && !ownFinalizer(ctx, k) {
+		return fmt.Sprintf("two goroutines can run %s at once (%s)", fn.Name(), ctx.Desc), true
+	}
+	for _, o := range c.byKey[k] {
+		if o.Kind != guards.Write || c.exempt(o) {
+			continue
+		}
+		c1, c2, ok := c.conc.Overlap(fn, o.Func, goroutines...)
+		if !ok || (c1 == nil && c2 == nil) || ownFinalizer(c1, k) || ownFinalizer(c2, k) {
+			continue
+		}
+		if o.Func == fn && (c1 == c2 || c1 == nil || c2 == nil) {
+			continue
+		}
+		return fmt.Sprintf("%s (%s) and %s (%s) can run at once", describe(c1, fn), fn.Name(), describe(c2, o.Func), o.Func.Name()), true
+	}
+	return "", false
+}
+
+func ownFinalizer(ctx *concurrency.Context, k guards.Key) bool {
+	return ctx != nil && ctx.Kind == concurrency.Finalizer && ctx.Object == k.Type
+}
+
+func describe(ctx *concurrency.Context, fn *ssa.Function) string {
+	if ctx == nil {
+		return "the caller of " + fn.Name()
+	}
+	return ctx.Desc
+}
+
+// text renders the accessed location as the source names it: x.refs.
+func (c *checker) text(a *guards.Access) string {
+	r := a.Ref
+	if !r.Valid() {
+		return a.Key.String()
+	}
+	if g, ok := r.Root.(*ssa.Global); ok && len(r.Ops) == 0 {
+		return g.Name()
+	}
+	name := srcname.Of(c.pass.Files, r.Root)
+	if name == "" {
+		name = r.Root.Name()
+	}
+	if al, ok := r.Root.(*ssa.Alloc); ok && srcname.IsVar(al) {
+		return strings.TrimPrefix(access.Render(name, al.Type(), append([]access.Op{{Kind: access.Load}}, r.Ops...)), "*")
+	}
+	return strings.TrimPrefix(access.Render(name, r.Root.Type(), r.Ops), "&")
+}
+
+// mixed reports plain accesses to fields and variables that are accessed
+// atomically elsewhere (in this package, or in theirs, through facts).
+func (c *checker) mixed() {
+	type atomicUse struct {
+		where string
+		op    string
+		fn    string
+		acc   []*guards.Access
+	}
+	uses := map[guards.Key]*atomicUse{}
+	for _, a := range c.guards.Accesses {
+		if !atomicAccess(a) {
+			continue
+		}
+		u := uses[a.Key]
+		if u == nil {
+			u = &atomicUse{op: a.Op, fn: a.Func.Name(), where: ""}
+			uses[a.Key] = u
+		}
+		u.acc = append(u.acc, a)
+	}
+	reported := map[string]bool{}
+	for _, a := range c.guards.Accesses {
+		if a.Kind != guards.Read && a.Kind != guards.Write {
+			continue
+		}
+		if a.Once || c.guards.InOnce(a.Func) || fresh(a) || a.Key.Type != nil && c.conc.Confined(a.Key.Type) {
+			continue
+		}
+		key := fmt.Sprint(a.Func, a.Key)
+		if c.counted[key] || reported[key] {
+			continue
+		}
+		var other, op, fnName string
+		if u := uses[a.Key]; u != nil {
+			// a plain read under a lock that every atomic write holds too
+			if a.Kind == guards.Read && c.lockedLikeWrites(a, u.acc) {
+				continue
+			}
+			first := u.acc[0]
+			other = diag.Where(c.pass.Fset, first.Pos, a.Pos)
+			op, fnName = first.Op, first.Func.Name()
+		} else {
+			v := keyVar(a.Key)
+			if v == nil || v.Pkg() == c.pass.Pkg || v.Pkg() == nil {
+				continue
+			}
+			var fact AtomicFact
+			if !c.pass.ImportObjectFact(v, &fact) {
+				continue
+			}
+			other = fact.Posn
+			op, fnName = fact.Op, "package "+v.Pkg().Name()
+		}
+		reported[key] = true
+		what := "reads"
+		if a.Kind == guards.Write {
+			what = "writes"
+		}
+		c.rep.Reportf(a.Pos, "%s %s %s plainly, but %s accesses it with atomic %s (%s): a plain access at the same time as an atomic one is a data race, and the plain one may see a stale or torn value; access it only through sync/atomic (an atomic.Int32 or atomic.Int64 field makes that the only way)",
+			a.Func.Name(), what, c.text(a), fnName, op, other)
+	}
+}
+
+// lockedLikeWrites reports whether a plain read holds a lock that every
+// atomic write of the key holds too (so no write can run during it).
+func (c *checker) lockedLikeWrites(a *guards.Access, atomics []*guards.Access) bool {
+	for _, l := range a.Locks {
+		all := true
+		for _, w := range atomics {
+			if w.Kind == guards.AtomicRMW && !w.Locked(l.Key, true) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+func dominates(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() {
+		return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
+	}
+	return a.Block().Dominates(b.Block())
+}
+
+// reload reports an atomic Add whose result is dropped, followed by a
+// separate atomic Load of the same counter that a branch tests.
+func (c *checker) reload(fn *ssa.Function) {
+	var adds []*guards.Access
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			for _, a := range c.byInstr[instr] {
+				if a.Kind == guards.AtomicRMW && a.Op == "Add" {
+					if call, ok := instr.(*ssa.Call); ok && (call.Referrers() == nil || len(*call.Referrers()) == 0) {
+						adds = append(adds, a)
+					}
+				}
+			}
+		}
+	}
+	for _, add := range adds {
+		if add.Key.Type != nil && c.conc.Confined(add.Key.Type) {
+			continue
+		}
+		for _, ld := range c.byKey[add.Key] {
+			if ld.Func != fn || ld.Kind != guards.AtomicRead || !dominates(add.Instr, ld.Instr) {
+				continue
+			}
+			if !c.tested(ld.Instr.(ssa.Value)) {
+				continue
+			}
+			if c.sameLock(add, ld) {
+				continue
+			}
+			field := c.text(ld)
+			d := analysis.Diagnostic{
+				Pos: ld.Pos,
+				Message: fmt.Sprintf("%s tests %s with a separate atomic Load after the atomic Add at %s: two goroutines can both add before either loads, and both see the final value (both release, or neither); test the value Add returns",
+					fn.Name(), field, diag.Where(c.pass.Fset, add.Pos, ld.Pos)),
+			}
+			if fix, ok := c.reloadFix(add, ld); ok {
+				d.SuggestedFixes = []analysis.SuggestedFix{fix}
+			}
+			c.rep.Report(d)
+			break
+		}
+	}
+}
+
+// tested reports whether v (a loaded value) is compared in a branch
+// condition.
+func (c *checker) tested(v ssa.Value) bool {
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value, depth int) bool
+	walk = func(v ssa.Value, depth int) bool {
+		if depth > 4 || seen[v] || v.Referrers() == nil {
+			return false
+		}
+		seen[v] = true
+		for _, u := range *v.Referrers() {
+			switch u := u.(type) {
+			case *ssa.If:
+				return true
+			case *ssa.BinOp:
+				if walk(u, depth+1) {
+					return true
+				}
+			case *ssa.UnOp:
+				if walk(u, depth+1) {
+					return true
+				}
+			case *ssa.Convert:
+				if walk(u, depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v, 0)
+}
+
+func (c *checker) sameLock(a, b *guards.Access) bool {
+	for _, l := range a.Locks {
+		if !l.Read && b.Locked(l.Key, true) {
+			return true
+		}
+	}
+	return false
+}
+
+// reloadFix drops the Add statement and tests its value where the Load
+// was.
+func (c *checker) reloadFix(add, ld *guards.Access) (analysis.SuggestedFix, bool) {
+	file := c.fileOf(add.Pos)
+	if file == nil || c.fileOf(ld.Pos) != file {
+		return analysis.SuggestedFix{}, false
+	}
+	addCall, addStmt := callAt(file, add.Instr.Pos())
+	ldCall, _ := callAt(file, ld.Instr.Pos())
+	if addCall == nil || addStmt == nil || ldCall == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	var buf bytes.Buffer
+	if err := format.Node(&buf, c.pass.Fset, addCall); err != nil {
+		return analysis.SuggestedFix{}, false
+	}
+	del := analysis.TextEdit{Pos: addStmt.Pos(), End: addStmt.End()}
+	if tf := c.pass.Fset.File(addStmt.Pos()); tf != nil {
+		start := tf.PositionFor(addStmt.Pos(), false)
+		end := tf.PositionFor(addStmt.End(), false)
+		if start.Line == end.Line && end.Line < tf.LineCount() && c.aloneOnLine(file, addStmt) {
+			del = analysis.TextEdit{Pos: tf.LineStart(start.Line), End: tf.LineStart(start.Line + 1)}
+		}
+	}
+	return analysis.SuggestedFix{
+		Message: "test the value atomic Add returns",
+		TextEdits: []analysis.TextEdit{
+			del,
+			{Pos: ldCall.Pos(), End: ldCall.End(), NewText: buf.Bytes()},
+		},
+	}, true
+}
+
+// aloneOnLine reports whether no other statement or comment shares stmt's
+// line.
+func (c *checker) aloneOnLine(file *ast.File, stmt ast.Stmt) bool {
+	line := func(p token.Pos) int { return c.pass.Fset.PositionFor(p, false).Line }
+	l := line(stmt.Pos())
+	alone := true
+	ast.Inspect(file, func(n ast.Node) bool {
+		if n == nil || !alone {
+			return false
+		}
+		if s, ok := n.(ast.Stmt); ok && n != stmt {
+			if _, block := s.(*ast.BlockStmt); !block && (line(s.Pos()) == l || line(s.End()) == l) && (s.End() <= stmt.Pos() || s.Pos() >= stmt.End()) {
+				alone = false
+			}
+		}
+		return true
+	})
+	for _, cg := range file.Comments {
+		for _, cm := range cg.List {
+			if line(cm.Pos()) == l || line(cm.End()) == l {
+				return false
+			}
+		}
+	}
+	return alone
+}
+
+func (c *checker) fileOf(pos token.Pos) *ast.File {
+	for _, f := range c.pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// callAt returns the call expression whose '(' is at lparen, and the
+// expression statement it forms, if it is one.
+func callAt(file *ast.File, lparen token.Pos) (*ast.CallExpr, ast.Stmt) {
+	path, _ := astutil.PathEnclosingInterval(file, lparen, lparen+1)
+	for i, n := range path {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || call.Lparen != lparen {
+			continue
+		}
+		if i+1 < len(path) {
+			if es, ok := path[i+1].(*ast.ExprStmt); ok {
+				return call, es
+			}
+		}
+		return call, nil
+	}
+	return nil, nil
+}
+
+// checkThenStore reports a branch on an atomic Load followed, in the code
+// it decides, by an atomic Store of the same variable around an action:
+// two goroutines can both pass the check and both act.
+func (c *checker) checkThenStore(fn *ssa.Function) {
+	for _, b := range fn.Blocks {
+		iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		for _, ld := range c.condLoads(iff.Cond) {
+			if ld.Key.Type != nil && c.conc.Confined(ld.Key.Type) || ld.Once {
+				continue
+			}
+			for _, s := range b.Succs {
+				if len(s.Preds) != 1 {
+					continue
+				}
+				st, acts := c.storeIn(fn, s, ld.Key)
+				if st == nil || !acts || c.sameLock(ld, st) || c.recheckedUnderLock(fn, ld, st) {
+					continue
+				}
+				c.rep.Reportf(ld.Pos, "%s checks %s with an atomic Load and then sets it with a separate Store (%s): two goroutines can both pass the check and both run what it guards; claim it with CompareAndSwap and act only when that succeeds, or use sync.Once",
+					fn.Name(), c.text(ld), diag.Where(c.pass.Fset, st.Pos, ld.Pos))
+				break
+			}
+		}
+	}
+}
+
+// condLoads returns the atomic loads a branch condition compares.
+func (c *checker) condLoads(cond ssa.Value) []*guards.Access {
+	var out []*guards.Access
+	var walk func(v ssa.Value, depth int)
+	walk = func(v ssa.Value, depth int) {
+		if v == nil || depth > 4 {
+			return
+		}
+		if instr, ok := v.(ssa.Instruction); ok {
+			for _, a := range c.byInstr[instr] {
+				if a.Kind == guards.AtomicRead {
+					out = append(out, a)
+				}
+			}
+		}
+		switch v := v.(type) {
+		case *ssa.BinOp:
+			walk(v.X, depth+1)
+			walk(v.Y, depth+1)
+		case *ssa.UnOp:
+			walk(v.X, depth+1)
+		case *ssa.Convert:
+			walk(v.X, depth+1)
+		}
+	}
+	walk(cond, 0)
+	return out
+}
+
+// storeIn returns an atomic Store of k in the blocks s dominates, and
+// whether those blocks also act (call something other than sync/atomic).
+func (c *checker) storeIn(fn *ssa.Function, s *ssa.BasicBlock, k guards.Key) (*guards.Access, bool) {
+	var st *guards.Access
+	acts := false
+	for _, bb := range fn.Blocks {
+		if !s.Dominates(bb) {
+			continue
+		}
+		for _, instr := range bb.Instrs {
+			for _, a := range c.byInstr[instr] {
+				if a.Key == k && a.Kind == guards.AtomicRMW {
+					if a.Op != "Store" {
+						return nil, false // a claim (CompareAndSwap, Swap) decides
+					}
+					if st == nil {
+						st = a
+					}
+				}
+			}
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok || c.calls.Plumbing(instr) {
+				continue
+			}
+			if c.calls.Lookup(instr) != nil {
+				acts = true
+				continue
+			}
+			if callee := ci.Common().StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "sync/atomic" {
+				continue
+			}
+			if _, ok := ci.Common().Value.(*ssa.Builtin); ok {
+				continue
+			}
+			if op, _, ok := lockCall(ci.Common()); ok && op != "" {
+				continue
+			}
+			acts = true
+		}
+	}
+	return st, acts
+}
+
+// lockCall reports whether com is a method of sync.Mutex or RWMutex.
+func lockCall(com *ssa.CallCommon) (string, bool, bool) {
+	callee := com.StaticCallee()
+	if callee == nil || callee.Signature.Recv() == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" {
+		return "", false, false
+	}
+	return callee.Name(), true, true
+}
+
+// recheckedUnderLock reports whether the variable is loaded again, with a
+// lock held that the store holds, between the check and the store (double-
+// checked locking).
+func (c *checker) recheckedUnderLock(fn *ssa.Function, ld, st *guards.Access) bool {
+	for _, a := range c.byKey[ld.Key] {
+		if a.Func != fn || a == ld || (a.Kind != guards.AtomicRead && a.Kind != guards.Read) {
+			continue
+		}
+		if c.sameLock(st, a) && dominates(a.Instr, st.Instr) {
+			return true
+		}
+	}
+	return false
+}

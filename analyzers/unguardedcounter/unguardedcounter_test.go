@@ -1,0 +1,18 @@
+package unguardedcounter_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/lifetimevet/lifetimevet/analyzers/unguardedcounter"
+	"github.com/lifetimevet/lifetimevet/internal/testutil"
+)
+
+func TestUnguardedCounter(t *testing.T) {
+	testutil.Run(t, unguardedcounter.Analyzer, "unguardedcounter/refs", "unguardedcounter/facts/...")
+}
+
+func TestReloadFix(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), unguardedcounter.Analyzer, "unguardedcounter/reload")
+}

@@ -1,0 +1,60 @@
+package refs
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// A field accessed atomically in one place and plainly in another.
+type Counter struct {
+	hits int64
+}
+
+func (c *Counter) Hit() { atomic.AddInt64(&c.hits, 1) }
+
+func (c *Counter) Hits() int64 { return c.hits } // want `Hits reads c.hits plainly, but Hit accesses it with atomic Add \(line 13\)`
+
+func (c *Counter) Reset() { c.hits = 0 } // want `Reset writes c.hits plainly, but Hit accesses it with atomic Add`
+
+// Fixed: every access atomic.
+type AtomicCounter struct {
+	hits int64
+}
+
+func (c *AtomicCounter) Hit() { atomic.AddInt64(&c.hits, 1) }
+
+func (c *AtomicCounter) Hits() int64 { return atomic.LoadInt64(&c.hits) }
+
+// Fixed: atomic writes under a lock; a plain read under the same lock.
+type Gauge struct {
+	mu  sync.Mutex
+	val int64
+}
+
+func (g *Gauge) Set(v int64) {
+	g.mu.Lock()
+	atomic.StoreInt64(&g.val, v)
+	g.mu.Unlock()
+}
+
+func (g *Gauge) Fast() int64 { return atomic.LoadInt64(&g.val) }
+
+func (g *Gauge) Slow() int64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.val
+}
+
+// A global accessed both ways.
+var requests int32
+
+func Request() { atomic.AddInt32(&requests, 1) }
+
+func Requests() int32 { return requests } // want `Requests reads requests plainly, but Request accesses it with atomic Add`
+
+// Fixed: a constructor filling in a new object.
+func NewCounter() *Counter {
+	c := &Counter{}
+	c.hits = 1
+	return c
+}
