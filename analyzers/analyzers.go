@@ -10,9 +10,12 @@ import (
 	"github.com/lifetimevet/lifetimevet/analyzers/checkthendestroy"
 	"github.com/lifetimevet/lifetimevet/analyzers/doublerelease"
 	"github.com/lifetimevet/lifetimevet/analyzers/finalizer"
+	"github.com/lifetimevet/lifetimevet/analyzers/handleleak"
 	"github.com/lifetimevet/lifetimevet/analyzers/lifetimedirective"
+	"github.com/lifetimevet/lifetimevet/analyzers/releaseorder"
 	"github.com/lifetimevet/lifetimevet/analyzers/sharedglobal"
 	"github.com/lifetimevet/lifetimevet/analyzers/unguardedcounter"
+	"github.com/lifetimevet/lifetimevet/analyzers/useafterrelease"
 )
 
 // All is the suite, in the order findings are documented.
@@ -20,8 +23,11 @@ var All = []*analysis.Analyzer{
 	doublerelease.Analyzer,
 	checkthendestroy.Analyzer,
 	finalizer.Analyzer,
+	useafterrelease.Analyzer,
 	sharedglobal.Analyzer,
 	unguardedcounter.Analyzer,
+	releaseorder.Analyzer,
+	handleleak.Analyzer,
 	lifetimedirective.Analyzer,
 }
 
@@ -32,7 +38,10 @@ var Docs = map[string]*lint.RawDocumentation{
 	doublerelease.Analyzer.Name:     doublerelease.Doc,
 	checkthendestroy.Analyzer.Name:  checkthendestroy.Doc,
 	finalizer.Analyzer.Name:         finalizer.Doc,
+	useafterrelease.Analyzer.Name:   useafterrelease.Doc,
 	sharedglobal.Analyzer.Name:      sharedglobal.Doc,
 	unguardedcounter.Analyzer.Name:  unguardedcounter.Doc,
+	releaseorder.Analyzer.Name:      releaseorder.Doc,
+	handleleak.Analyzer.Name:        handleleak.Doc,
 	lifetimedirective.Analyzer.Name: lifetimedirective.Doc,
 }

@@ -83,7 +83,12 @@ type Result struct {
 
 	info      *types.Info
 	callExprs map[token.Pos]*ast.CallExpr
+	definedC  map[string]bool
 }
+
+// DefinedInC reports whether the package's own C (its cgo preambles and .c
+// files) defines the C function name, rather than a library it links.
+func (r *Result) DefinedInC(name string) bool { return r.definedC[name] }
 
 // Lookup returns the call into C that instr performs, or nil.
 func (r *Result) Lookup(instr ssa.Instruction) *Call { return r.calls[instr] }
@@ -119,6 +124,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	res.indexCalls(user)
+	res.definedC = definedInC(pass, user)
 	for _, fn := range ssaRes.SrcFuncs {
 		if fn.Pos().IsValid() && support[pass.Fset.File(fn.Pos())] {
 			continue

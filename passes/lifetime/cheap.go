@@ -8,10 +8,9 @@ import (
 	"github.com/lifetimevet/lifetimevet/internal/access"
 )
 
-// relevant reports whether fn can release, acquire or disarm anything: it
-// calls into C through a function the model knows, calls a Go function
-// whose summary releases or disarms, or registers or disarms a finalizer or
-// cleanup. Only relevant functions go through the state machine; the
+// relevant reports whether fn can release, acquire, use or disarm
+// anything: it calls into C, calls a Go function whose summary releases,
+// acquires or disarms, or registers or disarms a finalizer or cleanup. Only relevant functions go through the state machine; the
 // others (all of a pure Go package) get a cheap summary of what they write.
 func (pa *pkgAnalysis) relevant(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
@@ -21,11 +20,7 @@ func (pa *pkgAnalysis) relevant(fn *ssa.Function) bool {
 				continue
 			}
 			if c := pa.calls.Lookup(instr); c != nil {
-				m := pa.model.Model
-				if len(m.Releases(c.Name, c.Sig)) > 0 || len(m.Acquires(c.Name)) > 0 {
-					return true
-				}
-				continue
+				return true // handles reach C here: uses, acquisitions, releases
 			}
 			callee := ci.Common().StaticCallee()
 			if callee == nil {
@@ -40,7 +35,7 @@ func (pa *pkgAnalysis) relevant(fn *ssa.Function) bool {
 					return true
 				}
 			}
-			if s := pa.summaryOf(callee); s != nil && (len(s.Releases) > 0 || len(s.Disarms) > 0) {
+			if s := pa.summaryOf(callee); s != nil && (len(s.Releases) > 0 || len(s.Disarms) > 0 || len(s.Acquires) > 0) {
 				return true
 			}
 		}
@@ -90,6 +85,16 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
+			case *ssa.MapUpdate:
+				if p, ok := pathOf(instr.Key); ok {
+					use(p) // a handle used as a registry key
+				}
+			case *ssa.Lookup:
+				if _, isMap := instr.X.Type().Underlying().(*types.Map); isMap {
+					if p, ok := pathOf(instr.Index); ok {
+						use(p)
+					}
+				}
 			case *ssa.Store:
 				if p, ok := pathOf(instr.Addr); ok {
 					add(p)

@@ -181,8 +181,8 @@ func (a *fnAnalysis) run() {
 // this edge.
 func (a *fnAnalysis) edge(b *ssa.BasicBlock, _ int, succ *ssa.BasicBlock, out *state) *state {
 	ns := out.clone()
-	if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
-		a.refine(ns, out, iff, slices.Index(b.Succs, succ))
+	if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && out.br != nil {
+		a.refine(ns, out, out.br, slices.Index(b.Succs, succ))
 	}
 	pi := slices.Index(succ.Preds, b)
 	if pi < 0 {
@@ -226,6 +226,7 @@ func (a *fnAnalysis) block(b *ssa.BasicBlock, s *state) (*state, bool) {
 			a.store(s, instr)
 		case *ssa.If:
 			a.guard(s, instr.Cond, 0)
+			s.br = a.branchOf(s, instr.Cond)
 		case *ssa.Call:
 			a.call(s, instr, false)
 		case *ssa.Defer:
@@ -254,6 +255,13 @@ func (a *fnAnalysis) block(b *ssa.BasicBlock, s *state) (*state, bool) {
 		case *ssa.MakeInterface:
 			// boxed into an interface: followed no further
 			a.escape(s, a.tokOf(s, instr.X))
+		case *ssa.MakeClosure:
+			// a closure may run later, anywhere: what it captures is handed on
+			for _, b := range instr.Bindings {
+				bt := a.tokOf(s, b)
+				a.escape(s, bt)
+				a.escape(s, a.content(s, bt))
+			}
 		}
 	}
 	for _, k := range a.local[b] {
@@ -482,6 +490,10 @@ func localVar(l *tok) bool {
 	return ok && !al.Heap || ok && al.Comment != "" && al.Comment != "complit" && al.Comment != "new"
 }
 
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
 func isPointer(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Pointer)
 	return ok
@@ -647,6 +659,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			})
 			a.releaseOrder(s, t, site, args, released)
 			a.release(s, t, site)
+			if t != nil && c.Value != nil && !deferred {
+				s.relStatus[t] = a.ts.rootOf(c.Value)
+			}
 			if e.Clears && args[arg] != nil {
 				a.write(s, args[arg], a.ts.zero)
 			}
@@ -688,9 +703,22 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				}
 			}
 		}
+		// A function of the package's own C that no model describes may
+		// keep what it is given (go-sqlite3's _sqlite3_result_text hands
+		// its string to SQLite with free as the destructor): handed on.
+		ownC := len(rels) == 0 && len(a.pa.model.Model.Entries(c.Name)) == 0 && a.pa.calls.DefinedInC(c.Name)
 		for i, t := range args {
 			if t != nil && !t.location() {
 				a.use(t)
+			}
+			if t != nil && (ownC || t.location() && !released[i]) {
+				// the address of a variable given to C: C may replace
+				// (or take) what it holds
+				if t.location() {
+					a.escape(s, a.content(s, t))
+				} else {
+					a.escape(s, t)
+				}
 			}
 			if !released[i] && t != nil {
 				a.useAt(s, t, instr, c.Name, i, len(released) > 0, func() string {
@@ -724,6 +752,24 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 		}
 	case eff.sum != nil:
 		sum := eff.sum
+		// Uses first (a function uses its argument, then may release it),
+		// leaving out what the callee itself releases: that is its release.
+		for _, u := range sum.Uses {
+			if sum.ReleaseOf(u) != nil {
+				continue
+			}
+			if t := a.evalPath(s, eff, args, u); t != nil {
+				a.use(t)
+				if first, ok := s.released[t]; ok {
+					use := a.site(instr, nil, eff.calleeName, "use", u.Root, deferred, func() string {
+						return a.pathText(instr, eff.callee, u)
+					})
+					use.Callee, use.CalleeName = eff.callee, eff.calleeName
+					a.event(&Event{Kind: UseAfterRelease, First: first, Second: use, Handle: first.Handle},
+						fmt.Sprint("use", first.id, "/", use.id))
+				}
+			}
+		}
 		for _, r := range sum.Releases {
 			t := a.evalPath(s, eff, args, r.Path)
 			site := a.site(instr, r, r.CFunc, r.Class, r.Path.Root, deferred, func() string {
@@ -758,19 +804,6 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 		for _, p := range sum.Clobbers {
 			a.clobber(s, a.evalPath(s, eff, args, p), instr)
 		}
-		for _, u := range sum.Uses {
-			if t := a.evalPath(s, eff, args, u); t != nil {
-				a.use(t)
-				if first, ok := s.released[t]; ok {
-					use := a.site(instr, nil, eff.calleeName, "use", u.Root, deferred, func() string {
-						return a.pathText(instr, eff.callee, u)
-					})
-					use.Callee, use.CalleeName = eff.callee, eff.calleeName
-					a.event(&Event{Kind: UseAfterRelease, First: first, Second: use, Handle: first.Handle},
-						fmt.Sprint("use", first.id, "/", use.id))
-				}
-			}
-		}
 		for _, i := range sum.Escapes {
 			if i < len(args) {
 				a.escape(s, args[i])
@@ -784,7 +817,15 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				}
 				asite := a.site(instr, nil, eff.calleeName, "acquire", -1-i, false, nil)
 				asite.Callee, asite.CalleeName = eff.callee, eff.calleeName
-				s.acquired[t] = &acq{site: asite, status: a.ts.rootOf(c)}
+				// the status: the last result when it is an error or a bool
+				// (p, err := alloc()), else the handle itself
+				status := t
+				if res := c.Call.Signature().Results(); res.Len() > 1 {
+					if lt := res.At(res.Len() - 1).Type(); isError(lt) || isBool(lt) {
+						status = a.ts.field(a.ts.rootOf(c), res.Len()-1)
+					}
+				}
+				s.acquired[t] = &acq{site: asite, status: status}
 			}
 		}
 		for _, d := range sum.Disarms {

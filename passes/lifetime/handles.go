@@ -101,89 +101,141 @@ func (a *fnAnalysis) keyUse(s *state, key ssa.Value, instr ssa.Instruction, op s
 	}
 }
 
-// refine narrows the state entering successor si of the If ending a
-// block: on the edge where an acquisition failed (its status is non-zero,
-// an error is non-nil, a returned handle is nil), the handle was never
-// acquired. A status tested in a way this does not read makes the
-// acquisition unsure (no leak is reported for it).
-func (a *fnAnalysis) refine(ns, out *state, iff *ssa.If, si int) {
-	if len(out.acquired) == 0 {
-		return
-	}
-	truth := si == 0
-	cond := iff.Cond
-	negate := false
+// branchOf reads a branch condition in the state where it is evaluated.
+func (a *fnAnalysis) branchOf(s *state, cond ssa.Value) *branch {
+	br := &branch{op: token.ILLEGAL}
 	for {
 		if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
-			cond, negate = u.X, !negate
+			cond, br.negate = u.X, !br.negate
 			continue
 		}
 		break
 	}
-	if negate {
-		truth = !truth
-	}
-	drop := func(st *tok, handle bool) {
-		for t, aq := range ns.acquired {
-			if aq.status == st || handle && t == st {
-				delete(ns.acquired, t)
+	// the tokens the condition reads directly (a call's arguments are the
+	// call's business: C.strlen(p) == 0 tests a length, not p)
+	var walk func(v ssa.Value, depth int)
+	walk = func(v ssa.Value, depth int) {
+		if v == nil || depth > 6 {
+			return
+		}
+		switch v := v.(type) {
+		case *ssa.BinOp:
+			walk(v.X, depth+1)
+			walk(v.Y, depth+1)
+			return
+		case *ssa.UnOp:
+			if v.Op != token.MUL {
+				walk(v.X, depth+1)
+				return
 			}
+		case *ssa.Const:
+			return
+		}
+		t := a.tokOf(s, v)
+		br.parts = append(br.parts, t, t.root)
+	}
+	walk(cond, 0)
+	switch c := cond.(type) {
+	case *ssa.BinOp:
+		x, y, op := c.X, c.Y, c.Op
+		k, ok := y.(*ssa.Const)
+		if !ok {
+			k, ok = x.(*ssa.Const)
+			x, op = y, swap(op)
+		}
+		if ok {
+			br.op, br.x, br.k = op, a.tokOf(s, x), k
+		}
+	default:
+		if isBool(cond.Type()) {
+			br.x = a.tokOf(s, cond)
 		}
 	}
+	return br
+}
+
+// refine narrows the state entering successor si of the If ending a
+// block: on the edge where an acquisition failed (its status is non-zero,
+// an error is non-nil, a returned handle is nil), the handle was never
+// acquired, and on the edge where a release failed, it was not released.
+// A status tested in a way this does not read makes the acquisition unsure
+// (no leak is reported for it).
+func (a *fnAnalysis) refine(ns, out *state, br *branch, si int) {
+	if len(out.acquired) == 0 && len(out.relStatus) == 0 {
+		return
+	}
+	truth := si == 0
+	if br.negate {
+		truth = !truth
+	}
 	involved := func(t *tok) bool {
+		if t == nil {
+			return false
+		}
 		for h, aq := range out.acquired {
 			if h == t || aq.status == t {
 				return true
 			}
 		}
+		for _, st := range out.relStatus {
+			if st == t {
+				return true
+			}
+		}
 		return false
 	}
-	switch c := cond.(type) {
-	case *ssa.BinOp:
-		x, y := c.X, c.Y
-		op := c.Op
-		k, ok := y.(*ssa.Const)
-		if !ok {
-			k, ok = x.(*ssa.Const)
-			x = y
-			op = swap(op)
-		}
-		xt := a.tokOf(out, x)
-		if !ok || !involved(xt) {
-			a.markUnsure(ns, out, cond)
-			return
-		}
-		zero, ok := zeroSatisfies(op, k)
-		if !ok {
-			a.markUnsure(ns, out, cond)
-			return
-		}
-		// On this edge, can x be zero?
-		zeroHere := zero == truth
-		isHandle := false
-		if _, ok := out.acquired[xt]; ok {
-			isHandle = true
-		}
-		if isHandle {
-			// a handle compared with nil: where it must be nil, nothing
-			// was acquired
-			if (op == token.EQL || op == token.NEQ) && k.IsNil() && zeroHere && exactlyZero(op, truth) {
-				drop(xt, true)
+	failed := func(st *tok, handle bool) {
+		for t, aq := range ns.acquired {
+			if aq.status == st || handle && t == st {
+				delete(ns.acquired, t)
 			}
-			return
 		}
-		if !zeroHere {
-			drop(xt, false) // a non-zero status, a non-nil error: failure
-		}
-	default:
-		t := a.tokOf(out, cond)
-		if involved(t) && isBool(cond.Type()) {
-			if !truth {
-				drop(t, false) // false: failure
+		if !handle {
+			for t, rs := range ns.relStatus {
+				if rs == st {
+					delete(ns.released, t) // the release failed: still held
+					delete(ns.relStatus, t)
+				}
 			}
-			return
 		}
-		a.markUnsure(ns, out, cond)
+	}
+	unsure := func() {
+		for _, t := range br.parts {
+			for h, aq := range out.acquired {
+				if h == t || aq.status == t {
+					ns.unsure[aq.status] = true
+					ns.unsure[h] = true
+				}
+			}
+		}
+	}
+	if !involved(br.x) {
+		unsure()
+		return
+	}
+	if br.op == token.ILLEGAL {
+		// a boolean status: false is failure
+		if !truth {
+			failed(br.x, false)
+		}
+		return
+	}
+	zero, ok := zeroSatisfies(br.op, br.k)
+	if !ok {
+		unsure()
+		return
+	}
+	zeroHere := zero == truth // can x be zero on this edge?
+	if _, isHandle := out.acquired[br.x]; isHandle {
+		// a handle compared with nil: where it must be nil, nothing was
+		// acquired
+		if (br.op == token.EQL || br.op == token.NEQ) && br.k.IsNil() && zeroHere && exactlyZero(br.op, truth) {
+			failed(br.x, true)
+		}
+		return
+	}
+	if !zeroHere {
+		failed(br.x, false) // a non-zero status, a non-nil error: failure
 	}
 }
 
@@ -191,22 +243,6 @@ func (a *fnAnalysis) refine(ns, out *state, iff *ssa.If, si int) {
 // truth, the value is nil (x == nil true, x != nil false).
 func exactlyZero(op token.Token, truth bool) bool {
 	return op == token.EQL && truth || op == token.NEQ && !truth
-}
-
-func (a *fnAnalysis) markUnsure(ns, out *state, cond ssa.Value) {
-	tmp := newState()
-	for k, v := range out.vals {
-		tmp.vals[k] = v
-	}
-	a.guard(tmp, cond, 0)
-	for t := range tmp.guards {
-		for h, aq := range out.acquired {
-			if h == t || aq.status == t {
-				ns.unsure[aq.status] = true
-				ns.unsure[h] = true
-			}
-		}
-	}
 }
 
 func isBool(t types.Type) bool {

@@ -1,25 +1,42 @@
 package lifetime
 
 import (
+	"go/token"
 	"slices"
 	"strconv"
+
+	"golang.org/x/tools/go/ssa"
 )
 
 // A state is the abstract state of one path (or of a few merged paths)
 // through a function at one point.
 type state struct {
-	content  map[*tok]*tok   // location -> its content, where known to differ from the canonical one
-	vals     map[valKey]*tok // tokens of loads and phis, which depend on the path
-	released map[*tok]*Site  // handles released on this path -> first release
-	maybe    map[*tok]*Site  // handles a guarded (idempotent) release may have released
-	defers   []*pending      // deferred calls registered, in order
-	guards   map[*tok]bool   // roots (and handles) a branch condition on this path tested
-	counts   map[*tok]int    // counted references taken on this path and not yet dropped, by key
-	acquired map[*tok]*acq   // handles acquired on this path, not released, returned or handed on
-	parents  map[*tok]*tok   // handle -> the handle it belongs to (model parent=N)
-	escaped  map[*tok]bool   // roots handed to code we cannot follow, or stored in memory
-	unsure   map[*tok]bool   // acquisition statuses tested in ways the state machine does not read
-	unknown  bool            // an unknown call happened (globals may have changed)
+	content   map[*tok]*tok   // location -> its content, where known to differ from the canonical one
+	vals      map[valKey]*tok // tokens of loads and phis, which depend on the path
+	released  map[*tok]*Site  // handles released on this path -> first release
+	maybe     map[*tok]*Site  // handles a guarded (idempotent) release may have released
+	defers    []*pending      // deferred calls registered, in order
+	guards    map[*tok]bool   // roots (and handles) a branch condition on this path tested
+	counts    map[*tok]int    // counted references taken on this path and not yet dropped, by key
+	acquired  map[*tok]*acq   // handles acquired on this path, not released, returned or handed on
+	parents   map[*tok]*tok   // handle -> the handle it belongs to (model parent=N)
+	escaped   map[*tok]bool   // roots handed to code we cannot follow, or stored in memory
+	unsure    map[*tok]bool   // acquisition statuses tested in ways the state machine does not read
+	relStatus map[*tok]*tok   // released handle -> the releasing call's status (a failed release releases nothing)
+	unknown   bool            // an unknown call happened (globals may have changed)
+
+	// br is the branch condition ending the block just run, read before
+	// the block's local values are forgotten (not part of the state).
+	br *branch
+}
+
+// branch is a block's If condition, in tokens.
+type branch struct {
+	op     token.Token // a comparison, or ILLEGAL for a boolean value
+	x      *tok        // the compared (or boolean) value
+	k      *ssa.Const  // the constant compared with
+	negate bool        // the condition is !x
+	parts  []*tok      // every token the condition reads (for unsure)
 }
 
 // acq is one acquisition of a handle.
@@ -42,32 +59,37 @@ type pending struct {
 
 func newState() *state {
 	return &state{
-		content:  map[*tok]*tok{},
-		vals:     map[valKey]*tok{},
-		released: map[*tok]*Site{},
-		maybe:    map[*tok]*Site{},
-		guards:   map[*tok]bool{},
-		counts:   map[*tok]int{},
-		acquired: map[*tok]*acq{},
-		parents:  map[*tok]*tok{},
-		escaped:  map[*tok]bool{},
-		unsure:   map[*tok]bool{},
+		content:   map[*tok]*tok{},
+		vals:      map[valKey]*tok{},
+		released:  map[*tok]*Site{},
+		maybe:     map[*tok]*Site{},
+		guards:    map[*tok]bool{},
+		counts:    map[*tok]int{},
+		acquired:  map[*tok]*acq{},
+		parents:   map[*tok]*tok{},
+		escaped:   map[*tok]bool{},
+		unsure:    map[*tok]bool{},
+		relStatus: map[*tok]*tok{},
 	}
 }
 
 func (s *state) clone() *state {
 	c := &state{
-		content:  make(map[*tok]*tok, len(s.content)),
-		vals:     make(map[valKey]*tok, len(s.vals)),
-		released: make(map[*tok]*Site, len(s.released)),
-		maybe:    make(map[*tok]*Site, len(s.maybe)),
-		guards:   make(map[*tok]bool, len(s.guards)),
-		counts:   make(map[*tok]int, len(s.counts)),
-		acquired: make(map[*tok]*acq, len(s.acquired)),
-		parents:  make(map[*tok]*tok, len(s.parents)),
-		escaped:  make(map[*tok]bool, len(s.escaped)),
-		unsure:   make(map[*tok]bool, len(s.unsure)),
-		unknown:  s.unknown,
+		content:   make(map[*tok]*tok, len(s.content)),
+		vals:      make(map[valKey]*tok, len(s.vals)),
+		released:  make(map[*tok]*Site, len(s.released)),
+		maybe:     make(map[*tok]*Site, len(s.maybe)),
+		guards:    make(map[*tok]bool, len(s.guards)),
+		counts:    make(map[*tok]int, len(s.counts)),
+		acquired:  make(map[*tok]*acq, len(s.acquired)),
+		parents:   make(map[*tok]*tok, len(s.parents)),
+		escaped:   make(map[*tok]bool, len(s.escaped)),
+		unsure:    make(map[*tok]bool, len(s.unsure)),
+		relStatus: make(map[*tok]*tok, len(s.relStatus)),
+		unknown:   s.unknown,
+	}
+	for k, v := range s.relStatus {
+		c.relStatus[k] = v
 	}
 	for k, v := range s.acquired {
 		c.acquired[k] = v
@@ -167,6 +189,10 @@ func (s *state) key() string {
 		pairs = append(pairs, [2]int{k.id, 0})
 	}
 	flush()
+	for k, v := range s.relStatus {
+		pairs = append(pairs, [2]int{k.id, v.id})
+	}
+	flush()
 	for _, p := range s.defers {
 		b = strconv.AppendInt(b, int64(p.site.id), 36)
 		b = append(b, ':', byte('0'+p.count))
@@ -253,6 +279,11 @@ func merge(ts *tokens, tag int, states []*state) *state {
 		}
 		for k := range s.unsure {
 			out.unsure[k] = true
+		}
+		for k, v := range s.relStatus {
+			if out.relStatus[k] != v {
+				delete(out.relStatus, k)
+			}
 		}
 		out.unknown = out.unknown || s.unknown
 	}

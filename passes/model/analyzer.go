@@ -22,6 +22,9 @@
 //
 //	library NAME              start a section; every entry belongs to one
 //	doc URL                   the documentation the following entries come from
+//	prefix NAME_              the start of the library's function names
+//	checks-null               the library rejects NULL handles with an error
+//	                          in release builds too (libgit2's GIT_ASSERT_ARG)
 //	kind NAME [parent=KIND]   a handle kind, and the kind it belongs to
 //	acquire FUNC [result|out=N] [parent=N] [key=N] [kind=K] [counted] [global]
 //	borrow  FUNC [result|out=N] [kind=K]

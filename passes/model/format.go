@@ -323,6 +323,22 @@ func ParseFile(name string, data []byte) (*Model, error) {
 			if cur.Doc == "" {
 				cur.Doc = doc
 			}
+		case "prefix":
+			if lib == "" {
+				return nil, bad("prefix before any library line")
+			}
+			if len(fields) != 2 || !isCIdent(fields[1]) {
+				return nil, bad("want: prefix NAME_ (the start of the library's function names)")
+			}
+			cur.Prefixes = append(cur.Prefixes, fields[1])
+		case "checks-null":
+			if lib == "" {
+				return nil, bad("checks-null before any library line")
+			}
+			if len(fields) != 1 {
+				return nil, bad("checks-null takes no arguments")
+			}
+			cur.ChecksNull = true
 		case "kind":
 			if lib == "" {
 				return nil, bad("kind before any library line")

@@ -15,6 +15,13 @@ type Library struct {
 	// Kinds maps each handle kind of the library to the kind it belongs to
 	// ("" for none): a stream belongs to a context.
 	Kinds map[string]string
+	// Prefixes are the starts of the library's function names (git_), for
+	// facts about functions the entries do not list.
+	Prefixes []string
+	// ChecksNull says the library's functions reject a NULL handle with an
+	// error in release builds too (libgit2's GIT_ASSERT_ARG), so passing a
+	// cleared handle is a clean failure, not a crash.
+	ChecksNull bool
 }
 
 // A Model is what lifetimevet knows about C functions: built-in library
@@ -136,6 +143,27 @@ func (m *Model) Counted(e *Entry) bool {
 		m.index()
 	}
 	return e.Kind != "" && m.counted[e.Library+"/"+e.Kind]
+}
+
+// ChecksNull reports whether the C function name belongs (by an entry or
+// a name prefix) to a library that rejects NULL handles cleanly.
+func (m *Model) ChecksNull(name string) bool {
+	for _, l := range m.Libraries {
+		if !l.ChecksNull {
+			continue
+		}
+		for _, p := range l.Prefixes {
+			if strings.HasPrefix(name, p) {
+				return true
+			}
+		}
+		for _, e := range m.funcs[name] {
+			if e.Library == l.Name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Acquires returns the entries by which a call of name creates or borrows a handle.

@@ -1,0 +1,41 @@
+// Package handleleak defines an Analyzer that reports handles acquired and
+// then neither released nor handed on along some path.
+//
+// # Analyzer handleleak
+//
+// handleleak: report a handle that can reach a return without a release
+package handleleak
+
+import "honnef.co/go/tools/analysis/lint"
+
+// Doc is the analyzer's documentation, in staticcheck's structure.
+var Doc = &lint.RawDocumentation{
+	Title: "Handles acquired and not released on some path",
+	Text: `A handle acquired from C (device memory, a stream, a C string, a
+statement) must be released, returned, stored or handed to code that takes
+ownership on every path. The usual leak is an error return between the
+acquisition and the release.
+
+The analyzer reports the acquisition and each return that can be reached
+with the handle still held, as lostcancel does for context cancel
+functions. Acquisitions that failed are not leaks: on the branch where the
+acquiring call's status is non-zero, its error non-nil or the handle nil,
+nothing is held. Passing a handle to a function the analyzer cannot see
+counts as handing it on (precision first). Model entries say which calls
+acquire something that needs a release at all: a primary context retain
+does, cuCtxGetCurrent (a borrow) does not.
+
+Known limits: handles stored in local composite values and then dropped are
+not followed.`,
+	Before: `p := C.CString(name)
+if err := check(name); err != nil {
+	return err // p leaks
+}
+defer C.free(unsafe.Pointer(p))`,
+	After: `p := C.CString(name)
+defer C.free(unsafe.Pointer(p))
+if err := check(name); err != nil {
+	return err
+}`,
+	Since: "v0.1.0",
+}

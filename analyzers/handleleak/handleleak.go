@@ -1,0 +1,73 @@
+package handleleak
+
+import (
+	"fmt"
+	"go/token"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/diag"
+	"github.com/lifetimevet/lifetimevet/passes/cgocall"
+	"github.com/lifetimevet/lifetimevet/passes/lifetime"
+	"github.com/lifetimevet/lifetimevet/passes/model"
+)
+
+// Analyzer reports handles that can reach a return without a release.
+var Analyzer = &analysis.Analyzer{
+	Name:     "handleleak",
+	Doc:      Doc.Compile().Format(false),
+	URL:      "https://github.com/lifetimevet/lifetimevet/blob/main/analyzers/handleleak/doc.go",
+	Requires: []*analysis.Analyzer{cgocall.Analyzer, model.Analyzer, lifetime.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	calls := pass.ResultOf[cgocall.Analyzer].(*cgocall.Result)
+	mres := pass.ResultOf[model.Analyzer].(*model.Result)
+	lt := pass.ResultOf[lifetime.Analyzer].(*lifetime.Result)
+	rep := diag.New(pass, mres)
+	for _, fn := range calls.Funcs {
+		tr := lt.Traces[fn]
+		if tr == nil {
+			continue
+		}
+		for _, ev := range tr.Events {
+			if ev.Kind != lifetime.Leak {
+				continue
+			}
+			acq := ev.First
+			what := "C." + acq.CFunc
+			if acq.Callee != nil {
+				what = acq.CalleeName
+			}
+			fix := releaseFor(mres.Model, acq)
+			rep.Reportf(acq.Pos, "the handle %s returns is not released on every path (the return at %s leaks it); release it%s on that path, or defer the release right after acquiring it",
+				what, diag.Where(pass.Fset, ev.Return.Pos(), acq.Pos), fix)
+			rep.Reportf(returnPos(ev.Return), "this return can be reached without releasing the handle %s returned at %s", what, diag.Where(pass.Fset, acq.Pos, ev.Return.Pos()))
+		}
+	}
+	return nil, nil
+}
+
+// releaseFor names the model's release for what a C acquisition acquires.
+func releaseFor(m *model.Model, acq *lifetime.Site) string {
+	if acq.Callee != nil {
+		return ""
+	}
+	for _, e := range m.Acquires(acq.CFunc) {
+		if e.Kind == "" {
+			continue
+		}
+		for _, name := range m.Funcs() {
+			for _, r := range m.Entries(name) {
+				if r.Role == model.Release && r.Kind == e.Kind && r.Library == e.Library {
+					return fmt.Sprintf(" (C.%s)", r.Func)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func returnPos(ret ssa.Instruction) token.Pos { return ret.Pos() }

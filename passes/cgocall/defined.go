@@ -1,0 +1,52 @@
+package cgocall
+
+import (
+	"go/ast"
+	"regexp"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lifetimevet/lifetimevet/internal/cgofile"
+)
+
+// funcDef finds C function definitions: a name, a parameter list, and an
+// opening brace. Tolerant by design: no preprocessing, no headers.
+var funcDef = regexp.MustCompile(`\b([A-Za-z_]\w*)\s*\(([^;{}()]|\([^;{}()]*\))*\)\s*\{`)
+
+var cKeywords = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "return": true, "sizeof": true, "do": true, "else": true}
+
+// definedInC returns the names of the C functions the package's preambles
+// and small .c files define.
+func definedInC(pass *analysis.Pass, files []*ast.File) map[string]bool {
+	out := map[string]bool{}
+	scan := func(text string) {
+		for _, m := range funcDef.FindAllStringSubmatch(text, -1) {
+			if !cKeywords[m[1]] {
+				out[m[1]] = true
+			}
+		}
+	}
+	for _, f := range files {
+		if pre := cgofile.Preamble(f); pre != nil {
+			var b strings.Builder
+			for _, c := range pre.List {
+				t := strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(c.Text, "/*"), "*/"), "//")
+				b.WriteString(t)
+				b.WriteByte('\n')
+			}
+			scan(b.String())
+		}
+	}
+	for _, name := range pass.OtherFiles {
+		if !strings.HasSuffix(name, ".c") || pass.ReadFile == nil {
+			continue
+		}
+		data, err := pass.ReadFile(name)
+		if err != nil || len(data) > 1<<20 {
+			continue // large vendored C (an amalgamation) is a library
+		}
+		scan(string(data))
+	}
+	return out
+}
