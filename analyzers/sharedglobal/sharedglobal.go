@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -76,6 +77,7 @@ type checker struct {
 	direct  map[*ssa.Function][]*ssa.Function
 	initFn  map[*ssa.Function]int8 // memo of initOnly: 1 yes, -1 no, 2 in progress
 	onceFn  map[*ssa.Function]int8
+	roots   map[token.Pos]string // API roots: position -> name
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -417,7 +419,7 @@ func (c *checker) reportWrites(writes []*write) {
 		if w.locked() || w.once || c.exempt(w.fn, w.pos) {
 			continue
 		}
-		why, ok := c.overlap(w.fn, byKey[w.key])
+		why, ok := c.overlap(w.fn, byKey[w.key], w.kind == checkSet)
 		if !ok {
 			continue
 		}
@@ -426,16 +428,17 @@ func (c *checker) reportWrites(writes []*write) {
 }
 
 // overlap says why fn can run at the same time as itself or as another
-// function among ws.
-func (c *checker) overlap(fn *ssa.Function, ws []*write) (string, bool) {
-	if why, ok := c.selfWhy(fn); ok {
+// function among ws. weak is set for plain stores (check-then-set, C
+// assignments): set-up and teardown API does not count for them.
+func (c *checker) overlap(fn *ssa.Function, ws []*write, weak bool) (string, bool) {
+	if why, ok := c.selfWhy(fn, weak); ok {
 		return why, true
 	}
 	for _, o := range ws {
 		if o.fn == fn {
 			continue
 		}
-		if c1, c2, ok := c.conc.Overlap(fn, o.fn); ok && (c1 != nil || c2 != nil) {
+		if c1, c2, ok := c.overlapPair(fn, o.fn, weak); ok && (c1 != nil || c2 != nil) {
 			return fmt.Sprintf("%s can run at the same time as %s, which also changes it (%s and %s)",
 				fn.Name(), o.fn.Name(), describe(c1, fn), describe(c2, o.fn)), true
 		}
@@ -443,20 +446,83 @@ func (c *checker) overlap(fn *ssa.Function, ws []*write) (string, bool) {
 	return "", false
 }
 
+// lifecycle matches the names of set-up and teardown functions (InitializeEnvironment,
+// Shutdown, SetLibraryPath): library API that its documentation asks callers
+// to call once, before or after concurrent use.
+var lifecycle = regexp.MustCompile(`^(Init|Initialize|Initialise|Setup|SetUp|Shutdown|Destroy|Cleanup|CleanUp|Terminate|Teardown|TearDown|Finalize|Deinit|DeInit|Uninit|Uninitialize|Load|Unload|Set|Configure)([A-Z_0-9]|$)`)
+
+// contexts returns the contexts that reach fn; for weak evidence, without
+// the callers of set-up and teardown API.
+func (c *checker) contexts(fn *ssa.Function, weak bool) []*concurrency.Context {
+	cs := c.conc.Contexts(fn)
+	if !weak {
+		return cs
+	}
+	var out []*concurrency.Context
+	for _, ctx := range cs {
+		if ctx.Kind == concurrency.API && lifecycle.MatchString(c.rootName(ctx)) {
+			continue
+		}
+		out = append(out, ctx)
+	}
+	return out
+}
+
+// rootName returns the name of the exported function an API context
+// starts at.
+func (c *checker) rootName(ctx *concurrency.Context) string {
+	if c.roots == nil {
+		c.roots = map[token.Pos]string{}
+		for _, fn := range c.calls.Funcs {
+			if fn.Parent() == nil {
+				c.roots[fn.Pos()] = fn.Name()
+			}
+		}
+	}
+	return c.roots[ctx.Pos]
+}
+
+// overlapPair is concurrency.Result.Overlap over c.contexts: contexts in
+// which f and g can run at the same time.
+func (c *checker) overlapPair(f, g *ssa.Function, weak bool) (c1, c2 *concurrency.Context, ok bool) {
+	if !weak {
+		return c.conc.Overlap(f, g)
+	}
+	fs, gs := c.contexts(f, weak), c.contexts(g, weak)
+	for _, a := range fs {
+		if a.Multi && slices.Contains(gs, a) {
+			return a, a, true
+		}
+		if len(gs) == 0 {
+			return a, nil, true
+		}
+		for _, b := range gs {
+			if b != a && !(a.Kind == concurrency.Finalizer && b.Kind == concurrency.Finalizer) {
+				return a, b, true
+			}
+		}
+	}
+	if len(fs) == 0 && len(gs) > 0 {
+		return nil, gs[0], true
+	}
+	return nil, nil, false
+}
+
 // selfWhy says why two activations of fn can run at once: a context that
 // runs it several times at once, two contexts that both reach it, or a
 // context and a caller that runs on no goroutine of the package's own (the
 // caller's goroutine).
-func (c *checker) selfWhy(fn *ssa.Function) (string, bool) {
-	if ctx := c.selfOverlap(fn); ctx != nil {
+func (c *checker) selfWhy(fn *ssa.Function, weak bool) (string, bool) {
+	cs := c.contexts(fn, weak)
+	if ctx := selfOverlap(cs); ctx != nil {
 		return fmt.Sprintf("two goroutines can run %s at once (%s)", fn.Name(), ctx.Desc), true
 	}
-	if c1, c2, ok := c.conc.Overlap(fn, fn); ok && c1 != nil && c2 != nil && c1 != c2 {
+	if c1, c2, ok := c.overlapPair(fn, fn, weak); ok && c1 != nil && c2 != nil && c1 != c2 {
 		return fmt.Sprintf("%s and %s both run %s", c1.Desc, c2.Desc, fn.Name()), true
 	}
-	if cs := c.conc.Contexts(fn); len(cs) > 0 {
+	if len(cs) > 0 {
 		for _, g := range c.direct[fn] {
-			if len(c.conc.Contexts(g)) == 0 && !c.initOnly(g) {
+			if len(c.contexts(g, weak)) == 0 && !c.initOnly(g) {
 				return fmt.Sprintf("%s and the caller of %s both run %s", cs[0].Desc, g.Name(), fn.Name()), true
 			}
 		}
@@ -496,13 +562,23 @@ func directCallers(funcs []*ssa.Function) map[*ssa.Function][]*ssa.Function {
 	return out
 }
 
-// selfOverlap returns a context in which two activations of fn can run at
-// once, preferring the package's own goroutines to its callers'.
-func (c *checker) selfOverlap(fn *ssa.Function) *concurrency.Context {
-	if ctx := c.conc.SelfOverlap(fn, concurrency.Spawned, concurrency.Export, concurrency.Finalizer); ctx != nil {
-		return ctx
+// selfOverlap returns a context among cs in which two activations of a
+// function can run at once, preferring the package's own goroutines to its
+// callers'.
+func selfOverlap(cs []*concurrency.Context) *concurrency.Context {
+	var api *concurrency.Context
+	for _, ctx := range cs {
+		if !ctx.Multi {
+			continue
+		}
+		if ctx.Kind != concurrency.API {
+			return ctx
+		}
+		if api == nil {
+			api = ctx
+		}
 	}
-	return c.conc.SelfOverlap(fn)
+	return api
 }
 
 func describe(ctx *concurrency.Context, fn *ssa.Function) string {
@@ -565,7 +641,7 @@ func (c *checker) mapReads(writes []*write) {
 						why := ""
 						if c1, c2, ok := c.conc.Overlap(fn, w.fn); ok && (c1 != nil || c2 != nil) {
 							why = fmt.Sprintf("%s and %s", describe(c1, fn), describe(c2, w.fn))
-						} else if ctx := c.selfOverlap(w.fn); ctx != nil {
+						} else if ctx := selfOverlap(c.conc.Contexts(w.fn)); ctx != nil {
 							why = ctx.Desc
 						} else {
 							continue
@@ -638,13 +714,16 @@ func (c *checker) cside() {
 	for _, v := range order {
 		ws := byVar[v]
 		for _, w := range ws {
-			why, ok := c.selfWhy(w.fn)
+			// a plain assignment in C needs the evidence a check-then-set
+			// needs; an update (+=, ++) the evidence of an update
+			weak := w.reach.Write.Op == "="
+			why, ok := c.selfWhy(w.fn, weak)
 			if !ok {
 				for _, o := range ws {
 					if o.fn == w.fn {
 						continue
 					}
-					if c1, c2, ok := c.conc.Overlap(w.fn, o.fn); ok && (c1 != nil || c2 != nil) {
+					if c1, c2, ok := c.overlapPair(w.fn, o.fn, weak); ok && (c1 != nil || c2 != nil) {
 						why = fmt.Sprintf("%s can run at the same time as %s, which calls C.%s (%s and %s)",
 							w.fn.Name(), o.fn.Name(), o.call.Name, describe(c1, w.fn), describe(c2, o.fn))
 						break

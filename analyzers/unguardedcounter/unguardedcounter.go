@@ -49,6 +49,12 @@ func (*AtomicFact) AFact() {}
 
 func (f *AtomicFact) String() string { return "atomic " + f.Op + " at " + f.Posn }
 
+var includeTests bool
+
+func init() {
+	Analyzer.Flags.BoolVar(&includeTests, "tests", false, "report in test files too")
+}
+
 type checker struct {
 	pass   *analysis.Pass
 	calls  *cgocall.Result
@@ -95,6 +101,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.findRefcounts()
 	c.counters()
 	c.mixed()
+	c.unlockedReads()
 	for _, fn := range c.calls.Funcs {
 		c.reload(fn)
 		c.checkThenStore(fn)
@@ -358,18 +365,24 @@ func (c *checker) counterUpdate(st *ssa.Store, k guards.Key) bool {
 // in a sync.Once body, it is to an object the function has just made, or
 // the type is confined to one goroutine.
 func (c *checker) exempt(a *guards.Access) bool {
-	if a.Once || c.guards.InOnce(a.Func) || fresh(a) {
+	if a.Once || c.guards.InOnce(a.Func) || fresh(a) || c.testFile(a.Pos) {
 		return true
 	}
 	if a.Key.Type != nil && c.conc.Confined(a.Key.Type) {
 		return true
 	}
-	for _, l := range a.Locks {
+	for _, l := range c.locksOf(a.Func, a.Instr) {
 		if !l.Read || a.Kind == guards.Read {
 			return true
 		}
 	}
 	return false
+}
+
+// testFile reports whether pos lies in a test file (left out unless
+// -unguardedcounter.tests is given).
+func (c *checker) testFile(pos token.Pos) bool {
+	return !includeTests && strings.HasSuffix(c.pass.Fset.Position(pos).Filename, "_test.go")
 }
 
 // fresh reports whether the access is to an object the function allocated.
@@ -410,8 +423,11 @@ func (c *checker) counters() {
 }
 
 // goroutines are the contexts that make two goroutines of the package's
-// own code meet.
-var goroutines = []concurrency.ContextKind{concurrency.Spawned, concurrency.Finalizer, concurrency.Export}
+// own code meet. C callbacks (//export) are left out: the object a
+// callback updates is usually one the C library hands back for one of its
+// own objects (a connection, a statement), and the library calls back on
+// the thread that is using that object.
+var goroutines = []concurrency.ContextKind{concurrency.Spawned, concurrency.Finalizer}
 
 // shared says why the counter a updates is shared between goroutines.
 func (c *checker) shared(a *guards.Access) (string, bool) {
@@ -511,7 +527,7 @@ func (c *checker) mixed() {
 		if a.Kind != guards.Read && a.Kind != guards.Write {
 			continue
 		}
-		if a.Once || c.guards.InOnce(a.Func) || fresh(a) || a.Key.Type != nil && c.conc.Confined(a.Key.Type) {
+		if a.Once || c.guards.InOnce(a.Func) || fresh(a) || c.testFile(a.Pos) || a.Key.Type != nil && c.conc.Confined(a.Key.Type) {
 			continue
 		}
 		key := fmt.Sprint(a.Func, a.Key)
@@ -590,7 +606,7 @@ func (c *checker) reload(fn *ssa.Function) {
 		}
 	}
 	for _, add := range adds {
-		if add.Key.Type != nil && c.conc.Confined(add.Key.Type) {
+		if add.Key.Type != nil && c.conc.Confined(add.Key.Type) || c.testFile(add.Pos) {
 			continue
 		}
 		for _, ld := range c.byKey[add.Key] {
@@ -758,7 +774,7 @@ func (c *checker) checkThenStore(fn *ssa.Function) {
 			continue
 		}
 		for _, ld := range c.condLoads(iff.Cond) {
-			if ld.Key.Type != nil && c.conc.Confined(ld.Key.Type) || ld.Once {
+			if ld.Key.Type != nil && c.conc.Confined(ld.Key.Type) || ld.Once || c.testFile(ld.Pos) {
 				continue
 			}
 			for _, s := range b.Succs {
@@ -871,4 +887,235 @@ func (c *checker) recheckedUnderLock(fn *ssa.Function, ld, st *guards.Access) bo
 		}
 	}
 	return false
+}
+
+// An update is a change of a counter: a ++, --, += or -= of it, or a call
+// of a method of its integer type on its address (r.IncOnNoError(err)).
+type update struct {
+	fn    *ssa.Function
+	pos   token.Pos
+	locks []guards.Lock
+}
+
+// updates returns the updates of counter fields, by key.
+func (c *checker) updates() map[guards.Key][]update {
+	out := map[guards.Key][]update{}
+	for _, a := range c.guards.Accesses {
+		if a.Kind != guards.Write || a.Key.Type == nil || fresh(a) {
+			continue
+		}
+		if st, ok := a.Instr.(*ssa.Store); ok && c.counterUpdate(st, a.Key) {
+			out[a.Key] = append(out[a.Key], update{a.Func, a.Pos, c.locksOf(a.Func, a.Instr)})
+		}
+	}
+	for _, fn := range c.calls.Funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok || call.Call.IsInvoke() {
+					continue
+				}
+				callee := call.Call.StaticCallee()
+				if callee == nil || callee.Signature.Recv() == nil || len(call.Call.Args) == 0 {
+					continue
+				}
+				p, ok := callee.Signature.Recv().Type().(*types.Pointer)
+				if !ok {
+					continue
+				}
+				if b, ok := p.Elem().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+					continue
+				}
+				if k, ok := keyOf(call.Call.Args[0]); ok && k.Type != nil {
+					out[k] = append(out[k], update{fn, call.Pos(), c.locksOf(fn, instr)})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// locksOf returns the locks held at instr in fn; for a function literal
+// that is only deferred, with the locks its function holds when it defers
+// it and releases only in an earlier deferred call (they are still held
+// when the literal runs).
+func (c *checker) locksOf(fn *ssa.Function, instr ssa.Instruction) []guards.Lock {
+	held := c.guards.Held(instr)
+	parent := fn.Parent()
+	if parent == nil {
+		return held
+	}
+	var defers []*ssa.Defer
+	for _, b := range parent.Blocks {
+		for _, in := range b.Instrs {
+			mc, ok := in.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn {
+				continue
+			}
+			for _, u := range *mc.Referrers() {
+				d, ok := u.(*ssa.Defer)
+				if !ok || d.Call.Value != mc {
+					return held
+				}
+				defers = append(defers, d)
+			}
+		}
+	}
+	if len(defers) == 0 {
+		return held
+	}
+	out := slices.Clone(held)
+	// locks held on entry (callers hold them across the call)
+	var entry []guards.Lock
+	if len(parent.Blocks) > 0 && len(parent.Blocks[0].Instrs) > 0 {
+		entry = c.guards.Held(parent.Blocks[0].Instrs[0])
+	}
+	for _, l := range c.guards.Held(defers[0]) {
+		ok := true
+		for _, d := range defers {
+			if !slices.Contains(c.guards.Held(d), l) || !slices.Contains(entry, l) && !c.unlockDeferredBefore(parent, l.Key, d) {
+				ok = false
+			}
+		}
+		if ok && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// unlockDeferredBefore reports whether fn defers the unlock of k before d
+// (so that the unlock runs after d's call).
+func (c *checker) unlockDeferredBefore(fn *ssa.Function, k guards.Key, d *ssa.Defer) bool {
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			u, ok := in.(*ssa.Defer)
+			if !ok || u == d {
+				continue
+			}
+			name, _, ok := lockCall(&u.Call)
+			if !ok || (name != "Unlock" && name != "RUnlock") || len(u.Call.Args) == 0 {
+				continue
+			}
+			if uk, ok := guards.KeyOf(u.Call.Args[0]); ok && uk == k && dominates(u, d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unlockedReads reports reads of a counter without the lock that all its
+// updates hold: a reference count tested outside the lock acts on a value
+// another goroutine is changing.
+func (c *checker) unlockedReads() {
+	ups := c.updates()
+	keys := make([]guards.Key, 0, len(ups))
+	for k := range ups {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b guards.Key) int { return strings.Compare(a.String(), b.String()) })
+	for _, k := range keys {
+		us := ups[k]
+		if c.conc.Confined(k.Type) {
+			continue
+		}
+		// the type's own lock, held by every update
+		var lock *guards.Lock
+		for _, l := range us[0].locks {
+			if l.Read || l.Key.Type != k.Type {
+				continue
+			}
+			all := true
+			for _, u := range us[1:] {
+				if !slices.ContainsFunc(u.locks, func(m guards.Lock) bool { return m.Key == l.Key && !m.Read }) {
+					all = false
+				}
+			}
+			if all {
+				lock = &l
+				break
+			}
+		}
+		if lock == nil {
+			continue
+		}
+		done := map[*ssa.Function]bool{}
+		for _, a := range c.byKey[k] {
+			if a.Kind != guards.Read || done[a.Func] || c.exempt(a) || len(c.locksOf(a.Func, a.Instr)) > 0 {
+				continue
+			}
+			if slices.ContainsFunc(us, func(u update) bool { return u.fn == a.Func }) {
+				continue
+			}
+			done[a.Func] = true
+			u := us[0]
+			field := c.text(a)
+			lk := lockText(field, k, lock.Key)
+			what := "counter"
+			if c.refcount[k] != nil {
+				what = "reference count"
+			}
+			c.rep.Reportf(a.Pos, "%s reads the %s %s without %s, which %s holds when it updates it (%s): the update can run at the same time (%s has a mutex that guards %s), and a test of the count outside the lock acts on a value that may already have changed; hold %s while reading it",
+				a.Func.Name(), what, field, lk, outer(u.fn).Name(), diag.Where(c.pass.Fset, u.pos, a.Pos), k.Type.Name(),
+				strings.TrimPrefix(k.String(), k.Type.Name()+"."), lk)
+		}
+	}
+}
+
+// outer returns the declared function a function literal is in.
+func outer(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
+}
+
+// lockText renders the lock for the object of field (l.Mutex for l.refcount).
+func lockText(field string, k, lock guards.Key) string {
+	obj := field
+	if i := strings.LastIndex(field, "."); i > 0 {
+		obj = field[:i]
+	}
+	if lock.Type == k.Type {
+		return obj + "." + strings.TrimPrefix(lock.String(), lock.Type.Name()+".")
+	}
+	return lock.String()
+}
+
+// keyOf is guards.KeyOf, which also names a field reached through a
+// pointer a closure captured (&(*l).refcount, where l is a free variable).
+func keyOf(v ssa.Value) (guards.Key, bool) {
+	if k, ok := guards.KeyOf(v); ok {
+		return k, true
+	}
+	r := lifetime.Expand(v)
+	if !r.Valid() {
+		return guards.Key{}, false
+	}
+	last := -1
+	for i, o := range r.Ops {
+		if o.Kind == access.Load || o.Kind == access.IndexAddr {
+			last = i
+		}
+	}
+	if last < 0 || r.Ops[last].Kind != access.Load || last == len(r.Ops)-1 {
+		return guards.Key{}, false
+	}
+	var fields []string
+	for _, o := range r.Ops[last+1:] {
+		if o.Kind != access.FieldAddr {
+			return guards.Key{}, false
+		}
+		fields = append(fields, fmt.Sprint(o.Index))
+	}
+	t := access.TypeAfter(r.Root.Type(), r.Ops[:last+1])
+	if t == nil {
+		return guards.Key{}, false
+	}
+	n, ok := types.Unalias(access.Deref(t)).(*types.Named)
+	if !ok {
+		return guards.Key{}, false
+	}
+	return guards.Key{Type: n.Origin().Obj(), Fields: strings.Join(fields, ".")}, true
 }

@@ -162,3 +162,25 @@ var callbacks int
 func goCallback() {
 	callbacks++ // want `goCallback updates the package-level variable callbacks \(read-modify-write\) without a lock: two goroutines can run goCallback at once \(C threads calling the //export function goCallback\)`
 }
+
+// Silent: set-up and teardown API, which callers call once, before and
+// after concurrent use (after onnxruntime_go's InitializeEnvironment).
+var libHandle unsafe.Pointer
+
+func InitializeLibrary() {
+	if libHandle == nil {
+		libHandle = C.malloc(1)
+	}
+}
+
+func DestroyLibrary() {
+	if libHandle != nil {
+		C.free(libHandle)
+		libHandle = nil
+	}
+}
+
+// Reported all the same: a read-modify-write in set-up API.
+var initCount int
+
+func Init() { initCount++ } // want `Init updates the package-level variable initCount`
