@@ -657,21 +657,40 @@ func (c *checker) mapReads(writes []*write) {
 	}
 }
 
-// mapRead reports whether instr reads the map k: a lookup, a range, len.
+// mapRead reports whether instr reads the map k (a lookup or a range)
+// with no lock held where the map is loaded from the variable either: a
+// map loaded under the lock and then swapped out (m := reg.m; reg.m =
+// newMap()) is the function's own.
 func (c *checker) mapRead(instr ssa.Instruction, k guards.Key) (token.Pos, bool) {
+	var m ssa.Value
+	pos := instr.Pos()
 	switch instr := instr.(type) {
 	case *ssa.Lookup:
+		found := false
 		for _, a := range c.byInstr[instr] {
 			if a.Key == k && a.Kind == guards.MapRead {
-				return a.Pos, true
+				found, pos = true, a.Pos
 			}
 		}
-	case *ssa.Range:
-		if mk, ok := mapKey(instr.X); ok && mk == k {
-			return instr.X.Pos(), true
+		if !found {
+			return token.NoPos, false
 		}
+		m = instr.X
+	case *ssa.Range:
+		if mk, ok := mapKey(instr.X); !ok || mk != k {
+			return token.NoPos, false
+		}
+		m = instr.X
+		if p := instr.X.Pos(); p.IsValid() {
+			pos = p
+		}
+	default:
+		return token.NoPos, false
 	}
-	return token.NoPos, false
+	if load, ok := m.(*ssa.UnOp); ok && len(c.guards.Held(load)) > 0 {
+		return token.NoPos, false
+	}
+	return pos, pos.IsValid()
 }
 
 // A cWrite is a write of a C variable that a Go call into C can perform.

@@ -184,3 +184,28 @@ func DestroyLibrary() {
 var initCount int
 
 func Init() { initCount++ } // want `Init updates the package-level variable initCount`
+
+// Silent: a map swapped out under the lock is the function's own (after
+// git2go's unregisterManagedTransports).
+var transports = struct {
+	sync.Mutex
+	m map[string]int
+}{m: map[string]int{}}
+
+func RegisterTransport(name string) {
+	transports.Lock()
+	defer transports.Unlock()
+	transports.m[name]++
+}
+
+func UnregisterAll() int {
+	transports.Lock()
+	old := transports.m
+	transports.m = map[string]int{}
+	transports.Unlock()
+	n := 0
+	for _, v := range old {
+		n += v
+	}
+	return n
+}
