@@ -453,15 +453,17 @@ var lifecycle = regexp.MustCompile(`^(Init|Initialize|Initialise|Setup|SetUp|Shu
 
 // contexts returns the contexts that reach fn; for weak evidence, without
 // the callers of set-up and teardown API.
+// Exported functions of test files (Test…, Benchmark…) are not library
+// API either.
 func (c *checker) contexts(fn *ssa.Function, weak bool) []*concurrency.Context {
 	cs := c.conc.Contexts(fn)
-	if !weak {
-		return cs
-	}
 	var out []*concurrency.Context
 	for _, ctx := range cs {
-		if ctx.Kind == concurrency.API && lifecycle.MatchString(c.rootName(ctx)) {
-			continue
+		if ctx.Kind == concurrency.API {
+			if weak && lifecycle.MatchString(c.rootName(ctx)) ||
+				strings.HasSuffix(c.pass.Fset.Position(ctx.Pos).Filename, "_test.go") {
+				continue
+			}
 		}
 		out = append(out, ctx)
 	}
@@ -485,9 +487,6 @@ func (c *checker) rootName(ctx *concurrency.Context) string {
 // overlapPair is concurrency.Result.Overlap over c.contexts: contexts in
 // which f and g can run at the same time.
 func (c *checker) overlapPair(f, g *ssa.Function, weak bool) (c1, c2 *concurrency.Context, ok bool) {
-	if !weak {
-		return c.conc.Overlap(f, g)
-	}
 	fs, gs := c.contexts(f, weak), c.contexts(g, weak)
 	for _, a := range fs {
 		if a.Multi && slices.Contains(gs, a) {
@@ -639,9 +638,9 @@ func (c *checker) mapReads(writes []*write) {
 							continue
 						}
 						why := ""
-						if c1, c2, ok := c.conc.Overlap(fn, w.fn); ok && (c1 != nil || c2 != nil) {
+						if c1, c2, ok := c.overlapPair(fn, w.fn, false); ok && (c1 != nil || c2 != nil) {
 							why = fmt.Sprintf("%s and %s", describe(c1, fn), describe(c2, w.fn))
-						} else if ctx := selfOverlap(c.conc.Contexts(w.fn)); ctx != nil {
+						} else if ctx := selfOverlap(c.contexts(w.fn, false)); ctx != nil {
 							why = ctx.Desc
 						} else {
 							continue

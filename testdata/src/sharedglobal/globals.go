@@ -209,3 +209,12 @@ func UnregisterAll() int {
 	}
 	return n
 }
+
+var cache map[string]int
+
+func lazyGet() map[string]int {
+	if cache == nil {
+		cache = map[string]int{}
+	}
+	return cache
+}
