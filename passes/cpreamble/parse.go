@@ -1,5 +1,7 @@
 package cpreamble
 
+import "slices"
+
 // parser reads the declarations and function definitions of one file's
 // tokens.
 type parser struct {
@@ -210,12 +212,28 @@ func splitTop(toks []tok, sep string) [][]tok {
 	return append(out, toks[start:])
 }
 
+// bodyTok stands for a struct, union or enum body in a declarator.
+const bodyTok = "{…}"
+
 // declarator finds the name a declarator declares: the identifier inside
 // (*name) for a pointer to function or array, otherwise the last
 // identifier before any '[' or '('. first says the specifiers come first
 // (the first declarator of a declaration): a type and a name are both
 // needed then. isFunc is set for a function declarator (a prototype).
 func declarator(toks []tok, first bool) (name tok, isConst, isFunc, ok bool) {
+	// struct, union and enum bodies: struct node { … } head
+	if slices.ContainsFunc(toks, func(t tok) bool { return t.text == "{" }) {
+		var out []tok
+		for i := 0; i < len(toks); i++ {
+			if toks[i].text == "{" {
+				out = append(out, tok{ident, bodyTok, toks[i].off})
+				i = match(toks, i)
+				continue
+			}
+			out = append(out, toks[i])
+		}
+		toks = out
+	}
 	if len(toks) == 0 {
 		return tok{}, false, false, false
 	}
@@ -250,7 +268,7 @@ func declarator(toks []tok, first bool) (name tok, isConst, isFunc, ok bool) {
 		}
 	}
 	k := stop - 1
-	if k < 0 || toks[k].kind != ident || keywords[toks[k].text] {
+	if k < 0 || toks[k].kind != ident || keywords[toks[k].text] || toks[k].text == bodyTok {
 		return tok{}, false, false, false
 	}
 	if first && idents < 2 {
