@@ -155,10 +155,12 @@ type Result struct {
 	Funcs []*Func
 
 	byName map[string][]*Func
+	vars   map[string][]*Var // by name
+	reach  map[*Func][]Reach
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	r := &Result{byName: map[string][]*Func{}}
+	r := &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}}
 	var all []*parser
 	for _, f := range pass.Files {
 		pre := cgofile.Preamble(f)
@@ -217,6 +219,9 @@ func (r *Result) read(file *File, src []byte) *parser {
 	p.parse()
 	r.Files = append(r.Files, file)
 	r.Vars = append(r.Vars, p.vars...)
+	for _, v := range p.vars {
+		r.vars[v.Name] = append(r.vars[v.Name], v)
+	}
 	r.Funcs = append(r.Funcs, p.funcs...)
 	for _, fn := range p.funcs {
 		r.byName[fn.Name] = append(r.byName[fn.Name], fn)
@@ -239,7 +244,7 @@ func (r *Result) resolve(fn *Func) {
 }
 
 func (r *Result) lookup(fn *Func, name string) *Var {
-	for _, v := range r.Vars {
+	for _, v := range r.vars[name] {
 		if v.Func == fn && v.Name == name {
 			return v
 		}
@@ -249,7 +254,7 @@ func (r *Result) lookup(fn *Func, name string) *Var {
 	var def *Var
 	merged := Var{}
 	declared := false
-	for _, v := range r.Vars {
+	for _, v := range r.vars[name] {
 		if v.Func != nil || v.File != fn.File || v.Name != name {
 			continue
 		}
@@ -263,7 +268,7 @@ func (r *Result) lookup(fn *Func, name string) *Var {
 	}
 	if def == nil && declared {
 		// extern here: the definition in another file
-		for _, v := range r.Vars {
+		for _, v := range r.vars[name] {
 			if v.Func == nil && v.File != fn.File && v.Name == name && !v.Extern && !v.Static {
 				def = v
 				break
@@ -326,6 +331,15 @@ type Reach struct {
 // package's C functions it calls. A function that takes a lock is trusted
 // to guard what it and its callees write, and is not followed.
 func (r *Result) Reach(fn *Func) []Reach {
+	if out, ok := r.reach[fn]; ok {
+		return out
+	}
+	out := r.reachOf(fn)
+	r.reach[fn] = out
+	return out
+}
+
+func (r *Result) reachOf(fn *Func) []Reach {
 	var out []Reach
 	seen := map[*Func]bool{}
 	type item struct {

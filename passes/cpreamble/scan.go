@@ -1,6 +1,8 @@
 package cpreamble
 
 import (
+	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -34,6 +36,11 @@ func blank(src []byte) []byte {
 		}
 	}
 	lineStart := true
+	// conditionals: only the first arm of each #if is read (#else and
+	// #elif arms are blanked), so that the braces of alternative arms do
+	// not pile up
+	var conds []bool // per open #if: in a later arm
+	skipping := func() bool { return slices.Contains(conds, true) }
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
@@ -45,6 +52,21 @@ func blank(src []byte) []byte {
 			i++
 			continue
 		case c == '#' && lineStart:
+			d := directive(src[i+1:])
+			switch d {
+			case "if", "ifdef", "ifndef":
+				conds = append(conds, false)
+			case "elif", "else", "elifdef", "elifndef":
+				if len(conds) > 0 {
+					conds[len(conds)-1] = true
+				}
+			case "endif":
+				if len(conds) > 0 {
+					conds = conds[:len(conds)-1]
+				}
+			}
+			fallthrough
+		case c == '#' && lineStart || skipping() && lineStart:
 			// a directive, with backslash continuations and comments
 			j := i
 			for j < len(src) && src[j] != '\n' {
@@ -53,7 +75,7 @@ func blank(src []byte) []byte {
 					continue
 				}
 				if src[j] == '/' && j+1 < len(src) && src[j+1] == '*' {
-					if e := strings.Index(string(src[j+2:]), "*/"); e >= 0 {
+					if e := bytes.Index(src[j+2:], []byte("*/")); e >= 0 {
 						j += 2 + e + 2
 						continue
 					}
@@ -79,7 +101,7 @@ func blank(src []byte) []byte {
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
 			j := len(src)
-			if e := strings.Index(string(src[i+2:]), "*/"); e >= 0 {
+			if e := bytes.Index(src[i+2:], []byte("*/")); e >= 0 {
 				j = i + 2 + e + 2
 			}
 			space(i, j)
@@ -137,7 +159,7 @@ func tokenize(src []byte) []tok {
 		default:
 			n := 1
 			for _, p := range puncts3 {
-				if strings.HasPrefix(string(src[i:min(i+3, len(src))]), p) {
+				if bytes.HasPrefix(src[i:min(i+3, len(src))], []byte(p)) {
 					n = 3
 					break
 				}
@@ -155,6 +177,20 @@ func tokenize(src []byte) []tok {
 		}
 	}
 	return out
+}
+
+// directive returns the name of a preprocessor directive, src starting
+// after its '#'.
+func directive(src []byte) string {
+	i := 0
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(src) && isIdentPart(src[j]) {
+		j++
+	}
+	return string(src[i:j])
 }
 
 func isIdentStart(c byte) bool {
