@@ -45,12 +45,19 @@ if cur > peak);
 
 in a function that can run at the same time as itself, or as another
 function that writes the variable: reached from a go statement in a loop,
-a finalizer, an //export function (C threads), or, in a package that uses
-cgo, exported functions and methods, which are library API that callers
-may call from any goroutine. It is silent for init functions and package
-initialisers, sync.Once bodies (Do, OnceFunc, OnceValue), accesses with a
-sync.Mutex or RWMutex held, variables of sync/atomic types, sync.Map, and
-test files (the flag -sharedglobal.tests includes them).
+from two goroutines, a finalizer, an //export function (C threads), or,
+in a package that uses cgo, exported functions and methods, which are
+library API that callers may call from any goroutine. Set-up and teardown
+API (exported functions named Init…, Initialize…, Setup…, Shutdown…,
+Destroy…, Cleanup…, Load…, Set…) is taken to be called once, before or
+after concurrent use, as such functions document: it counts as evidence
+for read-modify-writes and map writes, not for a check-then-set or a
+plain assignment in C. Exported functions of test files are not library
+API. It is silent for init functions and package initialisers (and
+functions only they call), sync.Once bodies (Do, OnceFunc, OnceValue),
+accesses with a sync.Mutex or RWMutex held, variables of sync/atomic
+types, sync.Map, a map loaded under its lock and swapped out, and test
+files (the flag -sharedglobal.tests includes them).
 
 In C, it reports file-scope variables that are neither const, _Atomic nor
 thread-local (_Thread_local, thread_local, __thread), and function-local
@@ -65,11 +72,13 @@ The fix is a sync.Mutex held around the update, a sync/atomic type
 in C, _Atomic, thread-local storage, or a lock.
 
 Known limits: locks are told apart by variable, not by which data they
-protect; the C side is read by a tolerant scanner without the
+protect; a plain store that is not a read-modify-write (last = err) is
+not reported; the C side is read by a tolerant scanner without the
 preprocessor (macros that expand to writes, and writes through pointers
-to a global, are not seen), and C code that takes its own lock
-(pthread_mutex_lock, mtx_lock, EnterCriticalSection) around the writes is
-trusted as a whole function.`,
+to a global, are not seen; only the first arm of each #if is read), and
+C code that takes its own lock (pthread_mutex_lock, mtx_lock,
+EnterCriticalSection, sqlite3_mutex_enter) is trusted, with everything
+it calls.`,
 	Before: `var allocated int64
 
 func Malloc(n int) unsafe.Pointer {

@@ -35,6 +35,9 @@ thread-safe, has a mutex or atomic fields, or its methods run on several
 goroutines (go statements, finalizers, //export functions); a counter
 whose zero test guards a release is a reference count, and shared by
 definition;
+- a counter read without the lock that all its updates hold (a reference
+count tested outside the lock acts on a value another goroutine is
+changing);
 - a field or package-level variable accessed with sync/atomic in one
 place and plainly in another (across packages too: the atomic use is
 recorded as a fact on the field or variable);
@@ -45,8 +48,12 @@ the suggested fix tests the value Add returned;
 guarding a once-only action, which two goroutines can both pass; use
 CompareAndSwap or sync.Once.
 
-Accesses with a lock held, in a sync.Once body, and to an object the
-function has just allocated (a constructor) are not reported.
+Accesses with a lock held (including in a deferred function literal that
+runs before the deferred Unlock), in a sync.Once body, to an object the
+function has just allocated (a constructor), and in test files (the flag
+-unguardedcounter.tests includes them) are not reported. //export
+functions alone do not make an object's counter shared: C libraries call
+back on the thread that uses the object the callback belongs to.
 //lifetime:confined, or a doc comment that says the type is not safe for
 concurrent use, turns the findings off for the type.
 
