@@ -43,6 +43,10 @@ type checker struct {
 	byKey    map[guards.Key][]*guards.Access
 	released map[guards.Key]bool // keys whose handle some function releases
 	flagged  map[guards.Key]bool // keys written next to a release (closed flags)
+	// owners are the types that own a handle: a field of theirs holds a
+	// handle some function releases, their methods release one, or they
+	// hold a value of a C type (directly or through their fields).
+	owners   map[*types.TypeName]bool
 	reported map[string]bool
 }
 
@@ -58,6 +62,7 @@ func run(pass *analysis.Pass) (any, error) {
 		byKey:    map[guards.Key][]*guards.Access{},
 		released: map[guards.Key]bool{},
 		flagged:  map[guards.Key]bool{},
+		owners:   map[*types.TypeName]bool{},
 		reported: map[string]bool{},
 	}
 	c.rep = diag.New(pass, c.model)
@@ -185,15 +190,17 @@ func keyOfAddr(r access.Ref) (guards.Key, bool) {
 }
 
 // lifetimeState finds the keys that hold handles some function releases,
-// and the keys written in a function that releases something (closed and
-// released flags).
+// the types that own them, and the keys of those types written in a
+// function that releases something (closed and released flags).
 func (c *checker) lifetimeState() {
+	var releasing []*ssa.Function
 	for _, fn := range c.calls.Funcs {
 		releases := false
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				for _, k := range c.releasedAt(instr) {
 					c.released[k] = true
+					c.owners[k.Type] = true
 					releases = true
 				}
 				if cc := c.calls.Lookup(instr); cc != nil && len(c.model.Model.Releases(cc.Name, cc.Sig)) > 0 {
@@ -201,19 +208,72 @@ func (c *checker) lifetimeState() {
 				}
 			}
 		}
-		if !releases && !releaseName(fn.Name()) {
-			continue
+		if releases {
+			if t := recvType(fn); t != nil {
+				c.owners[t] = true
+			}
 		}
+		if releases || releaseName(fn.Name()) {
+			releasing = append(releasing, fn)
+		}
+	}
+	for _, k := range c.byKey {
+		if t := k[0].Key.Type; t != nil && !c.owners[t] && holdsC(t.Type(), 0) {
+			c.owners[t] = true
+		}
+	}
+	for _, fn := range releasing {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				for _, a := range c.byInstr[instr] {
-					if a.Kind == guards.Write && a.Key.Type != nil {
+					if a.Kind == guards.Write && a.Key.Type != nil && c.owners[a.Key.Type] {
 						c.flagged[a.Key] = true
 					}
 				}
 			}
 		}
 	}
+}
+
+// holdsC reports whether a value of type t holds a value of a C type
+// (a cgo _Ctype_ name), through pointers, arrays and struct fields.
+func holdsC(t types.Type, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	switch u := types.Unalias(t).(type) {
+	case *types.Pointer:
+		return holdsC(u.Elem(), depth)
+	case *types.Array:
+		return holdsC(u.Elem(), depth)
+	case *types.Named:
+		if strings.HasPrefix(u.Obj().Name(), "_Ctype_") {
+			return true
+		}
+		if st, ok := u.Underlying().(*types.Struct); ok {
+			for i := range st.NumFields() {
+				if holdsC(st.Field(i).Type(), depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// recvType returns the named type of fn's receiver, or nil.
+func recvType(fn *ssa.Function) *types.TypeName {
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return nil
+	}
+	if n, ok := types.Unalias(access.Deref(recv.Type())).(*types.Named); ok {
+		return n.Origin().Obj()
+	}
+	return nil
 }
 
 // releaseName reports whether a Go function's name says it releases
@@ -259,6 +319,9 @@ func (c *checker) checkThenAct(fn *ssa.Function) {
 				continue
 			}
 			lifetime := release != nil || c.lifetimeKey(k)
+			if !lifetime && !c.owners[k.Type] {
+				continue // once-only transitions matter here in types that own a handle
+			}
 			why, ok := c.concurrent(fn, k, lifetime)
 			if !ok {
 				continue
@@ -412,15 +475,19 @@ func (c *checker) concurrent(fn *ssa.Function, k guards.Key, lifetime bool) (str
 			}
 		}
 	}
-	if ctx := c.conc.SelfOverlap(fn, goroutines...); ctx != nil && !ownFinalizer(ctx, k) {
+	if ctx := c.conc.SelfOverlapOn(fn, k.Type, goroutines...); ctx != nil && !ownFinalizer(ctx, k) {
 		return "two of " + ctx.Desc, true
 	}
+	// fn itself on two goroutines: a goroutine and the callers' own
+	if c1, c2, ok := c.conc.OverlapOn(fn, fn, k.Type, goroutines...); ok && (c1 != nil || c2 != nil) && !ownFinalizer(c1, k) && !ownFinalizer(c2, k) {
+		return fmt.Sprintf("%s and %s", c.describe(c1, fn), c.describe(c2, fn)), true
+	}
 	for _, a := range c.byKey[k] {
-		if a.Func == fn || a.Kind != guards.Write {
+		if a.Func == fn || a.Kind != guards.Write || fresh(a) {
 			continue
 		}
-		if c1, c2, ok := c.conc.Overlap(fn, a.Func, goroutines...); ok && (c1 != nil || c2 != nil) && !ownFinalizer(c1, k) && !ownFinalizer(c2, k) {
-			return fmt.Sprintf("%s and %s (%s)", describe(c1, fn), describe(c2, a.Func), a.Func.Name()), true
+		if c1, c2, ok := c.conc.OverlapOn(fn, a.Func, k.Type, goroutines...); ok && (c1 != nil || c2 != nil) && !ownFinalizer(c1, k) && !ownFinalizer(c2, k) {
+			return fmt.Sprintf("%s and %s (%s)", c.describe(c1, fn), c.describe(c2, a.Func), a.Func.Name()), true
 		}
 	}
 	return "", false
@@ -436,8 +503,11 @@ func ownFinalizer(ctx *concurrency.Context, k guards.Key) bool {
 // code meet (library callers count only for package-level state).
 var goroutines = []concurrency.ContextKind{concurrency.Spawned, concurrency.Finalizer, concurrency.Export}
 
-func describe(ctx *concurrency.Context, fn *ssa.Function) string {
+func (c *checker) describe(ctx *concurrency.Context, fn *ssa.Function) string {
 	if ctx == nil {
+		if e := c.conc.CallerEntry(fn); e != nil {
+			fn = e
+		}
 		return "the caller of " + fn.Name()
 	}
 	return ctx.Desc
@@ -451,7 +521,7 @@ func (c *checker) guardingLock(k guards.Key) (guards.Key, bool) {
 	}
 	for _, a := range c.byKey[k] {
 		for _, l := range a.Locks {
-			if l.Key.Type == k.Type {
+			if l.Key.Type == k.Type && l.Key.Fields != guards.Some {
 				return l.Key, true
 			}
 		}
@@ -531,7 +601,9 @@ func (c *checker) lockDiscipline() {
 				continue
 			}
 			for _, l := range w.Locks {
-				if l.Read || l.Key.Type != k.Type {
+				// a lock the function's name or doc says its callers
+				// hold is not a lock the write is known to take
+				if l.Read || l.Key.Type != k.Type || l.Key.Fields == guards.Some {
 					continue
 				}
 				for _, a := range accs {
@@ -565,8 +637,8 @@ func (c *checker) concurrentPair(f, g *ssa.Function, k guards.Key) (string, bool
 	for _, e := range c.conc.TypeEvidence(k.Type) {
 		return e.Desc, true
 	}
-	if c1, c2, ok := c.conc.Overlap(f, g, goroutines...); ok && (c1 != nil || c2 != nil) && !ownFinalizer(c1, k) && !ownFinalizer(c2, k) {
-		return fmt.Sprintf("%s and %s", describe(c1, f), describe(c2, g)), true
+	if c1, c2, ok := c.conc.OverlapOn(f, g, k.Type, goroutines...); ok && (c1 != nil || c2 != nil) && !ownFinalizer(c1, k) && !ownFinalizer(c2, k) {
+		return fmt.Sprintf("%s and %s", c.describe(c1, f), c.describe(c2, g)), true
 	}
 	return "", false
 }

@@ -41,10 +41,26 @@ before taking the lock);
 it, such as popping one of the pending errors) on fields a lock guards
 elsewhere.
 
+Lifetime state is a field that holds a handle some function releases, or
+a field a releasing function writes (a closed flag) in a type that owns a
+handle (a field of a C type, directly or through its fields, or methods
+that release one). Types that own no handle are ordinary Go state, out of
+scope: the race detector sees those races.
+
 Concurrency comes from the type (//lifetime:threadsafe, a doc comment that
 says it is safe for concurrent use, a mutex or atomic fields that guard the
-state elsewhere), from go statements, finalizers and //export functions
-that reach the code. //lifetime:confined, or a doc comment that says the
+state elsewhere), from go statements that hand the goroutine a value of
+the type (as an argument, receiver or captured variable), finalizers and
+cleanups, and //export functions that reach the code (for values they
+reach through package-level variables). A goroutine its spawner waits for
+on every path (a receive from a channel the goroutine closes, including
+in a select, or WaitGroup.Wait) does not overlap the spawner's callers.
+Types that implement database/sql/driver.Conn, Stmt, Rows or Tx get no
+evidence from their mutex: database/sql never uses one from two goroutines
+at once. Locks a function's callers hold count as held: found through the
+package's calls, declared with checklocks (// +checklocks:c.mu), or said
+by Go's conventions (a name ending in Locked, a doc comment such as "c.mu
+must be held"). //lifetime:confined, or a doc comment that says the
 type is not safe for concurrent use, turns these findings off for the
 type. The fix is to claim the handle atomically (atomic.Pointer.Swap(nil),
 CompareAndSwap) or to hold the lock across the check and the act.

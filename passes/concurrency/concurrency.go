@@ -23,7 +23,19 @@
 // several times at once), finalizers share one, each //export function is
 // entered from C threads, and library API from the callers' goroutines.
 // Each function gets the set of contexts that reach it through the
-// package's static call graph. The pass reports nothing.
+// package's static call graph, and whether the package's callers reach it
+// on their own goroutine.
+//
+// Contexts are told apart by the values they can reach, as far as types
+// say: a goroutine shares the types of what its go statement hands it
+// (arguments, receiver, captured variables, and what those reach through
+// fields), a finalizer those of its object, a C thread those reachable
+// from package-level variables. A goroutine its spawner waits for on
+// every path to return (a channel the goroutine closes or sends on, a
+// WaitGroup it signals) never overlaps the spawner's callers. Types that
+// implement database/sql/driver.Conn, Stmt, Rows or Tx get no evidence
+// from their mutex or atomics: the driver contract says database/sql never
+// uses one from two goroutines at once. The pass reports nothing.
 package concurrency
 
 import (
@@ -80,6 +92,75 @@ type Context struct {
 	// set on: it runs once the object is unreachable, so never at the same
 	// time as code that uses that object.
 	Object *types.TypeName
+	// Joined is set for a go statement whose function waits for the
+	// goroutine on every path to its return (a receive from a channel the
+	// goroutine closes or sends on, or WaitGroup.Wait after Done): the
+	// goroutine never outlives the call that starts it, so it runs at the
+	// same time as its siblings and other contexts, not as the spawner's
+	// callers.
+	Joined bool
+	// shared are the named types of the values the context is handed (a go
+	// statement's arguments, receiver and captured variables; a finalized
+	// object), and of the values reachable from them through fields; nil
+	// for contexts that may reach any value (C threads, library callers).
+	shared map[*types.TypeName]bool
+}
+
+// Shares reports whether the context may use values of type t that other
+// goroutines use too: it was handed one, or a value that reaches one. A
+// goroutine started with no argument of a type works on values of its own,
+// as far as the package's code shows.
+func (c *Context) Shares(t *types.TypeName) bool {
+	return c == nil || c.shared == nil || t == nil || c.shared[t]
+}
+
+// reachTypes adds the named types reachable from t through pointers,
+// containers and struct fields, to a small depth.
+func reachTypes(t types.Type, out map[*types.TypeName]bool, depth int) {
+	if depth > 4 {
+		return
+	}
+	switch u := types.Unalias(t).(type) {
+	case *types.Pointer:
+		reachTypes(u.Elem(), out, depth)
+	case *types.Slice:
+		reachTypes(u.Elem(), out, depth+1)
+	case *types.Array:
+		reachTypes(u.Elem(), out, depth+1)
+	case *types.Map:
+		reachTypes(u.Key(), out, depth+1)
+		reachTypes(u.Elem(), out, depth+1)
+	case *types.Chan:
+		reachTypes(u.Elem(), out, depth+1)
+	case *types.Named:
+		tn := u.Origin().Obj()
+		if out[tn] {
+			return
+		}
+		out[tn] = true
+		reachTypes(u.Underlying(), out, depth+1)
+	case *types.Struct:
+		for i := range u.NumFields() {
+			reachTypes(u.Field(i).Type(), out, depth+1)
+		}
+	}
+}
+
+// goShared returns the types a go statement hands its goroutine.
+func goShared(g *ssa.Go) map[*types.TypeName]bool {
+	out := map[*types.TypeName]bool{}
+	for _, a := range g.Call.Args {
+		reachTypes(a.Type(), out, 0)
+	}
+	if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok {
+		for _, b := range mc.Bindings {
+			reachTypes(b.Type(), out, 0)
+		}
+	}
+	if g.Call.IsInvoke() {
+		reachTypes(g.Call.Value.Type(), out, 0)
+	}
+	return out
 }
 
 // Evidence is why values of a type may be used by several goroutines at
@@ -104,6 +185,12 @@ const (
 type Result struct {
 	pass     *analysis.Pass
 	contexts map[*ssa.Function][]*Context
+	// callers marks the functions the package's callers may run on their
+	// own goroutine: reached through the static call graph from exported
+	// functions and from functions the package does not call itself
+	// (other than as a goroutine, finalizer or //export).
+	callers  map[*ssa.Function]bool
+	entry    map[*ssa.Function]*ssa.Function // the exported function through which callers reach it
 	types    map[*types.TypeName][]Evidence
 	confined map[*types.TypeName]bool
 }
@@ -124,11 +211,23 @@ func (r *Result) TypeEvidence(t *types.TypeName) []Evidence {
 // //lifetime:confined, or documented as not safe for concurrent use.
 func (r *Result) Confined(t *types.TypeName) bool { return r.confined[t] }
 
+// CallerEntry returns the function through which the package's callers
+// reach fn on their own goroutine (an exported function, or fn itself), or
+// nil when they do not.
+func (r *Result) CallerEntry(fn *ssa.Function) *ssa.Function { return r.entry[fn] }
+
 // SelfOverlap returns a context in which two activations of fn can run at
 // once, or nil. kinds, when not empty, limits the contexts considered.
 func (r *Result) SelfOverlap(fn *ssa.Function, kinds ...ContextKind) *Context {
+	return r.SelfOverlapOn(fn, nil, kinds...)
+}
+
+// SelfOverlapOn is SelfOverlap for code that uses a value of type obj (a
+// field of it): only contexts that share values of that type count. A nil
+// obj stands for package-level state, which every context shares.
+func (r *Result) SelfOverlapOn(fn *ssa.Function, obj *types.TypeName, kinds ...ContextKind) *Context {
 	for _, c := range r.contexts[fn] {
-		if c.Multi && (len(kinds) == 0 || slices.Contains(kinds, c.Kind)) {
+		if c.Multi && (len(kinds) == 0 || slices.Contains(kinds, c.Kind)) && c.Shares(obj) {
 			return c
 		}
 	}
@@ -136,39 +235,52 @@ func (r *Result) SelfOverlap(fn *ssa.Function, kinds ...ContextKind) *Context {
 }
 
 // Overlap returns contexts in which activations of f and g can run at the
-// same time (c1 runs f, c2 runs g), and whether there are any. kinds, when
-// not empty, limits the contexts considered.
+// same time (c1 runs f, c2 runs g; nil stands for the goroutine of the
+// package's callers), and whether there are any. kinds, when not empty,
+// limits the contexts considered.
 func (r *Result) Overlap(f, g *ssa.Function, kinds ...ContextKind) (c1, c2 *Context, ok bool) {
+	return r.OverlapOn(f, g, nil, kinds...)
+}
+
+// OverlapOn is Overlap for code that uses a value of type obj: only
+// contexts that share values of that type count. A nil obj stands for
+// package-level state.
+func (r *Result) OverlapOn(f, g *ssa.Function, obj *types.TypeName, kinds ...ContextKind) (c1, c2 *Context, ok bool) {
 	filter := func(cs []*Context) []*Context {
-		if len(kinds) == 0 {
-			return cs
-		}
 		var out []*Context
 		for _, c := range cs {
-			if slices.Contains(kinds, c.Kind) {
+			if (len(kinds) == 0 || slices.Contains(kinds, c.Kind)) && c.Shares(obj) {
 				out = append(out, c)
 			}
 		}
 		return out
 	}
 	fs, gs := filter(r.contexts[f]), filter(r.contexts[g])
+	// the callers' own goroutine runs g when the package's callers reach it
+	// (or nothing else does)
+	gCallers := r.callers[g] || len(r.contexts[g]) == 0
+	fCallers := r.callers[f] || len(r.contexts[f]) == 0
 	for _, a := range fs {
 		if a.Multi && slices.Contains(gs, a) {
 			return a, a, true
-		}
-		// A context overlaps any other context, and the code that is
-		// reached from no context at all (the callers' own goroutine).
-		if len(gs) == 0 {
-			return a, nil, true
 		}
 		for _, b := range gs {
 			if b != a && !(a.Kind == Finalizer && b.Kind == Finalizer) {
 				return a, b, true
 			}
 		}
+		// A context overlaps the callers' goroutine, unless its spawner
+		// waits for it.
+		if gCallers && !a.Joined {
+			return a, nil, true
+		}
 	}
-	if len(fs) == 0 && len(gs) > 0 {
-		return nil, gs[0], true
+	if fCallers {
+		for _, b := range gs {
+			if !b.Joined {
+				return nil, b, true
+			}
+		}
 	}
 	return nil, nil, false
 }
@@ -180,6 +292,8 @@ func run(pass *analysis.Pass) (any, error) {
 	r := &Result{
 		pass:     pass,
 		contexts: map[*ssa.Function][]*Context{},
+		callers:  map[*ssa.Function]bool{},
+		entry:    map[*ssa.Function]*ssa.Function{},
 		types:    map[*types.TypeName][]Evidence{},
 		confined: map[*types.TypeName]bool{},
 	}
@@ -199,13 +313,24 @@ func run(pass *analysis.Pass) (any, error) {
 	var roots []root
 	multi := map[*ssa.Function]bool{} // functions that may run several times at once (computed below, then refined)
 	exports := exportedToC(pass)
+	// C threads reach Go values through the package's variables (a
+	// registry, a current object); what C hands a callback (a handle, user
+	// data) belongs to the one call that C makes for it, as far as the
+	// code shows (a free callback runs once).
+	globals := map[*types.TypeName]bool{}
+	for _, name := range pass.Pkg.Scope().Names() {
+		if v, ok := pass.Pkg.Scope().Lookup(name).(*types.Var); ok {
+			reachTypes(v.Type(), globals, 0)
+		}
+	}
 	fset := pass.Fset
 	where := func(pos token.Pos) string { return fmt.Sprintf("line %d", fset.Position(pos).Line) }
 	for _, fn := range calls.Funcs {
 		if obj := fn.Object(); obj != nil && fn.Parent() == nil {
 			if exports[obj] {
 				roots = append(roots, root{fn, &Context{Kind: Export, Pos: fn.Pos(), Multi: true,
-					Desc: fmt.Sprintf("C threads calling the //export function %s", fn.Name())}})
+					Desc:   fmt.Sprintf("C threads calling the //export function %s", fn.Name()),
+					shared: globals}})
 			} else if usesCgo && obj.Exported() && exportedAPI(fn) {
 				roots = append(roots, root{fn, &Context{Kind: API, Pos: fn.Pos(), Multi: true,
 					Desc: fmt.Sprintf("callers of %s, library API of a package that uses cgo", apiName(fn))}})
@@ -221,7 +346,17 @@ func run(pass *analysis.Pass) (any, error) {
 				if f.Cleanup {
 					kind = "cleanup added"
 				}
-				c = &Context{Kind: Finalizer, Pos: f.Pos(), Object: f.Type, Desc: fmt.Sprintf("the finalizer goroutine (%s at %s)", kind, where(f.Pos()))}
+				c = &Context{Kind: Finalizer, Pos: f.Pos(), Object: f.Type, Desc: fmt.Sprintf("the finalizer goroutine (%s at %s)", kind, where(f.Pos())),
+					shared: map[*types.TypeName]bool{}}
+				if f.Type != nil {
+					reachTypes(f.Type.Type(), c.shared, 0)
+				}
+				for i := range f.Func.Params {
+					reachTypes(f.Func.Params[i].Type(), c.shared, 0)
+				}
+				for _, fv := range f.Func.FreeVars {
+					reachTypes(fv.Type(), c.shared, 0)
+				}
 				// all finalizers share one goroutine: keep one context
 				// per function, but they never overlap each other
 			}
@@ -243,7 +378,8 @@ func run(pass *analysis.Pass) (any, error) {
 					continue
 				}
 				c := &Context{Kind: Spawned, Pos: g.Pos(), Multi: loops[b],
-					Desc: fmt.Sprintf("the goroutines started at %s", where(g.Pos()))}
+					Desc:   fmt.Sprintf("the goroutines started at %s", where(g.Pos())),
+					shared: goShared(g), Joined: joined(g)}
 				if !c.Multi {
 					c.Desc = fmt.Sprintf("the goroutine started at %s", where(g.Pos()))
 				}
@@ -275,6 +411,41 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		visit(rt.fn)
 	}
+	// The callers' own goroutine.
+	called := map[*ssa.Function]bool{}
+	for _, cs := range callees {
+		for _, c := range cs {
+			called[c] = true
+		}
+	}
+	ctxRoot := map[*ssa.Function]bool{}
+	for _, rt := range roots {
+		if rt.ctx.Kind != API {
+			ctxRoot[rt.fn] = true
+		}
+	}
+	var reach func(fn, from *ssa.Function)
+	reach = func(fn, from *ssa.Function) {
+		if r.callers[fn] {
+			return
+		}
+		r.callers[fn] = true
+		r.entry[fn] = from
+		for _, c := range callees[fn] {
+			reach(c, from)
+		}
+	}
+	for _, exported := range []bool{true, false} {
+		for _, fn := range calls.Funcs {
+			if fn.Parent() != nil || ctxRoot[fn] && !called[fn] {
+				continue
+			}
+			obj := fn.Object()
+			if obj != nil && obj.Exported() == exported && (exported || !called[fn]) {
+				reach(fn, fn)
+			}
+		}
+	}
 	// A go statement in a function that runs several times at once starts
 	// several goroutines.
 	for changed := true; changed; {
@@ -284,7 +455,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if target == nil {
 				continue
 			}
-			if r.SelfOverlap(g.Parent()) == nil {
+			if r.SelfOverlap(g.Parent(), Spawned, Finalizer, Export) == nil { // library callers say nothing about one object
 				continue
 			}
 			for _, c := range r.contexts[target] {
@@ -301,6 +472,177 @@ func run(pass *analysis.Pass) (any, error) {
 		r.contexts[fn] = cs
 	}
 	return r, nil
+}
+
+// joined reports whether the function of go statement g waits for the
+// goroutine on every path from g to a return: a receive from a channel
+// the goroutine captures (and closes or sends on), including a select case
+// that receives it, or a Wait on a sync.WaitGroup it captures.
+func joined(g *ssa.Go) bool {
+	mc, ok := g.Call.Value.(*ssa.MakeClosure)
+	if !ok {
+		return false
+	}
+	var chans, groups []ssa.Value
+	body, _ := mc.Fn.(*ssa.Function)
+	if body == nil {
+		return false
+	}
+	for i, b := range mc.Bindings {
+		if i >= len(body.FreeVars) || !signals(body.FreeVars[i]) {
+			continue
+		}
+		t := b.Type()
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		switch {
+		case isChan(t):
+			chans = append(chans, b)
+		case isWaitGroup(t):
+			groups = append(groups, b)
+		}
+	}
+	if len(chans) == 0 && len(groups) == 0 {
+		return false
+	}
+	// same reports whether v is one of vs, or a load of one (a captured
+	// variable is an Alloc the closure binds).
+	same := func(v ssa.Value, vs []ssa.Value) bool {
+		if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+			v = u.X
+		}
+		return slices.Contains(vs, v)
+	}
+	// joinAt: blocks entered only once the goroutine is waited for (the
+	// true branch of a select's case index test), and instructions that wait.
+	joinBlock := map[*ssa.BasicBlock]bool{}
+	waits := func(instr ssa.Instruction) bool {
+		switch instr := instr.(type) {
+		case *ssa.UnOp:
+			return instr.Op == token.ARROW && same(instr.X, chans)
+		case *ssa.Call:
+			com := instr.Common()
+			if f := com.StaticCallee(); f != nil && f.Name() == "Wait" && len(com.Args) == 1 && isWaitGroupPtr(com.Args[0].Type()) {
+				return same(com.Args[0], groups) || slices.Contains(groups, com.Args[0])
+			}
+		case *ssa.Select:
+			if !instr.Blocking || len(instr.States) != 1 {
+				return false
+			}
+			st := instr.States[0]
+			return st.Dir == types.RecvOnly && same(st.Chan, chans)
+		}
+		return false
+	}
+	fn := g.Parent()
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			sel, ok := instr.(*ssa.Select)
+			if !ok {
+				continue
+			}
+			for i, st := range sel.States {
+				if st.Dir != types.RecvOnly || !same(st.Chan, chans) {
+					continue
+				}
+				for _, u := range *sel.Referrers() {
+					ex, ok := u.(*ssa.Extract)
+					if !ok || ex.Index != 0 {
+						continue
+					}
+					for _, u2 := range *ex.Referrers() {
+						cmp, ok := u2.(*ssa.BinOp)
+						if !ok || cmp.Op != token.EQL {
+							continue
+						}
+						if c, ok := cmp.Y.(*ssa.Const); ok && c.Int64() == int64(i) {
+							for _, u3 := range *cmp.Referrers() {
+								if iff, ok := u3.(*ssa.If); ok {
+									joinBlock[iff.Block().Succs[0]] = true
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	// search for a path from g to a return that never waits
+	seen := map[*ssa.BasicBlock]bool{}
+	var free func(b *ssa.BasicBlock, from int) bool
+	free = func(b *ssa.BasicBlock, from int) bool {
+		for _, instr := range b.Instrs[from:] {
+			if waits(instr) {
+				return false
+			}
+			if _, ok := instr.(*ssa.Return); ok {
+				return true
+			}
+		}
+		for _, s := range b.Succs {
+			if joinBlock[s] || seen[s] {
+				continue
+			}
+			seen[s] = true
+			if free(s, 0) {
+				return true
+			}
+		}
+		return false
+	}
+	return !free(g.Block(), slices.Index(g.Block().Instrs, ssa.Instruction(g))+1)
+}
+
+// signals reports whether a goroutine's function closes or sends on the
+// channel, or calls Done on the WaitGroup, in free variable fv.
+func signals(fv *ssa.FreeVar) bool {
+	uses := func(v ssa.Value) []ssa.Instruction {
+		if v.Referrers() == nil {
+			return nil
+		}
+		return *v.Referrers()
+	}
+	vals := []ssa.Value{fv}
+	for _, u := range uses(fv) {
+		if l, ok := u.(*ssa.UnOp); ok && l.Op == token.MUL {
+			vals = append(vals, l)
+		}
+	}
+	for _, v := range vals {
+		for _, u := range uses(v) {
+			switch u := u.(type) {
+			case *ssa.Send:
+				if u.Chan == v {
+					return true
+				}
+			case ssa.CallInstruction:
+				com := u.Common()
+				if b, ok := com.Value.(*ssa.Builtin); ok && b.Name() == "close" {
+					return true
+				}
+				if f := com.StaticCallee(); f != nil && f.Name() == "Done" && len(com.Args) == 1 && com.Args[0] == v {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func isChan(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Chan)
+	return ok
+}
+
+func isWaitGroup(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "WaitGroup"
+}
+
+func isWaitGroupPtr(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	return ok && isWaitGroup(p.Elem())
 }
 
 // goTarget returns the function a go statement runs, seeing through cgo's
@@ -328,6 +670,9 @@ func staticCallees(calls *cgocall.Result, fn *ssa.Function) []*ssa.Function {
 			case ssa.CallInstruction:
 				c = instr.Common().StaticCallee()
 			case *ssa.MakeClosure:
+				if onlyStarted(instr) {
+					continue // go func() { ... }(): a new context
+				}
 				c, _ = instr.Fn.(*ssa.Function)
 			}
 			if c != nil && !calls.IsWrapper(c) && !slices.Contains(out, c) {
@@ -339,6 +684,20 @@ func staticCallees(calls *cgocall.Result, fn *ssa.Function) []*ssa.Function {
 		}
 	}
 	return out
+}
+
+// onlyStarted reports whether a closure is used only by go statements.
+func onlyStarted(mc *ssa.MakeClosure) bool {
+	refs := mc.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, u := range *refs {
+		if g, ok := u.(*ssa.Go); !ok || g.Call.Value != mc {
+			return false
+		}
+	}
+	return true
 }
 
 // exportedAPI reports whether fn is part of a package's API: an exported
@@ -438,6 +797,11 @@ func (r *Result) typeEvidence(mres *model.Result) {
 						atomic = true
 					}
 				}
+				if contract := driverContract(r.pass.Pkg, tn); contract != "" {
+					// database/sql never uses it from two goroutines at
+					// once: a mutex in it guards something narrower
+					continue
+				}
 				if lock {
 					r.types[tn] = append(r.types[tn], Evidence{Lock, ts.Pos(), tn.Name() + " has a mutex"})
 				}
@@ -447,6 +811,35 @@ func (r *Result) typeEvidence(mres *model.Result) {
 			}
 		}
 	}
+}
+
+// driverContract returns the database/sql/driver interface t implements
+// whose contract says database/sql does not use a value from two
+// goroutines at once ("Conn is a connection to a database. It is not used
+// concurrently by multiple goroutines"; Stmt likewise; Rows and Tx belong
+// to one Conn), or "".
+func driverContract(pkg *types.Package, tn *types.TypeName) string {
+	var driver *types.Package
+	for _, p := range pkg.Imports() {
+		if p.Path() == "database/sql/driver" {
+			driver = p
+		}
+	}
+	if driver == nil {
+		return ""
+	}
+	ptr := types.NewPointer(tn.Type())
+	for _, name := range []string{"Conn", "Stmt", "Rows", "Tx"} {
+		obj, ok := driver.Scope().Lookup(name).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		iface, ok := obj.Type().Underlying().(*types.Interface)
+		if ok && (types.Implements(ptr, iface) || types.Implements(tn.Type(), iface)) {
+			return "database/sql/driver." + name
+		}
+	}
+	return ""
 }
 
 // kind classifies a field type: "lock" for sync.Mutex and sync.RWMutex

@@ -24,6 +24,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -57,6 +58,9 @@ type Key struct {
 
 // String renders the key for messages: Stream.s, registry, Conn.state.closed.
 func (k Key) String() string {
+	if k.Fields == Some && k.Type != nil {
+		return k.Type.Name() + "'s lock"
+	}
 	var b strings.Builder
 	var t types.Type
 	if k.Type != nil {
@@ -90,6 +94,19 @@ func atoi(s string) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+// Some is the Fields of a lock key that stands for some lock of its type:
+// the one a function's name (closeLocked) or doc comment ("c.mu must be
+// held") says its callers hold, without naming it.
+const Some = "*"
+
+// matches reports whether lock keys k and o can name the same lock.
+func (k Key) matches(o Key) bool {
+	if k == o {
+		return true
+	}
+	return k.Type != nil && k.Type == o.Type && (k.Fields == Some || o.Fields == Some)
 }
 
 // A Lock is a lock held at some point.
@@ -128,7 +145,7 @@ type Access struct {
 // counts when write is false).
 func (a *Access) Locked(k Key, write bool) bool {
 	for _, l := range a.Locks {
-		if l.Key == k && (!write || !l.Read) {
+		if l.Key.matches(k) && (!write || !l.Read) {
 			return true
 		}
 	}
@@ -194,7 +211,7 @@ func (s *lockSet) add(l Lock) {
 }
 
 func (s *lockSet) remove(k Key) {
-	s.locks = slices.DeleteFunc(s.locks, func(l Lock) bool { return l.Key == k })
+	s.locks = slices.DeleteFunc(s.locks, func(l Lock) bool { return l.Key.matches(k) })
 }
 
 // meet intersects s with o.
@@ -344,9 +361,20 @@ func lockOp(com *ssa.CallCommon) (string, Key, bool) {
 // checklocks reads gVisor's checklocks annotations.
 func (g *guardsPass) checklocks() {
 	g.declared = map[*ssa.Function][]Lock{}
+	byObj := map[types.Object]*ssa.Function{}
+	for _, fn := range g.calls.Funcs {
+		if fn.Parent() == nil && fn.Object() != nil {
+			byObj[fn.Object()] = fn
+		}
+	}
 	for _, f := range g.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if fn := byObj[g.pass.TypesInfo.Defs[n.Name]]; fn != nil {
+					g.declared[fn] = append(g.declared[fn], g.entryLocks(fn, n)...)
+				}
+				return false
 			case *ast.TypeSpec:
 				tn, ok := g.pass.TypesInfo.Defs[n.Name].(*types.TypeName)
 				st, ok2 := n.Type.(*ast.StructType)
@@ -390,6 +418,115 @@ func (g *guardsPass) checklocks() {
 		})
 	}
 }
+
+// heldDoc matches a doc comment that says callers hold a lock: "c.mu must
+// be held", "called with mu held", "the caller must hold t.mu", "requires
+// p.mu", "while holding l.lk".
+var heldDoc = regexp.MustCompile(`(?i)\b(must be held|must hold|must already hold|caller holds|callers hold|called with [\w.]+ (held|locked)|with [\w.]+ (held|locked)|while holding|requires [\w.]+ (to be )?(held|locked)|assumes [\w.]+ is (held|locked)|[\w.]+ is held)\b`)
+
+// entryLocks returns the locks a function declares its callers hold: a
+// checklocks annotation (// +checklocks:c.mu on the function), or, by Go
+// convention, a name ending in Locked or a doc comment saying so (some
+// lock of the receiver's type, or of the first parameter's).
+func (g *guardsPass) entryLocks(fn *ssa.Function, fd *ast.FuncDecl) []Lock {
+	var out []Lock
+	params := map[string]*types.Var{}
+	var first *types.Var
+	if fd.Recv != nil && len(fn.Signature.Recv().Name()) > 0 {
+		params[fn.Signature.Recv().Name()] = fn.Signature.Recv()
+	}
+	if r := fn.Signature.Recv(); r != nil {
+		first = r
+	}
+	for i := range fn.Signature.Params().Len() {
+		p := fn.Signature.Params().At(i)
+		params[p.Name()] = p
+		if first == nil && pointee(p.Type()) != nil {
+			first = p
+		}
+	}
+	if fd.Doc != nil {
+		for _, c := range fd.Doc.List {
+			t := strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
+			read := strings.HasPrefix(t, "+checklocksread:")
+			arg, ok := checklocksArg(c.Text)
+			if !ok || strings.HasPrefix(t, "+checklocksacquire") || strings.HasPrefix(t, "+checklocksrelease") {
+				continue
+			}
+			// c.mu: the parameter c, then the field path
+			parts := strings.Split(arg, ".")
+			p, ok := params[parts[0]]
+			if !ok || len(parts) < 2 {
+				continue
+			}
+			tn := pointee(p.Type())
+			if tn == nil {
+				continue
+			}
+			var idx []string
+			t2 := tn.Type()
+			for _, name := range parts[1:] {
+				st, ok := t2.Underlying().(*types.Struct)
+				if !ok {
+					idx = nil
+					break
+				}
+				found := false
+				for i := range st.NumFields() {
+					if st.Field(i).Name() == name {
+						idx = append(idx, itoa(i))
+						t2 = st.Field(i).Type()
+						found = true
+						break
+					}
+				}
+				if !found {
+					idx = nil
+					break
+				}
+			}
+			if idx != nil {
+				out = append(out, Lock{Key: Key{Type: tn, Fields: strings.Join(idx, ".")}, Read: read})
+			}
+		}
+	}
+	if len(out) > 0 || first == nil {
+		return out
+	}
+	name := fd.Name.Name
+	switch {
+	case strings.HasSuffix(name, "Locked") || strings.HasSuffix(name, "locked") && name != "locked":
+		if tn := pointee(first.Type()); tn != nil {
+			out = append(out, Lock{Key: Key{Type: tn, Fields: Some}})
+		}
+	case fd.Doc != nil && heldDoc.MatchString(fd.Doc.Text()):
+		// "c.mu must be held": the lock of parameter c's type; a lock
+		// named through something else (a variable of the caller) says
+		// nothing about this function's parameters; "mu must be held"
+		// names the receiver's field.
+		refs := lockRef.FindAllStringSubmatch(fd.Doc.Text(), -1)
+		if len(refs) == 0 {
+			if r := fn.Signature.Recv(); r != nil {
+				if tn := pointee(r.Type()); tn != nil {
+					out = append(out, Lock{Key: Key{Type: tn, Fields: Some}})
+				}
+			}
+		}
+		for _, ref := range refs {
+			if p, ok := params[ref[1]]; ok {
+				if tn := pointee(p.Type()); tn != nil {
+					out = append(out, Lock{Key: Key{Type: tn, Fields: Some}})
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// lockRef matches a lock named through a variable in a doc comment: c.mu,
+// s.lock, db.closeMu.
+var lockRef = regexp.MustCompile(`\b([A-Za-z_]\w*)\.\w*(?i:mu|lock|mutex)\w*\b`)
 
 // checklocksArg parses "// +checklocks:mu" (and +checklocksread:mu).
 func checklocksArg(text string) (string, bool) {
