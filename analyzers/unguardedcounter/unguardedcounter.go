@@ -452,14 +452,14 @@ func (c *checker) shared(a *guards.Access) (string, bool) {
 		}
 	}
 	fn := a.Func
-	if ctx := c.conc.SelfOverlap(fn, goroutines...); ctx != nil && !ownFinalizer(ctx, k) {
+	if ctx := c.conc.SelfOverlapOn(fn, k.Type, goroutines...); ctx != nil && !ownFinalizer(ctx, k) {
 		return fmt.Sprintf("two goroutines can run %s at once (%s)", fn.Name(), ctx.Desc), true
 	}
 	for _, o := range c.byKey[k] {
 		if o.Kind != guards.Write || c.exempt(o) {
 			continue
 		}
-		c1, c2, ok := c.conc.Overlap(fn, o.Func, goroutines...)
+		c1, c2, ok := c.conc.OverlapOn(fn, o.Func, k.Type, goroutines...)
 		if !ok || (c1 == nil && c2 == nil) || ownFinalizer(c1, k) || ownFinalizer(c2, k) {
 			continue
 		}
