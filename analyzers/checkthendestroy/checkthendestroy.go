@@ -66,6 +66,7 @@ func run(pass *analysis.Pass) (any, error) {
 		reported: map[string]bool{},
 	}
 	c.rep = diag.New(pass, c.model)
+	defer c.rep.ReportUnused()
 	for _, a := range c.guards.Accesses {
 		c.byInstr[a.Instr] = append(c.byInstr[a.Instr], a)
 		c.byKey[a.Key] = append(c.byKey[a.Key], a)

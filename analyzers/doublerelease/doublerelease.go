@@ -45,6 +45,7 @@ func run(pass *analysis.Pass) (any, error) {
 		sameCallee: map[token.Pos]bool{},
 	}
 	c.rep = diag.New(pass, c.model)
+	defer c.rep.ReportUnused()
 	for _, fn := range c.calls.Funcs {
 		if tr := c.lt.Traces[fn]; tr != nil {
 			for _, ev := range tr.Events {

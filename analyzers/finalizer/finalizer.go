@@ -46,6 +46,7 @@ func run(pass *analysis.Pass) (any, error) {
 		fins:  map[*ssa.Function]bool{},
 	}
 	c.rep = diag.New(pass, pass.ResultOf[model.Analyzer].(*model.Result))
+	defer c.rep.ReportUnused()
 	for _, f := range c.lt.Finalizers {
 		if f.Func != nil {
 			c.fins[f.Func] = true

@@ -93,6 +93,7 @@ func run(pass *analysis.Pass) (any, error) {
 		onceFn:  map[*ssa.Function]int8{},
 	}
 	c.rep = diag.New(pass, pass.ResultOf[model.Analyzer].(*model.Result))
+	defer c.rep.ReportUnused()
 	for _, a := range c.guards.Accesses {
 		c.byInstr[a.Instr] = append(c.byInstr[a.Instr], a)
 		if a.Key.Global != nil && a.Key.Global.Pkg() == pass.Pkg {

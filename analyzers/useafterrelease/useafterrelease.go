@@ -29,6 +29,7 @@ func run(pass *analysis.Pass) (any, error) {
 	mres := pass.ResultOf[model.Analyzer].(*model.Result)
 	lt := pass.ResultOf[lifetime.Analyzer].(*lifetime.Result)
 	rep := diag.New(pass, mres)
+	defer rep.ReportUnused()
 	cleared := clearedFields(calls, lt, mres)
 	for _, fn := range calls.Funcs {
 		tr := lt.Traces[fn]

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/token"
 	"path/filepath"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -19,11 +20,31 @@ type Reporter struct {
 	pass  *analysis.Pass
 	model *model.Result
 	seen  map[string]bool
+	used  map[*model.Ignore]bool // the //lifetime:ignore directives that suppressed a finding
 }
 
 // New returns a Reporter for pass; m supplies the //lifetime:ignore directives.
 func New(pass *analysis.Pass, m *model.Result) *Reporter {
-	return &Reporter{pass: pass, model: m, seen: map[string]bool{}}
+	return &Reporter{pass: pass, model: m, seen: map[string]bool{}, used: map[*model.Ignore]bool{}}
+}
+
+// ReportUnused reports the //lifetime:ignore directives naming the
+// analyzer that suppressed none of its findings, as staticcheck does for
+// //lint:ignore: a stale directive would hide the next finding on its line.
+// Call it once the analyzer has reported everything.
+func (r *Reporter) ReportUnused() {
+	if r.model == nil {
+		return
+	}
+	name := r.pass.Analyzer.Name
+	for _, ig := range r.model.Ignores {
+		if r.used[ig] || !slices.Contains(ig.Analyzers, name) || cgofile.IsSupportPos(r.pass.Fset, r.pass.Files, ig.Pos) {
+			continue
+		}
+		r.pass.Report(analysis.Diagnostic{Pos: ig.Pos, Message: fmt.Sprintf(
+			"//lifetime:ignore %s matches no %s finding on line %d: remove it, or move it onto or above the line it means",
+			name, name, ig.Line)})
+	}
 }
 
 // Report reports d, unless it lies outside the user's files, repeats an
@@ -38,8 +59,11 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 		return
 	}
 	r.seen[key] = true
-	if r.model != nil && r.model.Ignored(r.pass.Analyzer.Name, posn.Filename, posn.Line) {
-		return
+	if r.model != nil {
+		if ig := r.model.IgnoreFor(r.pass.Analyzer.Name, posn.Filename, posn.Line); ig != nil {
+			r.used[ig] = true
+			return
+		}
 	}
 	r.pass.Report(d)
 }

@@ -86,12 +86,18 @@ type Result struct {
 // Ignored reports whether a finding of analyzer on file:line is suppressed
 // by a //lifetime:ignore directive.
 func (r *Result) Ignored(analyzer, file string, line int) bool {
+	return r.IgnoreFor(analyzer, file, line) != nil
+}
+
+// IgnoreFor returns the //lifetime:ignore directive that suppresses a
+// finding of analyzer on file:line, or nil.
+func (r *Result) IgnoreFor(analyzer, file string, line int) *Ignore {
 	for _, ig := range r.Ignores {
 		if ig.Line == line && ig.File == file && slices.Contains(ig.Analyzers, analyzer) {
-			return true
+			return ig
 		}
 	}
-	return false
+	return nil
 }
 
 // Files is the list of model files given with -model.

@@ -228,3 +228,11 @@ func ignoredOther() {
 	C.obj_free(o)
 	C.obj_free(o) //lifetime:ignore finalizer reviewed // want `o is released twice`
 }
+
+// A stale ignore: the second release it was written for is gone, and the
+// directive would hide the next finding on its line.
+func ignoredStale() {
+	o := C.obj_new()
+	//lifetime:ignore doublerelease the second free was removed // want `//lifetime:ignore doublerelease matches no doublerelease finding on line \d+: remove it`
+	C.obj_free(o)
+}
