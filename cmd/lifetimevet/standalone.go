@@ -70,6 +70,7 @@ func standalone(args []string) int {
 	contextLines := flag.Int("c", -1, "print the offending line with `N` lines of context")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile to `file`")
 	memprofile := flag.String("memprofile", "", "write a heap profile to `file` at exit")
+	timing := registerTimingFlag()
 	withVet := stdvetRequested(args)
 	all := suite(withVet)
 	enable := map[*analysis.Analyzer]*triState{}
@@ -131,10 +132,12 @@ func standalone(args []string) int {
 	if *tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + *tags}
 	}
+	tm := startTiming(timing)
 	prog := newProgress(os.Stderr)
 	defer prog.stop()
 	prog.phase("loading packages")
 	pkgs, err := packages.Load(cfg, patterns...)
+	tm.loadDone(pkgs)
 	if err != nil {
 		prog.stop()
 		fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
@@ -157,8 +160,9 @@ func standalone(args []string) int {
 	}
 	prog = newProgress(os.Stderr)
 	prog.countPackages(pkgs, selected)
-	graph, err := checker.Analyze(selected, pkgs, nil)
+	graph, err := checker.Analyze(selected, pkgs, tm.options(selected))
 	prog.stop()
+	defer tm.report(os.Stderr, graph)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
 		return 1
