@@ -240,6 +240,10 @@ func (c *checker) armed(fn *ssa.Function, sum *lifetime.Summary, r *lifetime.Rel
 				if fin.Pos().IsValid() {
 					at = c.where(fin.Pos(), r.Pos())
 				}
+				if r.Class == model.Transferred {
+					return fmt.Sprintf("%s is handed to C for good here (C.%s takes ownership) and released again by the %s at %s (%s) once the %s is collected; disarm it (%s) and clear %s when C takes it",
+						r.Text, r.CFunc, what, at, fin.Name, tn.Name(), disarm, r.Text)
+				}
 				return fmt.Sprintf("%s is released here and again by the %s at %s (%s) once the %s is collected; disarm it (%s) and clear %s, or release only through the %s's function",
 					r.Text, what, at, fin.Name, tn.Name(), disarm, r.Text, kind)
 			}

@@ -80,8 +80,12 @@ type Entry struct {
 // Class returns what the entry's release releases, for telling whether two
 // releases of one handle conflict: "kind:K" for entries with a kind, and
 // "fn:NAME" otherwise (only the same function is known to release the same
-// thing: ArrowSchemaRelease releases a struct's contents, free its memory).
+// thing: ArrowSchemaRelease releases a struct's contents, free its memory),
+// and Transferred for a transfer of ownership into C.
 func (e *Entry) Class() string {
+	if e.Role == Transfer {
+		return Transferred
+	}
 	if e.Kind != "" && !e.ByName {
 		return "kind:" + e.Kind
 	}
@@ -93,8 +97,13 @@ func (e *Entry) Class() string {
 // function), release the same resource, so that doing both is a double
 // release.
 func Compatible(a, b string) bool {
-	return a == b || a == "declared" || b == "declared" || a == "" || b == ""
+	return a == b || a == "declared" || b == "declared" || a == "" || b == "" || a == Transferred || b == Transferred
 }
+
+// Transferred is the class of a transfer of ownership into C: C releases
+// the handle itself later, however it was acquired, so any release of it
+// by Go as well is one too many.
+const Transferred = "transfer"
 
 // Handle returns the index of the argument an entry acts on: the released
 // argument, the out-parameter, or Returned.

@@ -1,0 +1,79 @@
+package model
+
+import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strings"
+	"testing"
+)
+
+// FuzzDirectives checks that no //lifetime: directive, in any place a
+// directive can stand (a type, a function, a statement, a trailing comment,
+// a cgo preamble, a stray declaration), makes the directive collector
+// panic, and that every problem it finds has a position in the file. Its
+// seeds run in every go test.
+func FuzzDirectives(f *testing.F) {
+	for _, s := range []string{
+		"handle", "threadsafe", "confined", "release", "release p", "release nosuch",
+		"acquire", "borrow p", "ignore doublerelease reason", "ignore", "ignore nosuch x",
+		"ignore doublerelease,finalizer reviewed // a note", "acquire f out=1 parent=0",
+		"release f arg=9", "transfer g arg=-1", "release f arg=", "acquire f out=x",
+		"frobnicate", "", " ", "\u00e9\u00e9", strings.Repeat("x", 5000), "release f kind=k counted indirect clears global",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, d string) {
+		if strings.ContainsAny(d, "\n\r") || strings.Contains(d, "*/") {
+			return // one line of a line comment, and of the preamble's block comment
+		}
+		src := `package p
+
+/*
+//lifetime:` + d + `
+#include <stdlib.h>
+*/
+import "C"
+
+//lifetime:` + d + `
+type T struct{ p *int }
+
+//lifetime:` + d + `
+type (
+	A int
+	B int
+)
+
+//lifetime:` + d + `
+var v int
+
+//lifetime:` + d + `
+func (t *T) M(p *int) {
+	//lifetime:` + d + `
+	_ = p
+	_ = t //lifetime:` + d + `
+}
+`
+		fset := token.NewFileSet()
+		file, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+		if err != nil {
+			return // not Go: not the collector's input
+		}
+		info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}}
+		conf := types.Config{Importer: importer.Default(), Error: func(error) {}}
+		conf.Check("p", fset, []*ast.File{file}, info) // import "C" fails without cgo: the collector must cope
+		res := &Result{Model: New(), Types: map[*types.TypeName]TypeDirectives{}, Funcs: map[*types.Func]*FuncDirectives{}}
+		c := &collector{fset: fset, info: info, res: res, preamble: New()}
+		c.collect([]*ast.File{file}, nil)
+		if d == "frobnicate" && len(res.Problems) == 0 {
+			t.Error("an unknown verb was not reported")
+		}
+		for _, p := range res.Problems {
+			if !p.Pos.IsValid() || fset.File(p.Pos) == nil {
+				t.Errorf("problem without a position: %s", p.Msg)
+			}
+		}
+	})
+}
