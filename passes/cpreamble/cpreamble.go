@@ -31,6 +31,11 @@
 // misses; what it cannot read it skips, so its errors are silences rather
 // than false reports.
 //
+// The .c files come from pass.OtherFiles; go vet does not list a cgo
+// package's C files there, and then they are read from the package's
+// directory (the directory of the Go files with a preamble), as the
+// default build context selects them.
+//
 // Large files (more than MaxLines lines: vendored amalgamations such as
 // go-sqlite3's sqlite3-binding.c) are listed but not read unless the flag
 // -largec is set.
@@ -38,8 +43,10 @@ package cpreamble
 
 import (
 	"bytes"
+	"go/build"
 	"go/token"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -162,12 +169,14 @@ type Result struct {
 func run(pass *analysis.Pass) (any, error) {
 	r := &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}}
 	var all []*parser
+	var preambles []string
 	for _, f := range pass.Files {
 		pre := cgofile.Preamble(f)
 		if pre == nil {
 			continue
 		}
 		file := &File{Name: pass.Fset.Position(f.Package).Filename, Preamble: true}
+		preambles = append(preambles, file.Name)
 		var buf bytes.Buffer
 		for _, c := range pre.List {
 			text := c.Text[2:]
@@ -182,14 +191,8 @@ func run(pass *analysis.Pass) (any, error) {
 		file.Lines = bytes.Count(src, []byte("\n"))
 		all = append(all, r.read(file, src))
 	}
-	for _, name := range pass.OtherFiles {
-		if !strings.HasSuffix(name, ".c") {
-			continue
-		}
-		readFile := pass.ReadFile
-		if readFile == nil {
-			readFile = os.ReadFile
-		}
+	cfiles, readFile := cFiles(pass, preambles)
+	for _, name := range cfiles {
 		content, err := readFile(name)
 		if err != nil {
 			continue
@@ -211,6 +214,46 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return r, nil
+}
+
+// cFiles returns the package's .c files and how to read them. Drivers
+// built on go/packages list them in pass.OtherFiles; go vet does not list
+// a cgo package's C files (cgo compiles them), so they are taken from the
+// directory of the Go files that have a preamble (the names cgo's //line
+// directives give), under the build constraints of the default build
+// context.
+func cFiles(pass *analysis.Pass, preambles []string) ([]string, func(string) ([]byte, error)) {
+	var out []string
+	for _, name := range pass.OtherFiles {
+		if strings.HasSuffix(name, ".c") {
+			out = append(out, name)
+		}
+	}
+	readFile := pass.ReadFile
+	if readFile == nil {
+		readFile = os.ReadFile
+	}
+	if len(out) > 0 || len(preambles) == 0 {
+		return out, readFile
+	}
+	dir := filepath.Dir(preambles[0])
+	if !filepath.IsAbs(dir) {
+		return nil, readFile
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, readFile
+	}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".c") {
+			continue
+		}
+		if ok, err := build.Default.MatchFile(dir, e.Name()); err != nil || !ok {
+			continue
+		}
+		out = append(out, filepath.Join(dir, e.Name()))
+	}
+	return out, os.ReadFile
 }
 
 // read scans and parses one file.
