@@ -35,6 +35,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
@@ -117,7 +118,41 @@ func vetMain(args []string) {
 	// flags with each unit; list vet's analyzers' flags too, so that
 	// -stdvet and their flags are accepted.
 	withVet := stdvetRequested(args) || slices.Contains(args, "-flags") || slices.Contains(args, "--flags")
+	// A bad model file fails every package's model pass, and unitchecker
+	// would say only "failed prerequisites", under go vet's -json as a
+	// result go vet caches; say what is wrong, once, and fail the unit.
+	if files := modelArgs(args); len(files) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") && !vetxOnly(args[len(args)-1]) {
+		if _, err := model.Load(files); err != nil {
+			log.Fatal(err)
+		}
+	}
 	unitchecker.Main(suite(withVet)...)
+}
+
+// vetxOnly reports whether the unit of config file cfg only computes facts
+// for its importers (go vet reports nothing for those units).
+func vetxOnly(cfg string) bool {
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		return false
+	}
+	var c struct{ VetxOnly bool }
+	return json.Unmarshal(data, &c) == nil && c.VetxOnly
+}
+
+// modelArgs returns the files of the -model flags among args (-model=F,
+// -model F, with one or two dashes).
+func modelArgs(args []string) []string {
+	var out []string
+	for i, a := range args {
+		a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if f, ok := strings.CutPrefix(a, "model="); ok {
+			out = append(out, f)
+		} else if a == "model" && i+1 < len(args) {
+			out = append(out, args[i+1])
+		}
+	}
+	return out
 }
 
 func progName() string { return filepath.Base(os.Args[0]) }

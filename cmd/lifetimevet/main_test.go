@@ -98,6 +98,26 @@ func TestVetProtocol(t *testing.T) {
 	}
 }
 
+// A bad model file under go vet names file, line and problem, and fails
+// every run: go vet caches a unit's output when the tool exits 0.
+func TestVetBadModel(t *testing.T) {
+	bin := build(t)
+	dir := moduleDir(t)
+	bad := filepath.Join(t.TempDir(), "bad.model")
+	if err := os.WriteFile(bad, []byte("library x\nfrobnicate f\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		_, stderr, code := run(t, dir, "go", "vet", "-vettool="+bin, "-model="+bad, "./...")
+		if code == 0 || !strings.Contains(stderr, "bad.model:2: unknown verb \"frobnicate\"") {
+			t.Errorf("run %d: go vet -model=bad: status %d, stderr:\n%s", i+1, code, stderr)
+		}
+		if strings.Contains(stderr, "failed prerequisites") {
+			t.Errorf("run %d: the model error is hidden behind unitchecker's:\n%s", i+1, stderr)
+		}
+	}
+}
+
 var finding = regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: .+$`)
 
 func TestStandalone(t *testing.T) {
