@@ -402,6 +402,28 @@ func sameRef(a, b access.Ref) bool {
 // argument of the call points into it, a deferred call uses it, it is
 // stored somewhere, or some path from the call uses it.
 func (c *checker) keptAlive(fn *ssa.Function, call *ssa.Call, obj access.Ref, at ssa.Instruction) bool {
+	return c.keptAliveDepth(fn, call, obj, at, 0)
+}
+
+func (c *checker) keptAliveDepth(fn *ssa.Function, call *ssa.Call, obj access.Ref, at ssa.Instruction, depth int) bool {
+	// An object a call returned that the analysis cannot see into (an
+	// interface method, a function with no summary of its result) may
+	// point into the receiver or an argument, as git2go's AsObject returns
+	// &c.Object: keeping that value alive keeps the object alive.
+	if src, ok := obj.Root.(*ssa.Call); ok && len(obj.Ops) == 0 && depth < 2 && opaqueResult(c, src) {
+		from := slices.Clone(src.Call.Args)
+		if src.Call.IsInvoke() {
+			from = append(from, src.Call.Value)
+		}
+		for _, a := range from {
+			if !mayPoint(a.Type()) {
+				continue
+			}
+			if c.keptAliveDepth(fn, call, norm(a), at, depth+1) {
+				return true
+			}
+		}
+	}
 	uses := func(instr ssa.Instruction) bool { return usesObj(instr, obj) }
 	// Another argument of the same call points into the object (&o.field):
 	// cgo keeps it alive for the call.
@@ -468,6 +490,61 @@ func (c *checker) keptAlive(fn *ssa.Function, call *ssa.Call, obj access.Ref, at
 		return !found
 	})
 	return found
+}
+
+// opaqueResult reports whether the result of call may point into one of
+// its operands as far as the analysis knows: an interface method, a
+// function value, or a static callee whose summary does not say it returns
+// a fresh allocation or a path of a parameter.
+func opaqueResult(c *checker, call *ssa.Call) bool {
+	callee := call.Call.StaticCallee()
+	if callee == nil || call.Call.IsInvoke() {
+		return true
+	}
+	sum := c.lt.SummaryOf(callee)
+	if sum == nil {
+		return true
+	}
+	_, ok := sum.ReturnOf(0)
+	return !ok && !returnsFresh(callee)
+}
+
+// returnsFresh reports whether every return of fn returns a new allocation
+// (&T{...}, new(T)) or nil.
+func returnsFresh(fn *ssa.Function) bool {
+	if len(fn.Blocks) == 0 {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			if len(r.Results) == 0 {
+				return false
+			}
+			switch v := r.Results[0].(type) {
+			case *ssa.Alloc:
+				if !v.Heap {
+					return false
+				}
+			case *ssa.Const:
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// mayPoint reports whether a value of type t can hold a pointer.
+func mayPoint(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer, *types.Interface, *types.Slice, *types.Map, *types.Chan:
+		return true
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	case *types.Struct:
+		return true
+	}
+	return false
 }
 
 // usesObj reports whether instr uses obj, a pointer named by an access path:

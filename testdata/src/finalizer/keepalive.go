@@ -218,3 +218,40 @@ func (i *Image) Interrupt(done chan struct{}) {
 	C.img_bands(i.p)
 	<-done
 }
+
+// git2go's Objecter: AsObject returns a pointer into the value behind the
+// interface (&c.Object), so keeping the interface value alive keeps the
+// object alive.
+type Objecter interface{ AsObject() *Object }
+
+type Object struct{ p *C.img }
+
+func allocObject() *Object {
+	o := &Object{p: C.img_new(1)}
+	runtime.SetFinalizer(o, (*Object).Free)
+	return o
+}
+
+func (o *Object) Free() {
+	runtime.SetFinalizer(o, nil)
+	C.img_free(o.p)
+}
+
+type Commit struct {
+	Object
+	n int
+}
+
+func (c *Commit) AsObject() *Object { return &c.Object }
+
+func TagKept(obj Objecter) int {
+	o := obj.AsObject()
+	n := C.img_bands(o.p)
+	runtime.KeepAlive(obj)
+	return int(n)
+}
+
+func TagLost(obj Objecter) int {
+	o := obj.AsObject()
+	return int(C.img_bands(o.p)) // want `o may be collected while C.img_bands runs with o.p`
+}
