@@ -219,7 +219,7 @@ func (c *checker) lifetimeState() {
 		}
 	}
 	for _, k := range c.byKey {
-		if t := k[0].Key.Type; t != nil && !c.owners[t] && holdsC(t.Type(), 0) {
+		if t := k[0].Key.Type; t != nil && !c.owners[t] && cgocall.HoldsC(t.Type()) {
 			c.owners[t] = true
 		}
 	}
@@ -234,32 +234,6 @@ func (c *checker) lifetimeState() {
 			}
 		}
 	}
-}
-
-// holdsC reports whether a value of type t holds a value of a C type
-// (a cgo _Ctype_ name), through pointers, arrays and struct fields.
-func holdsC(t types.Type, depth int) bool {
-	if depth > 3 {
-		return false
-	}
-	switch u := types.Unalias(t).(type) {
-	case *types.Pointer:
-		return holdsC(u.Elem(), depth)
-	case *types.Array:
-		return holdsC(u.Elem(), depth)
-	case *types.Named:
-		if strings.HasPrefix(u.Obj().Name(), "_Ctype_") {
-			return true
-		}
-		if st, ok := u.Underlying().(*types.Struct); ok {
-			for i := range st.NumFields() {
-				if holdsC(st.Field(i).Type(), depth+1) {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // recvType returns the named type of fn's receiver, or nil.

@@ -34,6 +34,11 @@ the C the package compiles: a static counter in the preamble, updated by
 every call, is a data race that neither the race detector nor 'go vet'
 sees.
 
+Scope: the Go rules apply in packages that call C, where every cgo call
+is a synchronization point for the race detector and hides these races
+from go test -race, and to variables that hold C handles or C memory in
+any package. Go globals of pure-Go packages are the race detector's.
+
 In Go, the analyzer reports, for package-level variables:
 
 - read-modify-write: n++, n += k, x = append(x, v), and a write of a

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lifetimevet/lifetimevet/internal/diag"
+	"github.com/lifetimevet/lifetimevet/internal/scope"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/concurrency"
 	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
@@ -78,6 +79,7 @@ type checker struct {
 	initFn  map[*ssa.Function]int8 // memo of initOnly: 1 yes, -1 no, 2 in progress
 	onceFn  map[*ssa.Function]int8
 	roots   map[token.Pos]string // API roots: position -> name
+	cgo     bool                 // the package calls C
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -94,6 +96,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c.rep = diag.New(pass, pass.ResultOf[model.Analyzer].(*model.Result))
 	defer c.rep.ReportUnused()
+	c.cgo = scope.UsesCgo(pass)
 	for _, a := range c.guards.Accesses {
 		c.byInstr[a.Instr] = append(c.byInstr[a.Instr], a)
 		if a.Key.Global != nil && a.Key.Global.Pkg() == pass.Pkg {
@@ -588,7 +591,19 @@ func describe(ctx *concurrency.Context, fn *ssa.Function) string {
 	return ctx.Desc
 }
 
+// inScope reports whether findings on the package-level variable of k are
+// lifetimevet's to make: in a package that calls C (every cgo call is a
+// synchronization point for the race detector, which then misses these
+// races), or on a variable that holds C handles or C memory. Go globals of
+// pure-Go packages are the race detector's.
+func (c *checker) inScope(k guards.Key) bool {
+	return c.cgo || k.Global != nil && cgocall.HoldsC(k.Global.Type())
+}
+
 func (c *checker) report(w *write, why string) {
+	if !c.inScope(w.key) {
+		return
+	}
 	name := w.key.String()
 	fn := w.fn.Name()
 	switch w.kind {
@@ -631,7 +646,7 @@ func (c *checker) mapReads(writes []*write) {
 			for _, b := range fn.Blocks {
 				for _, instr := range b.Instrs {
 					pos, ok := c.mapRead(instr, k)
-					if !ok || len(c.guards.Held(instr)) > 0 || c.guards.InOnce(fn) || c.exempt(fn, pos) {
+					if !ok || len(c.guards.Held(instr)) > 0 || c.guards.InOnce(fn) || c.exempt(fn, pos) || !c.inScope(k) {
 						continue
 					}
 					for _, w := range guarded[k] {

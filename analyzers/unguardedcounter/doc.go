@@ -27,6 +27,13 @@ once one decrement is lost (the handle leaks) or both callers see zero
 (it is released twice, and C corrupts its heap). The race detector sees
 the Go side only when the test happens to interleave.
 
+Scope: counters, mixed atomic and plain accesses, and atomic
+check-then-store are reported in packages that call C (every cgo call is
+a synchronization point for the race detector, which then misses these
+races) and on state that holds a C handle or counts references to one, in
+any package; pure-Go state of pure-Go packages is the race detector's.
+Decrement-then-reload is reported everywhere.
+
 The analyzer reports:
 
 - a counter field (updated with ++, --, += or -=) of a shared type updated

@@ -17,6 +17,7 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
+	"github.com/lifetimevet/lifetimevet/internal/scope"
 	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/concurrency"
@@ -69,6 +70,7 @@ type checker struct {
 	direct   map[*ssa.Function][]*ssa.Function
 	refcount map[guards.Key]*refTest
 	counted  map[string]bool // fn/key pairs reported as unguarded updates
+	cgo      bool            // the package calls C
 }
 
 // refTest is a zero test of a counter that guards a release.
@@ -93,6 +95,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c.rep = diag.New(pass, c.model)
 	defer c.rep.ReportUnused()
+	c.cgo = scope.UsesCgo(pass)
 	for _, a := range c.guards.Accesses {
 		c.byInstr[a.Instr] = append(c.byInstr[a.Instr], a)
 		c.byKey[a.Key] = append(c.byKey[a.Key], a)
@@ -108,6 +111,28 @@ func run(pass *analysis.Pass) (any, error) {
 		c.checkThenStore(fn)
 	}
 	return nil, nil
+}
+
+// inScope reports whether findings on k are lifetimevet's to make: in a
+// package that calls C, where every cgo call is a synchronization point for
+// the race detector and hides these races from go test -race; elsewhere,
+// on state that holds a C handle or counts references to one. Counters of
+// pure-Go state in pure-Go packages are the race detector's.
+func (c *checker) inScope(k guards.Key) bool {
+	switch {
+	case c.cgo:
+		return true
+	case k.Type != nil:
+		if cgocall.HoldsC(k.Type.Type()) {
+			return true
+		}
+	case k.Global != nil:
+		if cgocall.HoldsC(k.Global.Type()) {
+			return true
+		}
+	}
+	rt := c.refcount[k]
+	return rt != nil && strings.HasPrefix(rt.release, "C.")
 }
 
 // keyVar returns the variable a key names: the last field of its path, or
@@ -402,6 +427,9 @@ func (c *checker) counters() {
 		if !ok || !c.counterUpdate(st, a.Key) {
 			continue
 		}
+		if !c.inScope(a.Key) {
+			continue
+		}
 		why, ok := c.shared(a)
 		if !ok {
 			continue
@@ -555,6 +583,9 @@ func (c *checker) mixed() {
 			}
 			other = fact.Posn
 			op, fnName = fact.Op, "package "+v.Pkg().Name()
+		}
+		if !c.inScope(a.Key) {
+			continue
 		}
 		reported[key] = true
 		what := "reads"
@@ -775,7 +806,7 @@ func (c *checker) checkThenStore(fn *ssa.Function) {
 			continue
 		}
 		for _, ld := range c.condLoads(iff.Cond) {
-			if ld.Key.Type != nil && c.conc.Confined(ld.Key.Type) || ld.Once || c.testFile(ld.Pos) {
+			if ld.Key.Type != nil && c.conc.Confined(ld.Key.Type) || ld.Once || c.testFile(ld.Pos) || !c.inScope(ld.Key) {
 				continue
 			}
 			for _, s := range b.Succs {
@@ -1043,7 +1074,7 @@ func (c *checker) unlockedReads() {
 		}
 		done := map[*ssa.Function]bool{}
 		for _, a := range c.byKey[k] {
-			if a.Kind != guards.Read || done[a.Func] || c.exempt(a) || len(c.locksOf(a.Func, a.Instr)) > 0 {
+			if a.Kind != guards.Read || done[a.Func] || c.exempt(a) || len(c.locksOf(a.Func, a.Instr)) > 0 || !c.inScope(k) {
 				continue
 			}
 			if slices.ContainsFunc(us, func(u update) bool { return u.fn == a.Func }) {

@@ -10,7 +10,7 @@ import (
 )
 
 func TestUnguardedCounter(t *testing.T) {
-	testutil.Run(t, unguardedcounter.Analyzer, "unguardedcounter/refs", "unguardedcounter/facts/...")
+	testutil.Run(t, unguardedcounter.Analyzer, "unguardedcounter/refs", "unguardedcounter/facts/...", "unguardedcounter/purego")
 }
 
 func TestReloadFix(t *testing.T) {
