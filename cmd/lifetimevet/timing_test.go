@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -19,7 +20,7 @@ func TestTiming(t *testing.T) {
 	if code != 3 || !strings.Contains(out, "released twice") {
 		t.Errorf("-timing changed the findings: status %d, output %q", code, out)
 	}
-	for _, want := range []string{"lifetimevet -timing:", "buildssa (SSA)", "x/tools buildssa", "passes/lifetime", "analyzers/doublerelease", "\ntotal ", "slowest actions"} {
+	for _, want := range []string{"lifetimevet -timing:", "buildssa (SSA)", "x/tools buildssa", "passes/lifetime", " cpu ", "facts+", "analyzers/doublerelease", "\ntotal ", "slowest actions"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("-timing table lacks %q:\n%s", want, stderr)
 		}
@@ -37,6 +38,7 @@ func TestTiming(t *testing.T) {
 			Analyzer, Origin, Package string
 			Root                      bool
 			RunNS                     int64 `json:"run_ns"`
+			CPUNS                     int64 `json:"cpu_ns"`
 			TotalNS                   int64 `json:"total_ns"`
 		}
 	}
@@ -48,7 +50,9 @@ func TestTiming(t *testing.T) {
 	}
 	roots := map[string]bool{}
 	deps := 0
+	var cpu int64
 	for _, a := range rep.Actions {
+		cpu += a.CPUNS
 		if a.RunNS < 0 || a.TotalNS < a.RunNS {
 			t.Errorf("%s on %s: run %d ns, total %d ns", a.Analyzer, a.Package, a.RunNS, a.TotalNS)
 		}
@@ -61,6 +65,9 @@ func TestTiming(t *testing.T) {
 	}
 	if !roots["doublerelease"] || !roots["lifetimedirective"] {
 		t.Errorf("-timing=FILE: root actions on example.com/gpubug: %v", roots)
+	}
+	if cpu <= 0 && runtime.GOOS != "windows" {
+		t.Errorf("-timing=FILE: no CPU time recorded")
 	}
 	if deps == 0 {
 		t.Errorf("-timing=FILE: no buildssa action on a dependency (the passes analyse dependencies for facts)")
