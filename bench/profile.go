@@ -32,6 +32,7 @@ type TimingReport struct {
 		Package  string `json:"package"`
 		Root     bool   `json:"root"`
 		RunNS    int64  `json:"run_ns"`
+		CPUNS    int64  `json:"cpu_ns"`
 		TotalNS  int64  `json:"total_ns"`
 	} `json:"actions"`
 }
@@ -85,10 +86,11 @@ func (e *Env) Profile() ([]PartProfile, error) {
 func WriteProfileMarkdown(w io.Writer, profiles []PartProfile) {
 	fmt.Fprintf(w, "## where lifetimevet's time goes\n\n")
 	fmt.Fprintf(w, "Standalone `lifetimevet -timing` on each part (tests included, GOCACHE warm). -timing runs the analysis one action at a time, so each time is the action's own. ")
-	fmt.Fprintf(w, "run: time inside the analyzer's Run, summed over the packages it ran on (the passes run on every dependency, for facts); facts+: the rest of its actions, mostly facts inherited from dependencies. Loading (go list, parsing, type checking) is outside the analyzers.\n\n")
+	fmt.Fprintf(w, "CPU: the process's CPU time (user+system, garbage collection included) inside the analyzer's Run, summed over the packages it ran on (the passes run on every dependency, for facts); it is what to compare on a busy machine. run: the wall time inside Run; facts+: the rest of its actions' wall time, mostly facts inherited from dependencies. Loading (go list, parsing, type checking) is outside the analyzers.\n\n")
 	type row struct {
 		name, origin string
 		run, other   time.Duration
+		cpu          time.Duration
 		pkgs         int
 	}
 	rows := map[string]*row{}
@@ -106,9 +108,10 @@ func WriteProfileMarkdown(w io.Writer, profiles []PartProfile) {
 				rows[a.Analyzer] = r
 			}
 			r.run += time.Duration(a.RunNS)
+			r.cpu += time.Duration(a.CPUNS)
 			r.other += max(time.Duration(a.TotalNS-a.RunNS), 0)
 			r.pkgs++
-			total += time.Duration(a.TotalNS)
+			total += time.Duration(a.CPUNS)
 		}
 	}
 	sorted := make([]*row, 0, len(rows))
@@ -116,14 +119,14 @@ func WriteProfileMarkdown(w io.Writer, profiles []PartProfile) {
 		sorted = append(sorted, r)
 	}
 	slices.SortFunc(sorted, func(a, b *row) int {
-		return cmp.Or(cmp.Compare(b.run+b.other, a.run+a.other), cmp.Compare(a.name, b.name))
+		return cmp.Or(cmp.Compare(b.cpu, a.cpu), cmp.Compare(b.run+b.other, a.run+a.other), cmp.Compare(a.name, b.name))
 	})
 	var names []string
 	for _, p := range profiles {
 		names = append(names, p.Part.Name)
 	}
 	fmt.Fprintf(w, "### all parts (%s): load %.1fs, analysis %.1fs; the processes took %.1fs wall, %.1fs CPU\n\n", strings.Join(names, ", "), load.Seconds(), analysis.Seconds(), wall.Seconds(), cpu.Seconds())
-	fmt.Fprintf(w, "| analyzer or pass | package | run (s) | facts+ (s) | share | actions |\n|---|---|--:|--:|--:|--:|\n")
+	fmt.Fprintf(w, "| analyzer or pass | package | CPU (s) | share of CPU | run, wall (s) | facts+, wall (s) | actions |\n|---|---|--:|--:|--:|--:|--:|\n")
 	for _, r := range sorted {
 		name := r.name
 		if name == "buildssa" {
@@ -131,9 +134,9 @@ func WriteProfileMarkdown(w io.Writer, profiles []PartProfile) {
 		}
 		share := 0.0
 		if total > 0 {
-			share = 100 * (r.run + r.other).Seconds() / total.Seconds()
+			share = 100 * r.cpu.Seconds() / total.Seconds()
 		}
-		fmt.Fprintf(w, "| %s | %s | %.2f | %.2f | %.1f%% | %d |\n", name, r.origin, r.run.Seconds(), r.other.Seconds(), share, r.pkgs)
+		fmt.Fprintf(w, "| %s | %s | %.2f | %.1f%% | %.2f | %.2f | %d |\n", name, r.origin, r.cpu.Seconds(), share, r.run.Seconds(), r.other.Seconds(), r.pkgs)
 	}
 	fmt.Fprintln(w)
 	for _, p := range profiles {
