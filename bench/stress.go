@@ -454,7 +454,7 @@ const StressTarget = time.Second
 // the growth between sizes, and where the time goes at the largest size.
 func (s *Stress) WriteMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "## stress: one generated function per package\n\n")
-	fmt.Fprintf(w, "Each package holds one function F of the variant's shape, with a cgo preamble of a few C functions; standalone lifetimevet (`-test=false -timing`) analyses one package per process, sizes ascending, variants alternating, %d rounds (medians). ", s.Runs)
+	fmt.Fprintf(w, "Each package holds one function F of the variant's shape, with a cgo preamble of a few C functions; standalone lifetimevet (`-test=false -timing`) analyses one package per process, sizes ascending, variants alternating; medians of %d round(s). ", s.Runs)
 	fmt.Fprintf(w, "blocks: F's basic blocks in SSA, measured. analysis CPU: the process's CPU time inside every analyzer's and pass's Run on the package, SSA construction included (-timing, actions one at a time), the measure that a busy machine disturbs least; analysis wall: the wall time of the same actions. ")
 	fmt.Fprintf(w, "exponent: k in CPU ∝ blocks^k from the previous size (1 is linear). The process also analyses the package's dependencies (for facts)")
 	if b, ok := medianRun(s.Baseline.Runs); ok {
