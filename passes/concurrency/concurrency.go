@@ -331,7 +331,8 @@ func run(pass *analysis.Pass) (any, error) {
 				roots = append(roots, root{fn, &Context{Kind: Export, Pos: fn.Pos(), Multi: true,
 					Desc:   fmt.Sprintf("C threads calling the //export function %s", fn.Name()),
 					shared: globals}})
-			} else if usesCgo && obj.Exported() && exportedAPI(fn) {
+			} else if usesCgo && obj.Exported() && exportedAPI(fn) && !strings.HasSuffix(fset.Position(fn.Pos()).Filename, "_test.go") {
+				// (Test and Benchmark functions are not API: go test runs them)
 				roots = append(roots, root{fn, &Context{Kind: API, Pos: fn.Pos(), Multi: true,
 					Desc: fmt.Sprintf("callers of %s, library API of a package that uses cgo", apiName(fn))}})
 			}
