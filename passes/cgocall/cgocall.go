@@ -21,10 +21,12 @@
 package cgocall
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -65,6 +67,13 @@ type Call struct {
 	Args  []access.Ref      // the arguments, in Func's frame; an invalid Ref where one cannot be named
 	Value ssa.Value         // the call's result in Func's frame (Direct mode only; nil otherwise)
 	aux   []ssa.Instruction // cgo plumbing in Func that belongs to this call
+
+	// Nested lists the calls into C made while cgo's wrapper evaluates
+	// this call's arguments, as in C.free(C.malloc(n)): they run just
+	// before it, at the statement (Mode Direct), share its Instr and have
+	// no Value (their results stay inside the wrapper). Calls lists them;
+	// Lookup returns only the outer call.
+	Nested []*Call
 
 	argExprs []ast.Expr
 }
@@ -144,6 +153,7 @@ func run(pass *analysis.Pass) (any, error) {
 				}
 				if c := res.normalize(fn, ci); c != nil {
 					res.calls[instr] = c
+					res.byFunc[fn] = append(res.byFunc[fn], c.Nested...)
 					res.byFunc[fn] = append(res.byFunc[fn], c)
 					for _, a := range c.aux {
 						res.plumbing[a] = c
@@ -250,8 +260,17 @@ func (r *Result) normalize(fn *ssa.Function, ci ssa.CallInstruction) *Call {
 		if wrapper == nil {
 			return nil
 		}
-	} else if mc != nil {
-		aux = append(aux, mc)
+	} else {
+		if wrapper != nil {
+			if in, _ := innerClosure(wrapper); in != nil {
+				// the outer function of a deferred call, evaluating its
+				// arguments at the defer statement: the Defer is the call
+				return nil
+			}
+		}
+		if mc != nil {
+			aux = append(aux, mc)
+		}
 	}
 	if wrapper == nil || !r.wrappers[wrapper] {
 		return nil
@@ -264,19 +283,44 @@ func (r *Result) normalize(fn *ssa.Function, ci ssa.CallInstruction) *Call {
 	name, sig := cfunc(inner.Call.Value)
 	c := &Call{Name: name, Func: fn, Instr: ci, Mode: mode, Pos: inner.Pos(), Sig: sig, aux: aux,
 		argExprs: r.argExprs(inner, wrapper)}
-	for _, a := range inner.Call.Args {
-		ref, ok := fr.expand(a)
-		if !ok {
-			ref = access.Ref{}
+	c.Args = fr.expandAll(inner.Call.Args)
+	for w := range fr.closure {
+		for _, b := range w.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok || call == inner {
+					continue
+				}
+				if name, sig := cfunc(call.Call.Value); name != "" {
+					n := &Call{Name: name, Func: fn, Instr: ci, Mode: Direct, Pos: call.Pos(), Sig: sig,
+						Args: fr.expandAll(call.Call.Args)}
+					if ce := r.callExprs[call.Pos()]; ce != nil {
+						n.argExprs = ce.Args
+					}
+					c.Nested = append(c.Nested, n)
+				}
+			}
 		}
-		c.Args = append(c.Args, ref)
 	}
+	slices.SortFunc(c.Nested, func(a, b *Call) int { return cmp.Compare(a.Pos, b.Pos) })
 	if mode == Direct {
 		if call, ok := ci.(*ssa.Call); ok && call.Type() != nil {
 			c.Value = call
 		}
 	}
 	return c
+}
+
+// expandAll expands args, with an invalid Ref for an argument that cannot
+// be named in the user's frame.
+func (fr *frame) expandAll(args []ssa.Value) []access.Ref {
+	refs := make([]access.Ref, len(args))
+	for i, a := range args {
+		if ref, ok := fr.expand(a); ok {
+			refs[i] = ref
+		}
+	}
+	return refs
 }
 
 // innerClosure returns the closure the outer function of a deferred cgo
@@ -292,18 +336,21 @@ func innerClosure(outer *ssa.Function) (*ssa.Function, *ssa.MakeClosure) {
 	return nil, nil
 }
 
-// innerCCall returns the call of the C function inside a wrapper.
+// innerCCall returns the call of the C function inside a wrapper: the last
+// one, because the wrapper first binds the arguments, and an argument may
+// itself call C (C.free(C.malloc(n)), C.open(C.CString(s), &h)).
 func innerCCall(w *ssa.Function) *ssa.Call {
+	var last *ssa.Call
 	for _, b := range w.Blocks {
 		for _, instr := range b.Instrs {
 			if call, ok := instr.(*ssa.Call); ok {
 				if name, _ := cfunc(call.Call.Value); name != "" {
-					return call
+					last = call
 				}
 			}
 		}
 	}
-	return nil
+	return last
 }
 
 // expand names v, a value of one of the wrapper closures (or of the user

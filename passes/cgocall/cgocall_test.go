@@ -27,10 +27,13 @@ var report = &analysis.Analyzer{
 			for _, c := range res.Calls(fn) {
 				var args []string
 				for i, r := range c.Args {
+					text := cgocall.Text(pass.TypesInfo, c.ArgExpr(i))
 					if !r.Valid() {
-						return nil, fmt.Errorf("%s: argument %d of C.%s has no access path", fn, i, c.Name)
+						// the result of a nested call into C: it has no
+						// value in the user's frame
+						text = "?" + text
 					}
-					args = append(args, cgocall.Text(pass.TypesInfo, c.ArgExpr(i)))
+					args = append(args, text)
 					_ = access.Ref(r)
 				}
 				mode := [...]string{"direct", "deferred", "spawned"}[c.Mode]

@@ -142,10 +142,11 @@ func Text(info *types.Info, e ast.Expr) string {
 	}
 	s := types.ExprString(e)
 	s = cgoName.ReplaceAllStringFunc(s, func(m string) string {
-		if m == "_CMalloc" {
+		name := cgoName.FindStringSubmatch(m)[1]
+		if m == "_CMalloc" || name == "_CMalloc" {
 			return "C.malloc"
 		}
-		return "C." + cgoName.FindStringSubmatch(m)[1]
+		return "C." + name
 	})
 	return s
 }

@@ -36,4 +36,7 @@ func forms(t *T, s string) {
 	defer func() {
 		C.free(m) // want `C.free\(m\) direct`
 	}()
+	// An argument that calls C runs inside the wrapper of the outer call.
+	C.free(C.malloc(1))                           // want `C.malloc\(1\) direct` `C.free\(\?C.malloc\(1\)\) direct`
+	defer C.take_ptr(unsafe.Pointer(C.obj_new())) // want `C.obj_new\(\) direct` `C.take_ptr\(\?C.obj_new\(\)\) deferred`
 }

@@ -114,3 +114,7 @@ func useAlloc(n int) error {
 	C.cuMemFree(p)
 	return nil
 }
+
+// freeNested releases what it allocates in one expression: cgo turns the
+// call into a closure that checks the pointer, and the release is inside it.
+func freeNested() { C.free(C.malloc(1)) }
