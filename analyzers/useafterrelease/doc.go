@@ -24,6 +24,16 @@ Close they hand C a NULL handle, and the C side's own checks are often
 assertions compiled out of release builds. The fix is a clean error such as
 ErrClosed.
 
+It also reports a constructor that returns a new object together with a
+non-nil error on a path where the object's handle field was never set, when
+a method of the type passes that field to C without a check: a caller that
+writes defer obj.Close() before testing the error (or releases whatever it
+got back) hands C an unset handle. The fix is to return nil with the error,
+or to make the release method check the handle. A C function that accepts
+NULL (free, or a library the model marks checks-null) is no danger. A
+field that anything may set before the return (its address passed to C, the
+object handed to a call or captured by a closure) is taken as set.
+
 Known limits: releases and uses through interfaces and function values are
 not followed; a handle kept in a slice or map element is not tracked.`,
 	Before: `func (m *Mat) Close() {

@@ -31,6 +31,7 @@ func run(pass *analysis.Pass) (any, error) {
 	rep := diag.New(pass, mres)
 	defer rep.ReportUnused()
 	cleared := clearedFields(calls, lt, mres)
+	constructors(pass, rep, calls, lt, mres)
 	for _, fn := range calls.Funcs {
 		tr := lt.Traces[fn]
 		if tr == nil {
