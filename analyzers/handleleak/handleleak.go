@@ -2,6 +2,7 @@ package handleleak
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 
 	"golang.org/x/tools/go/analysis"
@@ -42,10 +43,18 @@ func run(pass *analysis.Pass) (any, error) {
 			if acq.Callee != nil {
 				what = acq.CalleeName
 			}
+			if rep.Ignored(acq.Pos) {
+				continue // one directive at the acquisition covers its returns
+			}
 			fix := releaseFor(mres.Model, acq)
-			rep.Reportf(acq.Pos, "the handle %s returns is not released on every path (the return at %s leaks it); release it%s on that path, or defer the release right after acquiring it",
-				what, diag.Where(pass.Fset, ev.Return.Pos(), acq.Pos), fix)
-			rep.Reportf(returnPos(ev.Return), "this return can be reached without releasing the handle %s returned at %s", what, diag.Where(pass.Fset, acq.Pos, ev.Return.Pos()))
+			ret, implicit := returnPos(fn, ev.Return)
+			exit, this := "the return at "+diag.Where(pass.Fset, ret, acq.Pos), "this return"
+			if implicit {
+				exit, this = "the end of the function at "+diag.Where(pass.Fset, ret, acq.Pos), "the end of the function"
+			}
+			rep.Reportf(acq.Pos, "the handle %s returns is not released on every path (%s leaks it); release it%s on that path, or defer the release right after acquiring it",
+				what, exit, fix)
+			rep.Reportf(ret, "%s can be reached without releasing the handle %s returned at %s", this, what, diag.Where(pass.Fset, acq.Pos, ret))
 		}
 	}
 	return nil, nil
@@ -71,4 +80,20 @@ func releaseFor(m *model.Model, acq *lifetime.Site) string {
 	return ""
 }
 
-func returnPos(ret ssa.Instruction) token.Pos { return ret.Pos() }
+// returnPos returns the position of the return statement ret stands for,
+// or, for the implicit return at the end of a function, its closing brace
+// (implicit true).
+func returnPos(fn *ssa.Function, ret ssa.Instruction) (pos token.Pos, implicit bool) {
+	if ret.Pos().IsValid() {
+		return ret.Pos(), false
+	}
+	switch syn := fn.Syntax().(type) {
+	case *ast.FuncDecl:
+		if syn.Body != nil {
+			return syn.Body.Rbrace, true
+		}
+	case *ast.FuncLit:
+		return syn.Body.Rbrace, true
+	}
+	return fn.Pos(), true
+}

@@ -48,6 +48,7 @@ import (
 	"golang.org/x/tools/go/analysis/unitchecker"
 
 	"github.com/lifetimevet/lifetimevet/analyzers"
+	"github.com/lifetimevet/lifetimevet/internal/diag"
 	"github.com/lifetimevet/lifetimevet/passes/model"
 )
 
@@ -65,6 +66,13 @@ func main() {
 			os.Exit(modelsMain(args[1:]))
 		case "lsp":
 			os.Exit(lspMain(args[1:]))
+		case "help":
+			// go vet says "Run 'lifetimevet help' for a full list of
+			// flags and analyzers" after a bad flag
+			if len(args) > 1 {
+				os.Exit(standalone([]string{"-explain", args[1]}))
+			}
+			os.Exit(standalone([]string{"-h"}))
 		}
 	}
 	os.Exit(standalone(args))
@@ -113,6 +121,7 @@ func suite(withVet bool) []*analysis.Analyzer {
 }
 
 func vetMain(args []string) {
+	diag.OmitCgoFixes = true
 	registerCommonFlags()
 	// go vet asks for the flags once (-flags) and then passes the user's
 	// flags with each unit; list vet's analyzers' flags too, so that

@@ -175,7 +175,7 @@ func standalone(args []string) int {
 	}
 	switch *format {
 	case "json":
-		if err := graph.PrintJSON(os.Stdout); err != nil {
+		if err := printJSON(os.Stdout, graph, files); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
 			return 1
 		}
@@ -207,7 +207,7 @@ func formatSet() bool {
 func analysisErrors(g *checker.Graph) []string {
 	var out []string
 	for act := range g.All() {
-		if act.Err != nil && !strings.Contains(act.Err.Error(), "failed prerequisites") {
+		if act.Err != nil && !strings.Contains(act.Err.Error(), "failed prerequisites") && !strings.Contains(act.Err.Error(), "analysis skipped due to errors in package") {
 			msg := fmt.Sprintf("%s: %s: %v", act.Package.PkgPath, act.Analyzer.Name, act.Err)
 			if !slices.Contains(out, msg) {
 				out = append(out, msg)
@@ -229,7 +229,8 @@ func printErrors(g *checker.Graph) int {
 		}
 		status = 1
 		msg := act.Err.Error()
-		if strings.Contains(msg, "failed prerequisites") || seen[msg] {
+		if strings.Contains(msg, "failed prerequisites") || strings.Contains(msg, "analysis skipped due to errors in package") || seen[msg] {
+			// the load error was printed already
 			continue
 		}
 		seen[msg] = true
@@ -279,7 +280,9 @@ func printText(w io.Writer, all []finding, cwd string, contextLines int) int {
 	for _, f := range all {
 		posn := f.posn
 		posn.Filename = shortPath(cwd, posn.Filename)
-		fmt.Fprintf(w, "%s: %s\n", posn, f.msg)
+		// the analyzer's name, as golangci-lint prints it: the name a
+		// //lifetime:ignore directive needs
+		fmt.Fprintf(w, "%s: %s: %s\n", posn, f.analyzer.Name, f.msg)
 		if contextLines >= 0 {
 			printContext(w, f.posn, contextLines)
 		}

@@ -65,7 +65,39 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 			return
 		}
 	}
+	if OmitCgoFixes && len(d.SuggestedFixes) > 0 {
+		for _, f := range d.SuggestedFixes {
+			for _, e := range f.TextEdits {
+				if r.pass.Fset.PositionFor(e.Pos, false).Filename != r.pass.Fset.PositionFor(e.Pos, true).Filename {
+					d.SuggestedFixes = nil
+				}
+			}
+		}
+	}
 	r.pass.Report(d)
+}
+
+// OmitCgoFixes, set by the command when go vet runs it, leaves out the
+// suggested fixes whose edits fall in cgo's rewrite of a file: go vet -json
+// gives edits as offsets into the file the analyzer saw, under the name of
+// the user's file, and those offsets would be wrong. The standalone command
+// maps such edits back itself.
+var OmitCgoFixes bool
+
+// Ignored reports whether a //lifetime:ignore directive naming the
+// analyzer stands on or above the line of pos, and counts it as used: one
+// directive at the main position of a finding reported in several places
+// (an acquisition and the return that leaks it) silences them all.
+func (r *Reporter) Ignored(pos token.Pos) bool {
+	if r.model == nil || !pos.IsValid() {
+		return false
+	}
+	posn := r.pass.Fset.Position(pos)
+	if ig := r.model.IgnoreFor(r.pass.Analyzer.Name, posn.Filename, posn.Line); ig != nil {
+		r.used[ig] = true
+		return true
+	}
+	return false
 }
 
 // Reportf reports a finding at pos.

@@ -107,6 +107,14 @@ func (fs *Files) mapEdit(fset *token.FileSet, e analysis.TextEdit) (Edit, error)
 	if err != nil {
 		return Edit{}, err
 	}
+	if raw.Offset == rawEnd.Offset && (raw.Offset == len(gen) || gen[raw.Offset] == '\n') {
+		// An insertion at the end of a line of cgo's output (after a
+		// statement cgo rewrote and any comment that ends it): the end of
+		// the same line of the user's file, whatever the columns say.
+		if eol, ok := endOfLine(user, adj.Line); ok {
+			return Edit{File: adj.Filename, Start: eol, End: eol, New: string(e.NewText)}, nil
+		}
+	}
 	start, ok1 := offsetOf(user, adj.Line, adj.Column)
 	stop, ok2 := offsetOf(user, adjEnd.Line, adjEnd.Column)
 	if !ok1 || !ok2 || stop < start || rawEnd.Offset > len(gen) {
@@ -132,6 +140,19 @@ func (fs *Files) mapEdit(fset *token.FileSet, e analysis.TextEdit) (Edit, error)
 		}
 	}
 	return Edit{File: adj.Filename, Start: start, End: stop, New: string(e.NewText)}, nil
+}
+
+// endOfLine returns the offset of the end of line (from 1) in data: its
+// newline, or the end of data.
+func endOfLine(data []byte, line int) (int, bool) {
+	start, ok := offsetOf(data, line, 1)
+	if !ok {
+		return 0, false
+	}
+	if i := bytes.IndexByte(data[start:], '\n'); i >= 0 {
+		return start + i, true
+	}
+	return len(data), true
 }
 
 // offsetOf returns the byte offset of line:column (both from 1) in data.

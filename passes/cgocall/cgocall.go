@@ -192,6 +192,12 @@ func cfunc(v ssa.Value) (string, *types.Signature) {
 	return CName(fn.Name()), fn.Signature
 }
 
+// closureFunc returns the function v evaluates to, or nil.
+func closureFunc(v ssa.Value) *ssa.Function {
+	fn, _ := closureOf(v)
+	return fn
+}
+
 // closureOf returns the function and the MakeClosure (nil for a literal with
 // no free variables) that v evaluates to.
 func closureOf(v ssa.Value) (*ssa.Function, *ssa.MakeClosure) {
@@ -281,7 +287,19 @@ func (r *Result) normalize(fn *ssa.Function, ci ssa.CallInstruction) *Call {
 		return nil
 	}
 	name, sig := cfunc(inner.Call.Value)
-	c := &Call{Name: name, Func: fn, Instr: ci, Mode: mode, Pos: inner.Pos(), Sig: sig, aux: aux,
+	// The wrapper stands where the user wrote C.f(...), and cgo keeps the
+	// text before it, so its start is the column of the user's call; the
+	// positions cgo gives the inner call map past it.
+	pos := wrapper.Pos()
+	if mode == Deferred {
+		if outer := closureFunc(com.Value.(*ssa.Call).Call.Value); outer != nil {
+			pos = outer.Pos()
+		}
+	}
+	if !pos.IsValid() {
+		pos = inner.Pos()
+	}
+	c := &Call{Name: name, Func: fn, Instr: ci, Mode: mode, Pos: pos, Sig: sig, aux: aux,
 		argExprs: r.argExprs(inner, wrapper)}
 	c.Args = fr.expandAll(inner.Call.Args)
 	for w := range fr.closure {

@@ -118,3 +118,20 @@ func useAlloc(n int) error {
 // freeNested releases what it allocates in one expression: cgo turns the
 // call into a closure that checks the pointer, and the release is inside it.
 func freeNested() { C.free(C.malloc(1)) }
+
+// The leak at the end of a function with no return statement.
+func noReturn() {
+	p := C.malloc(8) // want `the handle C.malloc returns is not released on every path \(the end of the function at line 126 leaks it\)`
+	_ = p
+} // want `the end of the function can be reached without releasing the handle C.malloc returned at line 124`
+
+// One directive at the acquisition silences the finding at the return too.
+func ignored(fail bool) error {
+	//lifetime:ignore handleleak the buffer is handed to C's allocator tracking in a later release
+	p := C.malloc(8)
+	if fail {
+		return errors.New("fail")
+	}
+	C.free(p)
+	return nil
+}
