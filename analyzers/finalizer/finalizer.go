@@ -672,6 +672,10 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, several bool) (analys
 	if stmt == nil {
 		return analysis.SuggestedFix{}, false
 	}
+	rt, imported, ok := c.runtimeName(file, pos)
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
 	indent := "\n" + strings.Repeat("\t", max(depth, 1))
 	inLoop := false
 	for _, n := range path {
@@ -685,7 +689,7 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, several bool) (analys
 done:
 	var edits []analysis.TextEdit
 	if _, ret := stmt.(*ast.ReturnStmt); ret || several && !inLoop {
-		edits = append(edits, analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte("defer runtime.KeepAlive(" + obj + ")" + indent)})
+		edits = append(edits, analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte("defer " + rt + "KeepAlive(" + obj + ")" + indent)})
 	} else {
 		// after the statement and any comment that ends its line
 		end := stmt.End()
@@ -695,14 +699,53 @@ done:
 				end = cg.End()
 			}
 		}
-		edits = append(edits, analysis.TextEdit{Pos: end, End: end, NewText: []byte(indent + "runtime.KeepAlive(" + obj + ")")})
+		edits = append(edits, analysis.TextEdit{Pos: end, End: end, NewText: []byte(indent + rt + "KeepAlive(" + obj + ")")})
 	}
-	if !imports(file, "runtime") {
+	if !imported {
 		if imp := importEdit(file); imp != nil {
 			edits = append(edits, *imp)
 		}
 	}
 	return analysis.SuggestedFix{Message: "Add runtime.KeepAlive(" + obj + ")", TextEdits: edits}, true
+}
+
+// runtimeName returns how the file names package runtime at pos: "runtime."
+// or its import name and a dot ("" for a dot import), and whether the file
+// imports it. ok is false when the name the fix would use means something
+// else at pos (a parameter called runtime, another package under that
+// name): the fix would not compile.
+func (c *checker) runtimeName(file *ast.File, pos token.Pos) (prefix string, imported, ok bool) {
+	name := "runtime"
+	for _, is := range file.Imports {
+		if is.Path.Value != `"runtime"` {
+			continue
+		}
+		switch {
+		case is.Name == nil:
+			imported = true
+		case is.Name.Name == "_":
+			continue
+		case is.Name.Name == ".":
+			return "", true, true
+		default:
+			name, imported = is.Name.Name, true
+		}
+		break
+	}
+	scope := c.pass.Pkg.Scope().Innermost(pos)
+	if scope == nil {
+		return "", false, false
+	}
+	_, obj := scope.LookupParent(name, pos)
+	if imported {
+		pn, isPkg := obj.(*types.PkgName)
+		if !isPkg || pn.Imported().Path() != "runtime" {
+			return "", false, false
+		}
+	} else if obj != nil {
+		return "", false, false
+	}
+	return name + ".", imported, true
 }
 
 func validIdentPath(s string) bool {
@@ -712,15 +755,6 @@ func validIdentPath(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-func imports(f *ast.File, path string) bool {
-	for _, is := range f.Imports {
-		if is.Path.Value == `"`+path+`"` && (is.Name == nil || is.Name.Name != "_") {
-			return true
-		}
-	}
-	return false
 }
 
 // importEdit adds import "runtime" after the file's last import.

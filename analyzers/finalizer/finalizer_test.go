@@ -18,4 +18,6 @@ func TestFinalizer(t *testing.T) {
 func TestFix(t *testing.T) {
 	testutil.Run(t, finalizer.Analyzer, "finalizer/fix") // reads testdata for the cache
 	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fix")
+	// runtime imported under another name, and hidden by a parameter
+	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixalias")
 }

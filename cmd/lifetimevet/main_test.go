@@ -129,8 +129,11 @@ func TestStandalone(t *testing.T) {
 		t.Errorf("findings: status %d, want 3 (stderr %s)", code, stderr)
 	}
 	lines := finding.FindAllString(out, -1)
-	if len(lines) != 1 || !strings.HasPrefix(lines[0], "gpubug.go:18:") {
-		t.Errorf("want one finding at gpubug.go:18, got:\n%s", out)
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "gpubug.go:18:") || !strings.Contains(out, ": doublerelease: ") {
+		t.Errorf("want one doublerelease finding at gpubug.go:18, got:\n%s", out)
+	}
+	if out, stderr, code := run(t, dir, bin, "help"); code != 0 || !strings.Contains(out+stderr, "doublerelease") {
+		t.Errorf("help: status %d, output %q", code, out)
 	}
 
 	out, _, code = run(t, dir, bin, "-json", "./...")

@@ -129,8 +129,47 @@ func TestFix(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(dir, name), data, 0o666)
 	}
+	// -format json gives the edits as offsets in the user's file: applying
+	// the KeepAlive edit of line 21 by hand gives what -fix writes.
+	jsonOut, _, _ := run(t, dir, bin, "-testkeepalive", "-format", "json", "./...")
+	var tree map[string]map[string][]struct {
+		Posn           string
+		SuggestedFixes []struct {
+			Message string
+			Edits   []struct {
+				Filename   string
+				Start, End int
+				New        string
+			}
+		} `json:"suggested_fixes"`
+	}
+	if err := json.Unmarshal([]byte(jsonOut), &tree); err != nil {
+		t.Fatalf("-format json: %v\n%s", err, jsonOut)
+	}
+	orig, _ := os.ReadFile(filepath.Join(dir, "keepalive.go"))
+	applied := false
+	for _, d := range tree["example.com/keepalive"]["testkeepalive"] {
+		for _, f := range d.SuggestedFixes {
+			if !strings.HasSuffix(d.Posn, "keepalive.go:21:2") || !strings.HasPrefix(f.Message, "add runtime.KeepAlive") || len(f.Edits) != 1 {
+				continue
+			}
+			e := f.Edits[0]
+			if filepath.Base(e.Filename) != "keepalive.go" || e.Start > len(orig) || e.End > len(orig) {
+				t.Fatalf("-format json: edit %+v", e)
+			}
+			got := string(orig[:e.Start]) + e.New + string(orig[e.End:])
+			if !strings.Contains(got, "\tC.obj_use(p)\n\truntime.KeepAlive(p)\n}") {
+				t.Errorf("-format json: the edit %+v gives:\n%s", e, got)
+			}
+			applied = true
+		}
+	}
+	if !applied {
+		t.Errorf("-format json: no KeepAlive fix at keepalive.go:21:2:\n%s", jsonOut)
+	}
+
 	out, stderr, code := run(t, dir, bin, "-testkeepalive", "-fix", "./...")
-	if code != 3 || !strings.Contains(out, "keepalive.go:21:2: keep p's owner alive") {
+	if code != 3 || !strings.Contains(out, "keepalive.go:21:2: testkeepalive: keep p's owner alive") {
 		t.Errorf("-fix: status %d, output:\n%s", code, out)
 	}
 	for _, want := range []string{

@@ -89,7 +89,9 @@ func standalone(args []string) int {
 		return 2
 	}
 	_ = stdvet
-	if *explain != "" {
+	explainSet := false
+	flag.Visit(func(f *flag.Flag) { explainSet = explainSet || f.Name == "explain" })
+	if *explain != "" || explainSet {
 		return explainAnalyzer(os.Stdout, *explain, all)
 	}
 	if *jsonOut {

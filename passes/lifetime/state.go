@@ -73,6 +73,12 @@ func newState() *state {
 	}
 }
 
+// size is the number of entries of s, the cost of copying or comparing it.
+func (s *state) size() int {
+	return 1 + len(s.content) + len(s.vals) + len(s.released) + len(s.maybe) + len(s.guards) + len(s.counts) +
+		len(s.acquired) + len(s.parents) + len(s.escaped) + len(s.unsure) + len(s.relStatus) + len(s.defers)
+}
+
 func (s *state) clone() *state {
 	c := &state{
 		content:   make(map[*tok]*tok, len(s.content)),

@@ -272,6 +272,9 @@ func ParseEntry(line string) (*Entry, error) {
 		if seen["out"] || seen["result"] || seen["arg"] || seen["key"] || seen["parent"] {
 			return nil, fmt.Errorf("global takes no argument: it names the library's own state")
 		}
+		if e.Indirect || e.Clears {
+			return nil, fmt.Errorf("global excludes indirect and clears: it releases no argument")
+		}
 		e.Counted, e.Out, e.Arg = true, None, None
 	}
 	if e.Key != None {

@@ -203,6 +203,7 @@ func TestParseFileErrors(t *testing.T) {
 		{"library l\nlibrary l", "m.model:2: library l declared twice"},
 		{"library l\nacquire 9f", `m.model:2: "9f" is not a C function name`},
 		{"library l\nrelease f arg=1 arg=2", "m.model:2: arg given twice"},
+		{"library l\nrelease f global indirect clears", "m.model:2: global excludes indirect and clears"},
 	} {
 		_, err := ParseFile("m.model", []byte(tc.src))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
