@@ -47,9 +47,12 @@ type Variant struct {
 
 // Variants are the generated shapes.
 var Variants = []Variant{
-	{"ifchain", "one if / else if chain on x, a constant added in each arm", func(b *strings.Builder, n int) {
+	{"ifchain", "if / else if chains on x (of 500 arms at most: go/parser refuses deeper nesting), a constant added in each arm", func(b *strings.Builder, n int) {
 		b.WriteString("r := 0\nif x == -1 {\nr = -1\n}")
 		for i := range n {
+			if i > 0 && i%500 == 0 {
+				fmt.Fprintf(b, "\nif x == %d {\nr = -1\n}", -1-i)
+			}
 			fmt.Fprintf(b, " else if x == %d {\nr += %d\n}", i, i%7+1)
 		}
 		b.WriteString("\nreturn r\n")
