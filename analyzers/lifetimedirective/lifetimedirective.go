@@ -27,7 +27,9 @@ var Doc = &lint.RawDocumentation{
 reviewed findings. A typo must never switch a check off silently, so each
 directive is validated where it stands: the verb must exist and belong where
 it is written (a type, a function, a cgo preamble, a statement), its
-arguments must parse, a named parameter must exist, and a //lifetime:ignore
+arguments must parse, a named parameter must exist (in a cgo preamble: the
+arg=, out=, key= and parent= indices must name parameters of the C
+function, whose arity cgo gives), and a //lifetime:ignore
 must name a known analyzer and give a reason. A comment that looks like a
 directive but is not one (// lifetime:ignore, with a space) is reported too.`,
 	Before: `//lifetime:relase ctx_destroy   (typo: never read)`,

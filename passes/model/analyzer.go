@@ -212,22 +212,31 @@ func run(pass *analysis.Pass) (any, error) {
 
 // calledCFuncs returns the C functions the package calls, from the _Cfunc_
 // declarations cgo writes for each; nil when the files are not cgo's output.
-func calledCFuncs(pkg *types.Package) map[string]bool {
-	var out map[string]bool
+func calledCFuncs(pkg *types.Package) map[string]int {
+	var out map[string]int
+	add := func(name string, obj types.Object) {
+		if out == nil {
+			out = map[string]int{}
+		}
+		n := -1 // unknown
+		if sig, ok := obj.Type().Underlying().(*types.Signature); ok && !sig.Variadic() {
+			n = sig.Params().Len()
+		}
+		if old, ok := out[name]; !ok || old < n {
+			out[name] = n
+		}
+	}
 	for _, name := range pkg.Scope().Names() {
 		for _, p := range []string{"_Cfunc_", "_C2func_"} {
 			if c, ok := strings.CutPrefix(name, p); ok {
-				if out == nil {
-					out = map[string]bool{}
+				if c == "_CMalloc" {
+					c = "malloc"
 				}
-				out[c] = true
+				add(c, pkg.Scope().Lookup(name))
 			}
 		}
 		if name == "_CMalloc" {
-			if out == nil {
-				out = map[string]bool{}
-			}
-			out["malloc"] = true
+			add("malloc", pkg.Scope().Lookup(name))
 		}
 	}
 	return out

@@ -104,8 +104,9 @@ func (c *collector) problem(pos token.Pos, format string, args ...any) {
 }
 
 // collect reads every //lifetime: directive in the package's files.
-// cfuncs is the set of C functions the package calls (nil when unknown).
-func (c *collector) collect(files []*ast.File, cfuncs map[string]bool) {
+// cfuncs maps the C functions the package calls to their number of
+// parameters (-1 when unknown); nil when the calls are unknown.
+func (c *collector) collect(files []*ast.File, cfuncs map[string]int) {
 	for _, f := range files {
 		if cgofile.IsSupport(c.fset, f) {
 			continue
@@ -320,7 +321,7 @@ func paramIndex(sig *types.Signature, name string) int {
 // preambleGroup reads the directives of a cgo preamble: Go line comments in
 // the doc comment of import "C", and lines starting with //lifetime: inside
 // its /* */ blocks.
-func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]bool) {
+func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 	var ds []*directive
 	for _, cm := range cg.List {
 		if strings.HasPrefix(cm.Text, "//") {
@@ -382,8 +383,14 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]bool) 
 			c.problem(d.pos, "//lifetime:%s: kind= applies in model files only", d.verb)
 			continue
 		}
-		if cfuncs != nil && !cfuncs[e.Func] {
+		nparams, called := cfuncs[e.Func]
+		if cfuncs != nil && !called {
 			c.problem(d.pos, "//lifetime:%s %s: the package calls no C function %s", d.verb, e.Func, e.Func)
+			continue
+		}
+		if bad, idx := outOfRange(e, nparams); bad != "" {
+			c.problem(d.pos, "//lifetime:%s %s: %s=%d, but C.%s takes %d argument%s (indices count from 0)",
+				d.verb, e.Func, bad, idx, e.Func, nparams, plural(nparams))
 			continue
 		}
 		e.Library = "preamble"
@@ -455,4 +462,33 @@ func (c *collector) trailing(pos token.Pos) bool {
 		return n.Pos() <= pos || c.fset.Position(n.Pos()).Line <= p.Line
 	})
 	return found
+}
+
+// outOfRange returns the first index of e (arg, out, key, parent) that
+// names no parameter of a C function of n parameters; "" when all do, or
+// when n is unknown (negative).
+func outOfRange(e *Entry, n int) (string, int) {
+	if n < 0 || e.Global {
+		return "", 0
+	}
+	arg := None // acquire and borrow entries release no argument
+	if e.Role == Release || e.Role == Transfer {
+		arg = e.Arg
+	}
+	for _, f := range []struct {
+		name string
+		idx  int
+	}{{"arg", arg}, {"out", e.Out}, {"key", e.Key}, {"parent", e.Parent}} {
+		if f.idx >= n {
+			return f.name, f.idx
+		}
+	}
+	return "", 0
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

@@ -15,6 +15,11 @@ package lifetimedirective
 // //lifetime:release ctx_nothere // want `the package calls no C function ctx_nothere`
 // //lifetime:acquire ctx_open out=1 result // want `result and out= exclude each other`
 // //lifetime:handle ctx_open // want `//lifetime:handle does not apply in a cgo preamble; it goes on a type declaration`
+// static void ctx_pair(ctx* a, ctx** b) { *b = a; }
+// static void ctx_drop(ctx* c) { free(c); }
+// //lifetime:acquire ctx_pair out=2 // want `//lifetime:acquire ctx_pair: out=2, but C.ctx_pair takes 2 arguments \(indices count from 0\)`
+// //lifetime:acquire ctx_pair out=1 parent=0
+// //lifetime:release ctx_drop arg=1 // want `//lifetime:release ctx_drop: arg=1, but C.ctx_drop takes 1 argument`
 import "C"
 
 // Ctx is well annotated.
@@ -43,6 +48,15 @@ func Open() *Ctx { return &Ctx{c: C.ctx_open()} }
 //
 //lifetime:release
 func (c *Ctx) Close() { C.ctx_shut(c.c) }
+
+// Pair and Drop call the C functions whose directives name out-of-range
+// arguments.
+func Pair(c *Ctx) *C.ctx {
+	var b *C.ctx
+	C.ctx_pair(c.c, &b)
+	C.ctx_drop(b)
+	return nil
+}
 
 // Give releases its parameter.
 //
