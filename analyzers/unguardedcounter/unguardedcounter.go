@@ -67,7 +67,6 @@ type checker struct {
 
 	byInstr  map[ssa.Instruction][]*guards.Access
 	byKey    map[guards.Key][]*guards.Access
-	direct   map[*ssa.Function][]*ssa.Function
 	refcount map[guards.Key]*refTest
 	counted  map[string]bool // fn/key pairs reported as unguarded updates
 	cgo      bool            // the package calls C
@@ -100,7 +99,6 @@ func run(pass *analysis.Pass) (any, error) {
 		c.byInstr[a.Instr] = append(c.byInstr[a.Instr], a)
 		c.byKey[a.Key] = append(c.byKey[a.Key], a)
 	}
-	c.direct = directCallers(c.calls.Funcs)
 	c.exportFacts()
 	c.findRefcounts()
 	c.counters()
@@ -202,38 +200,6 @@ func shortName(path string) string {
 		return path[i+1:]
 	}
 	return path
-}
-
-// directCallers returns, for each function, the functions that call it
-// where they run (not through a go statement).
-func directCallers(funcs []*ssa.Function) map[*ssa.Function][]*ssa.Function {
-	out := map[*ssa.Function][]*ssa.Function{}
-	for _, fn := range funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				var com *ssa.CallCommon
-				switch instr := instr.(type) {
-				case *ssa.Call:
-					com = &instr.Call
-				case *ssa.Defer:
-					com = &instr.Call
-				default:
-					continue
-				}
-				callee := com.StaticCallee()
-				if callee == nil {
-					continue
-				}
-				if o := callee.Origin(); o != nil {
-					callee = o
-				}
-				if !slices.Contains(out[callee], fn) {
-					out[callee] = append(out[callee], fn)
-				}
-			}
-		}
-	}
-	return out
 }
 
 // findRefcounts finds the counters whose zero test guards a release:
