@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/internal/cfg"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
 	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
@@ -483,7 +484,7 @@ func (c *checker) keptAliveDepth(fn *ssa.Function, call *ssa.Call, obj access.Re
 	// union over paths, so the object stays in a live stack slot during
 	// the call (it is kept alive even on the paths that do not use it).
 	found := false
-	after(at, func(instr ssa.Instruction) bool {
+	cfg.After(at, func(instr ssa.Instruction) bool {
 		if !c.calls.Plumbing(instr) && uses(instr) {
 			found = true
 		}

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/internal/cfg"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 )
@@ -209,7 +210,7 @@ func (c *checker) armedEarly(fn *ssa.Function, call *ssa.Call, obj, f ssa.Value)
 	// The acquisition after the registration: a store to the field, or a
 	// call into C that writes the handle through &o.field.
 	var acq ssa.Instruction
-	after(call, func(instr ssa.Instruction) bool {
+	cfg.After(call, func(instr ssa.Instruction) bool {
 		switch instr := instr.(type) {
 		case *ssa.Store:
 			if sameRef(norm(instr.Addr), field) {
@@ -231,7 +232,7 @@ func (c *checker) armedEarly(fn *ssa.Function, call *ssa.Call, obj, f ssa.Value)
 	}
 	// An error return after it that drops the object.
 	var drop *ssa.Return
-	after(acq, func(instr ssa.Instruction) bool {
+	cfg.After(acq, func(instr ssa.Instruction) bool {
 		if ret, ok := instr.(*ssa.Return); ok && !slices.ContainsFunc(ret.Results, func(v ssa.Value) bool { return norm(v).Root == o.Root }) {
 			drop = ret
 		}
@@ -244,30 +245,4 @@ func (c *checker) armedEarly(fn *ssa.Function, call *ssa.Call, obj, f ssa.Value)
 	handle := access.Render(name, o.Root.Type(), rel.Ops)
 	c.rep.Reportf(call.Pos(), "the finalizer is armed before %s is acquired (at %s): when that fails, the return at %s drops %s and the finalizer releases a %s that was never acquired; set the finalizer once construction has succeeded",
 		handle, diag.Where(c.pass.Fset, acq.Pos(), call.Pos()), diag.Where(c.pass.Fset, drop.Pos(), call.Pos()), name, handle)
-}
-
-// after calls visit on the instructions reachable after from, in no
-// particular order, until visit returns false.
-func after(from ssa.Instruction, visit func(ssa.Instruction) bool) {
-	b := from.Block()
-	i := slices.Index(b.Instrs, from)
-	seen := map[*ssa.BasicBlock]bool{}
-	var walk func(b *ssa.BasicBlock, start int) bool
-	walk = func(b *ssa.BasicBlock, start int) bool {
-		for _, instr := range b.Instrs[start:] {
-			if !visit(instr) {
-				return false
-			}
-		}
-		for _, s := range b.Succs {
-			if !seen[s] {
-				seen[s] = true
-				if !walk(s, 0) {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	walk(b, i+1)
 }

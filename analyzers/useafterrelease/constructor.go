@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/internal/cfg"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
@@ -125,8 +126,6 @@ func mayBeNil(v ssa.Value) bool {
 				return true
 			}
 		}
-	case *ssa.MakeInterface:
-		return false
 	}
 	return false
 }
@@ -156,17 +155,7 @@ func newObject(v ssa.Value) (alloc, cell *ssa.Alloc) {
 // or its variable handed to any other instruction that might set it (a
 // call, a closure, a store elsewhere).
 func fieldMaySet(alloc, cell *ssa.Alloc, index int, ret *ssa.Return) bool {
-	before := func(instr ssa.Instruction) bool {
-		if instr.Block() == ret.Block() {
-			for _, i := range ret.Block().Instrs {
-				if i == instr {
-					return true
-				}
-			}
-			return false
-		}
-		return reaches(instr.Block(), ret.Block())
-	}
+	before := func(instr ssa.Instruction) bool { return cfg.Reaches(instr, ret) }
 	refs := append([]ssa.Instruction(nil), *alloc.Referrers()...)
 	if cell != nil {
 		for _, ref := range *cell.Referrers() {
@@ -220,26 +209,6 @@ func fieldMaySet(alloc, cell *ssa.Alloc, index int, ret *ssa.Return) bool {
 		default:
 			if before(ref) {
 				return true // a call or store: it may set the field
-			}
-		}
-	}
-	return false
-}
-
-// reaches reports whether block to can run after block from.
-func reaches(from, to *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	stack := []*ssa.BasicBlock{from}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, s := range b.Succs {
-			if s == to {
-				return true
-			}
-			if !seen[s] {
-				seen[s] = true
-				stack = append(stack, s)
 			}
 		}
 	}

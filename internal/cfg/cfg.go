@@ -1,7 +1,11 @@
 // Package cfg holds control flow graph helpers over go/ssa shared by passes.
 package cfg
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
 
 // ReversePostorder returns the blocks of fn reachable from its entry in
 // reverse postorder.
@@ -104,4 +108,41 @@ func LoopBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
 		}
 	}
 	return out
+}
+
+// After calls visit on the instructions reachable after from, in no
+// particular order, until visit returns false.
+func After(from ssa.Instruction, visit func(ssa.Instruction) bool) {
+	b := from.Block()
+	i := slices.Index(b.Instrs, from)
+	seen := map[*ssa.BasicBlock]bool{}
+	var walk func(b *ssa.BasicBlock, start int) bool
+	walk = func(b *ssa.BasicBlock, start int) bool {
+		for _, instr := range b.Instrs[start:] {
+			if !visit(instr) {
+				return false
+			}
+		}
+		for _, s := range b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				if !walk(s, 0) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	walk(b, i+1)
+}
+
+// Reaches reports whether to can run after from: later in from's block, or
+// in a block reachable from it.
+func Reaches(from, to ssa.Instruction) bool {
+	reached := false
+	After(from, func(instr ssa.Instruction) bool {
+		reached = instr == to
+		return !reached
+	})
+	return reached
 }

@@ -66,6 +66,8 @@ import (
 
 	"go/types"
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 )
 
 //go:embed data/*.model
@@ -227,16 +229,8 @@ func calledCFuncs(pkg *types.Package) map[string]int {
 		}
 	}
 	for _, name := range pkg.Scope().Names() {
-		for _, p := range []string{"_Cfunc_", "_C2func_"} {
-			if c, ok := strings.CutPrefix(name, p); ok {
-				if c == "_CMalloc" {
-					c = "malloc"
-				}
-				add(c, pkg.Scope().Lookup(name))
-			}
-		}
-		if name == "_CMalloc" {
-			add("malloc", pkg.Scope().Lookup(name))
+		if c := cgocall.CName(name); c != "" {
+			add(c, pkg.Scope().Lookup(name))
 		}
 	}
 	return out
