@@ -89,13 +89,11 @@ func standalone(args []string) int {
 		return 2
 	}
 	_ = stdvet
-	explainSet := false
-	flag.Visit(func(f *flag.Flag) { explainSet = explainSet || f.Name == "explain" })
-	if *explain != "" || explainSet {
+	if given("explain") {
 		return explainAnalyzer(os.Stdout, *explain, all)
 	}
 	if *jsonOut {
-		if formatSet() && *format != "json" {
+		if given("format") && *format != "json" {
 			fatalf("-json and -format=%s disagree", *format)
 		}
 		*format = "json"
@@ -198,18 +196,26 @@ func standalone(args []string) int {
 	return status
 }
 
-// formatSet reports whether -format was given.
-func formatSet() bool {
+// given reports whether the flag name was on the command line.
+func given(name string) bool {
 	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "format" })
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// secondhand reports whether an analyzer's error only repeats another:
+// a prerequisite's failure, or the load error of the package, which were
+// printed already.
+func secondhand(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "failed prerequisites") || strings.Contains(msg, "analysis skipped due to errors in package")
 }
 
 // analysisErrors returns the analyzer failures, once each.
 func analysisErrors(g *checker.Graph) []string {
 	var out []string
 	for act := range g.All() {
-		if act.Err != nil && !strings.Contains(act.Err.Error(), "failed prerequisites") && !strings.Contains(act.Err.Error(), "analysis skipped due to errors in package") {
+		if act.Err != nil && !secondhand(act.Err) {
 			msg := fmt.Sprintf("%s: %s: %v", act.Package.PkgPath, act.Analyzer.Name, act.Err)
 			if !slices.Contains(out, msg) {
 				out = append(out, msg)
@@ -231,8 +237,7 @@ func printErrors(g *checker.Graph) int {
 		}
 		status = 1
 		msg := act.Err.Error()
-		if strings.Contains(msg, "failed prerequisites") || strings.Contains(msg, "analysis skipped due to errors in package") || seen[msg] {
-			// the load error was printed already
+		if secondhand(act.Err) || seen[msg] {
 			continue
 		}
 		seen[msg] = true
