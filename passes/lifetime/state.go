@@ -2,6 +2,7 @@ package lifetime
 
 import (
 	"go/token"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -81,51 +82,18 @@ func (s *state) size() int {
 
 func (s *state) clone() *state {
 	c := &state{
-		content:   make(map[*tok]*tok, len(s.content)),
-		vals:      make(map[valKey]*tok, len(s.vals)),
-		released:  make(map[*tok]*Site, len(s.released)),
-		maybe:     make(map[*tok]*Site, len(s.maybe)),
-		guards:    make(map[*tok]bool, len(s.guards)),
-		counts:    make(map[*tok]int, len(s.counts)),
-		acquired:  make(map[*tok]*acq, len(s.acquired)),
-		parents:   make(map[*tok]*tok, len(s.parents)),
-		escaped:   make(map[*tok]bool, len(s.escaped)),
-		unsure:    make(map[*tok]bool, len(s.unsure)),
-		relStatus: make(map[*tok]*tok, len(s.relStatus)),
+		content:   copyOf(s.content),
+		vals:      copyOf(s.vals),
+		released:  copyOf(s.released),
+		maybe:     copyOf(s.maybe),
+		guards:    copyOf(s.guards),
+		counts:    copyOf(s.counts),
+		acquired:  copyOf(s.acquired),
+		parents:   copyOf(s.parents),
+		escaped:   copyOf(s.escaped),
+		unsure:    copyOf(s.unsure),
+		relStatus: copyOf(s.relStatus),
 		unknown:   s.unknown,
-	}
-	for k, v := range s.relStatus {
-		c.relStatus[k] = v
-	}
-	for k, v := range s.acquired {
-		c.acquired[k] = v
-	}
-	for k, v := range s.parents {
-		c.parents[k] = v
-	}
-	for k, v := range s.escaped {
-		c.escaped[k] = v
-	}
-	for k, v := range s.unsure {
-		c.unsure[k] = v
-	}
-	for k, v := range s.counts {
-		c.counts[k] = v
-	}
-	for k, v := range s.content {
-		c.content[k] = v
-	}
-	for k, v := range s.vals {
-		c.vals[k] = v
-	}
-	for k, v := range s.released {
-		c.released[k] = v
-	}
-	for k, v := range s.maybe {
-		c.maybe[k] = v
-	}
-	for k, v := range s.guards {
-		c.guards[k] = v
 	}
 	c.defers = make([]*pending, len(s.defers))
 	for i, p := range s.defers {
@@ -294,4 +262,12 @@ func merge(ts *tokens, tag int, states []*state) *state {
 		out.unknown = out.unknown || s.unknown
 	}
 	return out
+}
+
+// copyOf returns a copy of m that can be written to (an empty map for nil).
+func copyOf[M ~map[K]V, K comparable, V any](m M) M {
+	if m == nil {
+		return make(M)
+	}
+	return maps.Clone(m)
 }
