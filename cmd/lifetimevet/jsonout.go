@@ -8,8 +8,8 @@ import (
 	"io"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
 
+	"github.com/lifetimevet/lifetimevet/internal/driver"
 	"github.com/lifetimevet/lifetimevet/internal/fixes"
 )
 
@@ -53,7 +53,7 @@ type jsonError struct {
 
 // printJSON writes the diagnostics of g's root actions and the errors of
 // every action, as go vet -json does.
-func printJSON(w io.Writer, g *checker.Graph, files *fixes.Files) error {
+func printJSON(w io.Writer, g *driver.Graph, files *fixes.Files) error {
 	tree := map[string]map[string]any{}
 	add := func(id, name string, v any) {
 		if tree[id] == nil {

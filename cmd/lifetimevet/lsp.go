@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"go/token"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,9 +19,9 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 	"github.com/tliron/glsp/server"
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/lifetimevet/lifetimevet/internal/driver"
 	"github.com/lifetimevet/lifetimevet/internal/fixes"
 	"github.com/lifetimevet/lifetimevet/passes/model"
 )
@@ -181,7 +182,8 @@ func (ls *langServer) schedule(c *glsp.Context, uri protocol.DocumentUri) error 
 // an earlier run published).
 func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 	cfg := &packages.Config{
-		Mode:       packages.LoadAllSyntax | packages.NeedModule,
+		Mode:       driver.LoadMode,
+		Fset:       token.NewFileSet(),
 		Dir:        dir,
 		Tests:      ls.tests,
 		BuildFlags: ls.buildFlags,
@@ -189,6 +191,11 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 	pkgs, err := packages.Load(cfg, ".")
 	if err != nil {
 		ls.log(notify, protocol.MessageTypeError, fmt.Sprintf("loading %s: %v", dir, err))
+		return
+	}
+	graph, err := driver.Analyze(ls.analyzers, cfg.Fset, pkgs, nil)
+	if err != nil {
+		ls.log(notify, protocol.MessageTypeError, err.Error())
 		return
 	}
 	var loadErrs []string
@@ -199,11 +206,6 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 	})
 	if len(loadErrs) > 0 {
 		ls.log(notify, protocol.MessageTypeWarning, "lifetimevet: "+strings.Join(loadErrs, "\n"))
-	}
-	graph, err := checker.Analyze(ls.analyzers, pkgs, nil)
-	if err != nil {
-		ls.log(notify, protocol.MessageTypeError, err.Error())
-		return
 	}
 	// Every user file of the packages gets a list, perhaps empty.
 	byFile := map[string][]protocol.Diagnostic{}

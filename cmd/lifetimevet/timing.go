@@ -16,8 +16,9 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/lifetimevet/lifetimevet/internal/driver"
 )
 
 // timingFlag is -timing: off, on (a table on standard error at exit), or
@@ -103,7 +104,7 @@ func (t *timer) loadDone(pkgs []*packages.Package) {
 // and, transitively, their prerequisites) with a clock, and returns the
 // checker options for the run: sequential when timing, so that one
 // action's time does not include another's running beside it.
-func (t *timer) options(roots []*analysis.Analyzer) *checker.Options {
+func (t *timer) options(roots []*analysis.Analyzer) *driver.Options {
 	if t == nil {
 		return nil
 	}
@@ -134,7 +135,7 @@ func (t *timer) options(roots []*analysis.Analyzer) *checker.Options {
 		wrap(a)
 	}
 	t.analyzeAt = time.Now()
-	return &checker.Options{Sequential: true}
+	return &driver.Options{Sequential: true}
 }
 
 // actionTime is one action's time, as -timing=FILE writes it.
@@ -158,7 +159,7 @@ type timingReport struct {
 
 // report prints the table on w, and writes the JSON file if one was named.
 // Call it once the analysis is over (g may be nil if it failed).
-func (t *timer) report(w io.Writer, g *checker.Graph) {
+func (t *timer) report(w io.Writer, g *driver.Graph) {
 	if t == nil {
 		return
 	}

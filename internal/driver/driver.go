@@ -1,0 +1,566 @@
+// Package driver runs analyzers over packages one package at a time, in
+// dependency order, and keeps of each package, once its analysis is done,
+// only what later packages need: its types and the facts its analyzers
+// exported.
+//
+// It is the engine of the standalone lifetimevet command. The x/tools
+// checker (golang.org/x/tools/go/analysis/checker) works on packages that
+// go/packages has parsed and type-checked all at once, and keeps every
+// package's syntax, type information and analysis results (SSA above all)
+// until the end, so that its peak memory is the sum over all packages: 3.3
+// GB on the cgo corpus of bench/, seven times staticcheck's. This driver
+// asks go/packages only for the metadata (files and imports), parses and
+// type-checks each package when all its imports are done, runs the
+// analyzers on it, and drops its syntax, type information and results:
+// the peak is the types of all packages (tens of MB) plus the packages in
+// flight. Everything else follows the checker: the same actions (every
+// selected analyzer and its prerequisites on the named packages; the
+// analyzers with facts, and their prerequisites, on all their
+// dependencies), the same errors ("failed prerequisites", "analysis
+// skipped due to errors in package"), the same Pass fields, and the same
+// rules for facts and diagnostic URLs. The go vet path (unitchecker) is not
+// concerned: the go command already analyses one package per process.
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"iter"
+	"net/url"
+	"os"
+	"reflect"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
+)
+
+// LoadMode is the go/packages mode that Analyze needs: the metadata of the
+// packages and of all their dependencies, and no syntax or types (Analyze
+// parses and type-checks each package itself when its turn comes).
+const LoadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedImports | packages.NeedDeps | packages.NeedModule | packages.NeedTypesSizes |
+	packages.NeedEmbedFiles
+
+// Options configures Analyze. The zero value analyses GOMAXPROCS packages
+// at a time.
+type Options struct {
+	// Sequential runs one action at a time, so that the time of each is
+	// its own (for profiles).
+	Sequential bool
+}
+
+// A Graph is the outcome of Analyze: an action per analyzer and package.
+type Graph struct {
+	// Roots are the actions of the selected analyzers on the packages
+	// given to Analyze.
+	Roots   []*Action
+	actions []*Action // all, in the order they were created
+}
+
+// All returns every action of the graph: the roots, their prerequisites
+// on the same package, and the fact-producing actions on dependencies.
+func (g *Graph) All() iter.Seq[*Action] { return slices.Values(g.actions) }
+
+// An Action is one analyzer's run on one package.
+type Action struct {
+	Analyzer *analysis.Analyzer
+	// Package is the package analysed. After Analyze it keeps its
+	// metadata, Fset, Types, TypeErrors, IllTyped and Errors (list, parse
+	// and type errors); Syntax and TypesInfo were dropped.
+	Package *packages.Package
+	// IsRoot reports whether the analyzer was selected and the package
+	// given to Analyze (not only a prerequisite or a dependency).
+	IsRoot      bool
+	Diagnostics []analysis.Diagnostic // with their URLs resolved
+	Err         error                 // the analyzer's error, or why it did not run
+	Duration    time.Duration         // wall time of the action alone
+
+	deps   []*Action // prerequisites: same package, or same analyzer on imports
+	result any       // live only while its package is being analysed
+}
+
+func (act *Action) String() string { return fmt.Sprintf("%s@%s", act.Analyzer, act.Package) }
+
+type actionKey struct {
+	a   *analysis.Analyzer
+	pkg *packages.Package
+}
+
+type objectFactKey struct {
+	obj types.Object
+	typ reflect.Type
+}
+
+type packageFactKey struct {
+	pkg *types.Package
+	typ reflect.Type
+}
+
+// A node is a package to type-check, and maybe analyse.
+type node struct {
+	pkg       *packages.Package
+	actions   []*Action // on this package, prerequisites first
+	importers []*node
+	waiting   int // imports not yet done
+}
+
+type driver struct {
+	fset *token.FileSet
+
+	mu           sync.RWMutex // guards the facts
+	objectFacts  map[objectFactKey]analysis.Fact
+	packageFacts map[packageFactKey]analysis.Fact
+}
+
+// Analyze runs the analyzers on the root packages, which go/packages
+// loaded with (at least) LoadMode, and the analyzers with facts on all
+// their dependencies. It sets each package's Fset to fset. The error is
+// about the analyzers (analysis.Validate) or about the packages' metadata
+// (an import cycle); an analyzer's error, or its panic, is its action's
+// Err.
+func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packages.Package, opts *Options) (*Graph, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	if err := analysis.Validate(analyzers); err != nil {
+		return nil, err
+	}
+	g := &Graph{}
+	nodes := map[*packages.Package]*node{}
+	actions := map[actionKey]*Action{}
+	var mkAction func(a *analysis.Analyzer, pkg *packages.Package) *Action
+	mkAction = func(a *analysis.Analyzer, pkg *packages.Package) *Action {
+		k := actionKey{a, pkg}
+		if act, ok := actions[k]; ok {
+			return act
+		}
+		act := &Action{Analyzer: a, Package: pkg}
+		actions[k] = act
+		for _, req := range a.Requires {
+			act.deps = append(act.deps, mkAction(req, pkg))
+		}
+		// An analysis that consumes or produces facts runs on the
+		// package's dependencies too.
+		if len(a.FactTypes) > 0 {
+			for _, path := range sortedKeys(pkg.Imports) {
+				act.deps = append(act.deps, mkAction(a, pkg.Imports[path]))
+			}
+		}
+		g.actions = append(g.actions, act)
+		return act
+	}
+	for _, a := range analyzers {
+		for _, pkg := range roots {
+			root := mkAction(a, pkg)
+			root.IsRoot = true
+			g.Roots = append(g.Roots, root)
+		}
+	}
+
+	// Every package reachable from the roots is type-checked (its
+	// importers need its types), analysed where it has actions.
+	var order []*node
+	var visit func(pkg *packages.Package) *node
+	visit = func(pkg *packages.Package) *node {
+		if n, ok := nodes[pkg]; ok {
+			return n
+		}
+		n := &node{pkg: pkg}
+		nodes[pkg] = n
+		for _, path := range sortedKeys(pkg.Imports) {
+			imp := visit(pkg.Imports[path])
+			imp.importers = append(imp.importers, n)
+			n.waiting++
+		}
+		order = append(order, n)
+		return n
+	}
+	for _, pkg := range roots {
+		visit(pkg)
+	}
+	// g.actions is in postorder of prerequisites: on one package, a
+	// prerequisite comes before the actions that need it.
+	for _, act := range g.actions {
+		n := nodes[act.Package]
+		n.actions = append(n.actions, act)
+	}
+
+	d := &driver{fset: fset, objectFacts: map[objectFactKey]analysis.Fact{}, packageFacts: map[packageFactKey]analysis.Fact{}}
+	workers := runtime.GOMAXPROCS(0)
+	if opts.Sequential {
+		workers = 1
+	}
+	if err := d.run(order, workers); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// run processes the nodes, each once all its imports are done, on workers
+// goroutines.
+func (d *driver) run(order []*node, workers int) error {
+	var mu sync.Mutex
+	cond := sync.NewCond(&mu)
+	var ready []*node
+	for _, n := range order {
+		if n.waiting == 0 {
+			ready = append(ready, n)
+		}
+	}
+	if len(ready) == 0 && len(order) > 0 {
+		return errors.New("import cycle in the packages' metadata")
+	}
+	left := len(order)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				for len(ready) == 0 && left > 0 {
+					cond.Wait()
+				}
+				if left == 0 {
+					mu.Unlock()
+					return
+				}
+				// last in, first out: a package's importers follow it
+				// closely, so that finished packages free memory soon
+				n := ready[len(ready)-1]
+				ready = ready[:len(ready)-1]
+				mu.Unlock()
+
+				d.process(n)
+
+				mu.Lock()
+				left--
+				for _, imp := range n.importers {
+					imp.waiting--
+					if imp.waiting == 0 {
+						ready = append(ready, imp)
+					}
+				}
+				cond.Broadcast()
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return nil
+}
+
+// process parses and type-checks a package, runs its actions and drops
+// what its importers do not need.
+func (d *driver) process(n *node) {
+	pkg := n.pkg
+	d.typeCheck(pkg, len(n.actions) == 0)
+	for _, act := range n.actions {
+		d.exec(act)
+	}
+	for _, act := range n.actions {
+		act.result = nil
+	}
+	pkg.Syntax = nil
+	pkg.TypesInfo = nil
+}
+
+// typeCheck parses the package's compiled Go files and type-checks them
+// against its imports' types, as go/packages does for LoadAllSyntax;
+// errors go to pkg.Errors (and pkg.TypeErrors). Without actions on the
+// package, function bodies are skipped: only its API is needed.
+func (d *driver) typeCheck(pkg *packages.Package, apiOnly bool) {
+	pkg.Fset = d.fset
+	pkg.Types = types.NewPackage(pkg.PkgPath, pkg.Name)
+	addError := func(err error) {
+		switch err := err.(type) {
+		case scanner.ErrorList:
+			for _, e := range err {
+				pkg.Errors = append(pkg.Errors, packages.Error{Pos: e.Pos.String(), Msg: e.Msg, Kind: packages.ParseError})
+			}
+		case types.Error:
+			pkg.TypeErrors = append(pkg.TypeErrors, err)
+			pkg.Errors = append(pkg.Errors, packages.Error{Pos: err.Fset.Position(err.Pos).String(), Msg: err.Msg, Kind: packages.TypeError})
+		case *os.PathError:
+			pkg.Errors = append(pkg.Errors, packages.Error{Pos: err.Path + ":1", Msg: err.Err.Error(), Kind: packages.ParseError})
+		default:
+			pkg.Errors = append(pkg.Errors, packages.Error{Pos: "-", Msg: err.Error(), Kind: packages.UnknownError})
+		}
+	}
+	for _, name := range pkg.CompiledGoFiles {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			addError(err)
+			continue
+		}
+		f, err := parser.ParseFile(d.fset, name, src, parser.AllErrors|parser.ParseComments)
+		if err != nil {
+			addError(err)
+		}
+		if f != nil {
+			pkg.Syntax = append(pkg.Syntax, f)
+		}
+	}
+	pkg.TypesInfo = &types.Info{
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		FileVersions: map[*ast.File]string{},
+	}
+	tc := &types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if path == "unsafe" {
+				return types.Unsafe, nil
+			}
+			imp := pkg.Imports[path]
+			if imp == nil {
+				return nil, fmt.Errorf("no metadata for %s", path)
+			}
+			if imp.Types == nil {
+				return nil, fmt.Errorf("%s was not type-checked", path)
+			}
+			return imp.Types, nil
+		}),
+		IgnoreFuncBodies: apiOnly,
+		Error:            addError,
+		Sizes:            pkg.TypesSizes,
+	}
+	if pkg.Module != nil && pkg.Module.GoVersion != "" {
+		tc.GoVersion = "go" + pkg.Module.GoVersion
+	}
+	errs := len(pkg.Errors)
+	err := types.NewChecker(tc, d.fset, pkg.Types, pkg.TypesInfo).Files(pkg.Syntax)
+	if err != nil && len(pkg.Errors) == errs {
+		// an error not given to tc.Error (go/types' "package requires
+		// newer Go version")
+		addError(err)
+	}
+	pkg.IllTyped = len(pkg.Errors) > 0
+	for _, imp := range pkg.Imports {
+		pkg.IllTyped = pkg.IllTyped || imp.IllTyped
+	}
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// exec runs one action, after its prerequisites (on this package, earlier
+// in the node's list; on imports, in their own nodes, done before).
+func (d *driver) exec(act *Action) {
+	t0 := time.Now()
+	defer func() { act.Duration = time.Since(t0) }()
+	var failed []string
+	inputs := map[*analysis.Analyzer]any{}
+	for _, dep := range act.deps {
+		if dep.Err != nil {
+			failed = append(failed, dep.String())
+		} else if dep.Package == act.Package {
+			inputs[dep.Analyzer] = dep.result
+		}
+	}
+	if failed != nil {
+		sort.Strings(failed)
+		act.Err = fmt.Errorf("failed prerequisites: %s", strings.Join(failed, ", "))
+		return
+	}
+	pkg := act.Package
+	if pkg.IllTyped && !act.Analyzer.RunDespiteErrors {
+		act.Err = errors.New("analysis skipped due to errors in package")
+		return
+	}
+	module := &analysis.Module{}
+	if m := pkg.Module; m != nil {
+		module = &analysis.Module{Path: m.Path, Version: m.Version, GoVersion: m.GoVersion}
+	}
+	done := false
+	pass := &analysis.Pass{
+		Analyzer:     act.Analyzer,
+		Fset:         d.fset,
+		Files:        pkg.Syntax,
+		OtherFiles:   pkg.OtherFiles,
+		IgnoredFiles: pkg.IgnoredFiles,
+		Pkg:          pkg.Types,
+		TypesInfo:    pkg.TypesInfo,
+		TypesSizes:   pkg.TypesSizes,
+		TypeErrors:   pkg.TypeErrors,
+		Module:       module,
+		ResultOf:     inputs,
+		Report: func(diag analysis.Diagnostic) {
+			act.Diagnostics = append(act.Diagnostics, diag)
+		},
+		ImportObjectFact: d.importObjectFact,
+		ExportObjectFact: func(obj types.Object, fact analysis.Fact) {
+			if done {
+				panic(fmt.Sprintf("%s: Pass.ExportObjectFact(%s, %T) called after Run", act, obj, fact))
+			}
+			if obj.Pkg() != pkg.Types {
+				panic(fmt.Sprintf("%s: can't set a fact on %s, an object of another package", act, obj))
+			}
+			d.mu.Lock()
+			d.objectFacts[objectFactKey{obj, reflect.TypeOf(fact)}] = fact
+			d.mu.Unlock()
+		},
+		ImportPackageFact: d.importPackageFact,
+		ExportPackageFact: func(fact analysis.Fact) {
+			if done {
+				panic(fmt.Sprintf("%s: Pass.ExportPackageFact(%T) called after Run", act, fact))
+			}
+			d.mu.Lock()
+			d.packageFacts[packageFactKey{pkg.Types, reflect.TypeOf(fact)}] = fact
+			d.mu.Unlock()
+		},
+		AllObjectFacts:  func() []analysis.ObjectFact { return d.allObjectFacts(act.Analyzer) },
+		AllPackageFacts: func() []analysis.PackageFact { return d.allPackageFacts(act.Analyzer) },
+	}
+	pass.ReadFile = readFileOf(pass, pkg)
+	act.result, act.Err = run(pass)
+	done = true
+	if act.Err != nil {
+		return
+	}
+	for i := range act.Diagnostics {
+		u, err := resolveURL(act.Analyzer, act.Diagnostics[i])
+		if err != nil {
+			act.Err = err
+			return
+		}
+		act.Diagnostics[i].URL = u
+	}
+}
+
+// run calls the analyzer and turns a panic into an error, so that one
+// analyzer's crash on one package costs only that action.
+func run(pass *analysis.Pass) (res any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: analyzer %s panicked on package %s: %v\n%s", pass.Analyzer.Name, pass.Pkg.Path(), r, debug.Stack())
+		}
+	}()
+	res, err = pass.Analyzer.Run(pass)
+	if err == nil {
+		if got, want := reflect.TypeOf(res), pass.Analyzer.ResultType; got != want {
+			return nil, fmt.Errorf("internal error: on package %s, analyzer %s returned a result of type %v, but declared ResultType %v", pass.Pkg.Path(), pass.Analyzer, got, want)
+		}
+	}
+	return res, err
+}
+
+func (d *driver) importObjectFact(obj types.Object, ptr analysis.Fact) bool {
+	if obj == nil {
+		panic("ImportObjectFact: nil object")
+	}
+	d.mu.RLock()
+	v, ok := d.objectFacts[objectFactKey{obj, reflect.TypeOf(ptr)}]
+	d.mu.RUnlock()
+	if ok {
+		reflect.ValueOf(ptr).Elem().Set(reflect.ValueOf(v).Elem())
+	}
+	return ok
+}
+
+func (d *driver) importPackageFact(pkg *types.Package, ptr analysis.Fact) bool {
+	if pkg == nil {
+		panic("ImportPackageFact: nil package")
+	}
+	d.mu.RLock()
+	v, ok := d.packageFacts[packageFactKey{pkg, reflect.TypeOf(ptr)}]
+	d.mu.RUnlock()
+	if ok {
+		reflect.ValueOf(ptr).Elem().Set(reflect.ValueOf(v).Elem())
+	}
+	return ok
+}
+
+// factTypes returns the set of the analyzer's fact types.
+func factTypes(a *analysis.Analyzer) map[reflect.Type]bool {
+	m := map[reflect.Type]bool{}
+	for _, f := range a.FactTypes {
+		m[reflect.TypeOf(f)] = true
+	}
+	return m
+}
+
+func (d *driver) allObjectFacts(a *analysis.Analyzer) []analysis.ObjectFact {
+	types := factTypes(a)
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	var out []analysis.ObjectFact
+	for k, f := range d.objectFacts {
+		if types[k.typ] {
+			out = append(out, analysis.ObjectFact{Object: k.obj, Fact: f})
+		}
+	}
+	return out
+}
+
+func (d *driver) allPackageFacts(a *analysis.Analyzer) []analysis.PackageFact {
+	types := factTypes(a)
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	var out []analysis.PackageFact
+	for k, f := range d.packageFacts {
+		if types[k.typ] {
+			out = append(out, analysis.PackageFact{Package: k.pkg, Fact: f})
+		}
+	}
+	return out
+}
+
+// readFileOf is Pass.ReadFile: the package's files only, as the checker
+// allows (OtherFiles, IgnoredFiles, the parsed files), and its embedded
+// files.
+func readFileOf(pass *analysis.Pass, pkg *packages.Package) func(string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
+		ok := slices.Contains(pass.OtherFiles, name) || slices.Contains(pass.IgnoredFiles, name) ||
+			slices.Contains(pkg.CompiledGoFiles, name) || slices.Contains(pkg.EmbedFiles, name)
+		if !ok {
+			return nil, fmt.Errorf("Pass.ReadFile: %s is not among OtherFiles, IgnoredFiles, or names of Files", name)
+		}
+		return os.ReadFile(name)
+	}
+}
+
+// resolveURL is the diagnostic's URL as the x/tools drivers give it: its
+// own, or "#category", resolved against the analyzer's URL.
+func resolveURL(a *analysis.Analyzer, diag analysis.Diagnostic) (string, error) {
+	if diag.URL == "" && diag.Category == "" && a.URL == "" {
+		return "", nil
+	}
+	raw := diag.URL
+	if raw == "" && diag.Category != "" {
+		raw = "#" + diag.Category
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("invalid Diagnostic.URL %q: %s", raw, err)
+	}
+	base, err := url.Parse(a.URL)
+	if err != nil {
+		return "", fmt.Errorf("invalid Analyzer.URL %q: %s", a.URL, err)
+	}
+	return base.ResolveReference(u).String(), nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
