@@ -86,7 +86,7 @@ func (e *Env) Profile() ([]PartProfile, error) {
 func WriteProfileMarkdown(w io.Writer, profiles []PartProfile) {
 	fmt.Fprintf(w, "## where lifetimevet's time goes\n\n")
 	fmt.Fprintf(w, "Standalone `lifetimevet -timing` on each part (tests included, GOCACHE warm). -timing runs the analysis one action at a time, so each time is the action's own. ")
-	fmt.Fprintf(w, "CPU: the process's CPU time (user+system, garbage collection included) inside the analyzer's Run, summed over the packages it ran on (the passes run on every dependency, for facts); it is what to compare on a busy machine. run: the wall time inside Run; facts+: the rest of its actions' wall time, mostly facts inherited from dependencies. Loading (go list, parsing, type checking) is outside the analyzers.\n\n")
+	fmt.Fprintf(w, "CPU: the process's CPU time (user+system, garbage collection included) inside the analyzer's Run, summed over the packages it ran on (the passes run on every dependency, for facts); it is what to compare on a busy machine. run: the wall time inside Run; facts+: the rest of its actions' wall time (pass set-up). Loading (go list, parsing, type checking) is outside the analyzers.\n\n")
 	type row struct {
 		name, origin string
 		run, other   time.Duration

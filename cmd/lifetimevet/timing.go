@@ -102,7 +102,7 @@ func (t *timer) loadDone(pkgs []*packages.Package) {
 
 // options wraps the Run function of every analyzer the run needs (roots
 // and, transitively, their prerequisites) with a clock, and returns the
-// checker options for the run: sequential when timing, so that one
+// driver options for the run: sequential when timing, so that one
 // action's time does not include another's running beside it.
 func (t *timer) options(roots []*analysis.Analyzer) *driver.Options {
 	if t == nil {
@@ -254,7 +254,7 @@ func writeTimingTable(w io.Writer, rep *timingReport) {
 		fmt.Fprintf(w, "%-22s %-28s %9s %9s %9s %7s %9d  %s %s\n", name, r.origin, sec(r.run), sec(r.cpu), sec(r.other), pct(r.run+r.other), r.pkgs, r.slowPkg, sec(r.slow))
 	}
 	fmt.Fprintf(w, "%-22s %-28s %9s %9s %9s %7s\n", "total", "", sec(sumRun), sec(sumCPU), sec(sumOther), pct(sumRun+sumOther))
-	fmt.Fprintf(w, "run: wall time inside the analyzer's Run; cpu: the process's CPU time meanwhile (garbage collection included; robust to a busy machine); facts+: the rest of its actions' wall time (facts inherited from dependencies, pass set-up); share: of run+facts+\n")
+	fmt.Fprintf(w, "run: wall time inside the analyzer's Run; cpu: the process's CPU time meanwhile (garbage collection included; robust to a busy machine); facts+: the rest of its actions' wall time (pass set-up); share: of run+facts+\n")
 	n := min(len(rep.Actions), 10)
 	if n > 0 {
 		fmt.Fprintf(w, "slowest actions (run):\n")
