@@ -462,7 +462,7 @@ func (c *checker) concurrent(fn *ssa.Function, k guards.Key, lifetime bool) (str
 			continue
 		}
 		if c1, c2, ok := c.conc.OverlapOn(fn, a.Func, k.Type, goroutines...); ok && (c1 != nil || c2 != nil) && !ownFinalizer(c1, k) && !ownFinalizer(c2, k) {
-			return fmt.Sprintf("%s and %s (%s)", c.describe(c1, fn), c.describe(c2, a.Func), a.Func.Name()), true
+			return fmt.Sprintf("%s and %s (%s)", c.describe(c1, fn), c.describe(c2, a.Func), srcname.Func(a.Func)), true
 		}
 	}
 	return "", false
@@ -483,7 +483,7 @@ func (c *checker) describe(ctx *concurrency.Context, fn *ssa.Function) string {
 		if e := c.conc.CallerEntry(fn); e != nil {
 			fn = e
 		}
-		return "the caller of " + fn.Name()
+		return "the caller of " + srcname.Func(fn)
 	}
 	return ctx.Desc
 }
@@ -531,11 +531,11 @@ func (c *checker) reportCheck(fn *ssa.Function, chk, release, write *guards.Acce
 	}
 	if release != nil {
 		c.rep.Reportf(chk.Pos, "%s checks %s and then releases it (%s) without a guard: %s can both pass the check and release it twice; claim it with atomic.Pointer.Swap(nil) or CompareAndSwap, or %s",
-			fn.Name(), field, diag.Where(c.pass.Fset, release.Pos, chk.Pos), why, hold)
+			srcname.Func(fn), field, diag.Where(c.pass.Fset, release.Pos, chk.Pos), why, hold)
 		return
 	}
 	c.rep.Reportf(chk.Pos, "%s checks %s and then sets it (%s) without a guard: %s can both pass the check; %s, or make the transition one atomic CompareAndSwap",
-		fn.Name(), field, diag.Where(c.pass.Fset, write.Pos, chk.Pos), why, hold)
+		srcname.Func(fn), field, diag.Where(c.pass.Fset, write.Pos, chk.Pos), why, hold)
 }
 
 // lockText renders the lock for the object of field (st.mu for st.closed).
@@ -631,5 +631,5 @@ func (c *checker) reportDiscipline(a, w *guards.Access, lock guards.Key, why str
 		what = "passes C." + a.Op + " the handle in"
 	}
 	c.rep.Reportf(a.Pos, "%s %s %s without %s, which %s holds when it changes it (%s): %s can run in between (%s); take %s before using %s",
-		a.Func.Name(), what, field, lt, w.Func.Name(), diag.Where(c.pass.Fset, w.Pos, a.Pos), w.Func.Name(), why, lt, field)
+		srcname.Func(a.Func), what, field, lt, srcname.Func(w.Func), diag.Where(c.pass.Fset, w.Pos, a.Pos), srcname.Func(w.Func), why, lt, field)
 }

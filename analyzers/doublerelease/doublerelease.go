@@ -11,6 +11,7 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
+	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 	"github.com/lifetimevet/lifetimevet/passes/model"
@@ -81,7 +82,7 @@ func (c *checker) event(fn *ssa.Function, ev *lifetime.Event) {
 	case lifetime.CopyRelease:
 		s := ev.First
 		c.rep.Reportf(s.Pos, "%s releases %s through a copy and clears only the copy: %s still holds the released handle, so a later release of it (the next %s) releases it twice; call %s on the original",
-			releaser(s), handle(s.Handle), ev.StaleText, fn.Name(), c.calleeShort(s))
+			releaser(s), handle(s.Handle), ev.StaleText, srcname.Func(fn), c.calleeShort(s))
 	case lifetime.ClearOfCopy:
 		recv := fn.Signature.Recv()
 		if recv == nil || isPtr(recv.Type()) {
@@ -89,7 +90,7 @@ func (c *checker) event(fn *ssa.Function, ev *lifetime.Event) {
 		}
 		tn := typeName(recv.Type())
 		c.rep.Reportf(ev.Store.Pos(), "this clears %s in a copy: %s has a value receiver, so the caller's %s keeps the released handle and a second %s releases it again; use a pointer receiver (func (%s *%s) %s)",
-			handle(ev.Handle), fn.Name(), tn, fn.Name(), recv.Name(), tn, fn.Name())
+			handle(ev.Handle), srcname.Func(fn), tn, srcname.Func(fn), recv.Name(), tn, srcname.Func(fn))
 	}
 }
 
@@ -145,19 +146,19 @@ func (c *checker) double(fn *ssa.Function, ev *lifetime.Event) {
 		}
 		c.sameCallee[r.Pos()] = true
 		c.rep.Reportf(r.Pos(), "%s is released twice when %s is called twice on the same value, as %s does (%s and %s): %s neither clears nor checks it; clear it after releasing it (under a lock, or claim it with atomic.Pointer.Swap) so that a second call does nothing",
-			r.Text, r.Func, fn.Name(), c.where(first.Pos, r.Pos()), c.where(second.Pos, r.Pos()), r.Func)
+			r.Text, r.Func, srcname.Func(fn), c.where(first.Pos, r.Pos()), c.where(second.Pos, r.Pos()), r.Func)
 		return
 	}
 	switch {
 	case first == second && first.Deferred:
 		c.rep.Reportf(first.Pos, "%s is released by a deferred %s registered on each iteration of a loop: every deferred call releases the same handle when %s returns; release it once, outside the loop",
-			h, releaser(first), fn.Name())
+			h, releaser(first), srcname.Func(fn))
 	case first == second:
 		c.rep.Reportf(first.Pos, "%s is released again on the next iteration of the loop, with no new handle acquired in between; acquire a handle per iteration or release it once after the loop",
 			h)
 	case second.Deferred && !first.Deferred:
 		c.rep.Reportf(first.Pos, "%s is released here and again by the deferred %s at %s when %s returns (the defer evaluated the handle when it ran); drop this release, or defer a closure that releases whatever the variable holds at exit and clear it here",
-			handle(first.Handle), releaser(second), c.where(second.Pos, first.Pos), fn.Name())
+			handle(first.Handle), releaser(second), c.where(second.Pos, first.Pos), srcname.Func(fn))
 	default:
 		c.rep.Reportf(second.Pos, "%s is released twice: by %s at %s and again here; release it once, or clear it after the first release",
 			h, releaser(first), c.where(first.Pos, second.Pos))
@@ -323,7 +324,7 @@ func (c *checker) handleTypes() {
 				continue
 			}
 			c.rep.Reportf(r.Pos(), "%s releases %s without clearing or checking it, but %s is a //lifetime:handle: a second %s releases the handle again; clear %s after releasing it, or guard the release with sync.Once",
-				fn.Name(), r.Text, tn, fn.Name(), r.Text)
+				srcname.Func(fn), r.Text, tn, srcname.Func(fn), r.Text)
 		}
 	}
 }

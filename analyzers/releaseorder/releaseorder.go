@@ -5,6 +5,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lifetimevet/lifetimevet/internal/diag"
+	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 	"github.com/lifetimevet/lifetimevet/passes/model"
@@ -61,7 +62,7 @@ func report(pass *analysis.Pass, rep *diag.Reporter, fn *ssa.Function, ev *lifet
 	where := diag.Where(pass.Fset, parent.Pos, child.Pos)
 	if child.Deferred && !parent.Deferred {
 		rep.Reportf(child.Pos, "%s is released by the deferred %s when %s returns, after %s was destroyed by %s at %s: a child outliving its parent fails (or crashes) when released; defer the release of %s before this one, so that it runs last",
-			ch, name(child), fn.Name(), ph, name(parent), where, ph)
+			ch, name(child), srcname.Func(fn), ph, name(parent), where, ph)
 		return
 	}
 	rep.Reportf(child.Pos, "%s is released by %s after %s was destroyed by %s at %s: a child outliving its parent fails (or crashes) when released; release children first",

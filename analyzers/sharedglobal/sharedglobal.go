@@ -13,6 +13,7 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/internal/diag"
 	"github.com/lifetimevet/lifetimevet/internal/scope"
+	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/concurrency"
 	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
@@ -444,7 +445,7 @@ func (c *checker) overlap(fn *ssa.Function, ws []*write, weak bool) (string, boo
 		}
 		if c1, c2, ok := c.overlapPair(fn, o.fn, weak); ok && (c1 != nil || c2 != nil) {
 			return fmt.Sprintf("%s can run at the same time as %s, which also changes it (%s and %s)",
-				fn.Name(), o.fn.Name(), describe(c1, fn), describe(c2, o.fn)), true
+				srcname.Func(fn), srcname.Func(o.fn), describe(c1, fn), describe(c2, o.fn)), true
 		}
 	}
 	return "", false
@@ -481,7 +482,7 @@ func (c *checker) rootName(ctx *concurrency.Context) string {
 		c.roots = map[token.Pos]string{}
 		for _, fn := range c.calls.Funcs {
 			if fn.Parent() == nil {
-				c.roots[fn.Pos()] = fn.Name()
+				c.roots[fn.Pos()] = srcname.Func(fn)
 			}
 		}
 	}
@@ -518,15 +519,15 @@ func (c *checker) overlapPair(f, g *ssa.Function, weak bool) (c1, c2 *concurrenc
 func (c *checker) selfWhy(fn *ssa.Function, weak bool) (string, bool) {
 	cs := c.contexts(fn, weak)
 	if ctx := selfOverlap(cs); ctx != nil {
-		return fmt.Sprintf("two goroutines can run %s at once (%s)", fn.Name(), ctx.Desc), true
+		return fmt.Sprintf("two goroutines can run %s at once (%s)", srcname.Func(fn), ctx.Desc), true
 	}
 	if c1, c2, ok := c.overlapPair(fn, fn, weak); ok && c1 != nil && c2 != nil && c1 != c2 {
-		return fmt.Sprintf("%s and %s both run %s", c1.Desc, c2.Desc, fn.Name()), true
+		return fmt.Sprintf("%s and %s both run %s", c1.Desc, c2.Desc, srcname.Func(fn)), true
 	}
 	if len(cs) > 0 {
 		for _, g := range c.direct[fn] {
 			if len(c.contexts(g, weak)) == 0 && !c.initOnly(g) {
-				return fmt.Sprintf("%s and the caller of %s both run %s", cs[0].Desc, g.Name(), fn.Name()), true
+				return fmt.Sprintf("%s and the caller of %s both run %s", cs[0].Desc, srcname.Func(g), srcname.Func(fn)), true
 			}
 		}
 	}
@@ -586,7 +587,7 @@ func selfOverlap(cs []*concurrency.Context) *concurrency.Context {
 
 func describe(ctx *concurrency.Context, fn *ssa.Function) string {
 	if ctx == nil {
-		return "the caller of " + fn.Name()
+		return "the caller of " + srcname.Func(fn)
 	}
 	return ctx.Desc
 }
@@ -605,7 +606,7 @@ func (c *checker) report(w *write, why string) {
 		return
 	}
 	name := w.key.String()
-	fn := w.fn.Name()
+	fn := srcname.Func(w.fn)
 	switch w.kind {
 	case rmw:
 		c.rep.Reportf(w.pos, "%s updates the package-level variable %s (read-modify-write) without a lock: %s, and one update can overwrite the other; make it a sync/atomic type (atomic.Int64) or hold a mutex around the update",
@@ -663,7 +664,7 @@ func (c *checker) mapReads(writes []*write) {
 						}
 						lock := w.locks[0].Key.String()
 						c.rep.Reportf(pos, "%s reads the package-level map %s without %s, which %s holds when it changes the map (%s): they can run at once (%s), and a map read during a write crashes the program; hold %s (RLock) around the read",
-							fn.Name(), k.String(), lock, w.fn.Name(), diag.Where(c.pass.Fset, w.pos, pos), why, lock)
+							srcname.Func(fn), k.String(), lock, srcname.Func(w.fn), diag.Where(c.pass.Fset, w.pos, pos), why, lock)
 						break
 					}
 				}
@@ -759,7 +760,7 @@ func (c *checker) cside() {
 					}
 					if c1, c2, ok := c.overlapPair(w.fn, o.fn, weak); ok && (c1 != nil || c2 != nil) {
 						why = fmt.Sprintf("%s can run at the same time as %s, which calls C.%s (%s and %s)",
-							w.fn.Name(), o.fn.Name(), o.call.Name, describe(c1, w.fn), describe(c2, o.fn))
+							srcname.Func(w.fn), srcname.Func(o.fn), o.call.Name, describe(c1, w.fn), describe(c2, o.fn))
 						break
 					}
 				}
@@ -794,7 +795,7 @@ func (c *checker) reportC(v *cpreamble.Var, w cWrite, why string) {
 		by += ", which " + chain[0].Name + " calls"
 	}
 	c.rep.Reportf(v.Pos, "%s is written without a lock by %s, and Go calls C.%s from %s (%s): %s, and the C code races on %s; make it _Atomic or _Thread_local, or take a lock around its updates",
-		what, by, chain[0].Name, w.fn.Name(), c.where(w.call.Pos, v.Pos), why, v.Name)
+		what, by, chain[0].Name, srcname.Func(w.fn), c.where(w.call.Pos, v.Pos), why, v.Name)
 }
 
 // where describes pos for a finding at at, with the file's name when it

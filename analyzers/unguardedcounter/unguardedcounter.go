@@ -413,7 +413,7 @@ func (c *checker) counters() {
 			fix = "make it an atomic.Int32 and release when the value Add returns is zero"
 		}
 		c.rep.Reportf(a.Pos, "%s %s %s without atomics or a lock: %s; two updates at once can lose one, or let two callers see zero and release twice; %s",
-			a.Func.Name(), what, field, why, fix)
+			srcname.Func(a.Func), what, field, why, fix)
 	}
 }
 
@@ -439,7 +439,7 @@ func (c *checker) shared(a *guards.Access) (string, bool) {
 			for _, o := range c.byKey[k] {
 				for _, l := range o.Locks {
 					if l.Key.Type == k.Type {
-						return fmt.Sprintf("%s, which %s holds when it accesses %s (%s)", e.Desc, o.Func.Name(),
+						return fmt.Sprintf("%s, which %s holds when it accesses %s (%s)", e.Desc, srcname.Func(o.Func),
 							strings.TrimPrefix(k.String(), k.Type.Name()+"."), diag.Where(c.pass.Fset, o.Pos, a.Pos)), true
 					}
 				}
@@ -448,7 +448,7 @@ func (c *checker) shared(a *guards.Access) (string, bool) {
 	}
 	fn := a.Func
 	if ctx := c.conc.SelfOverlapOn(fn, k.Type, goroutines...); ctx != nil && !ownFinalizer(ctx, k) {
-		return fmt.Sprintf("two goroutines can run %s at once (%s)", fn.Name(), ctx.Desc), true
+		return fmt.Sprintf("two goroutines can run %s at once (%s)", srcname.Func(fn), ctx.Desc), true
 	}
 	for _, o := range c.byKey[k] {
 		if o.Kind != guards.Write || c.exempt(o) {
@@ -461,7 +461,7 @@ func (c *checker) shared(a *guards.Access) (string, bool) {
 		if o.Func == fn && (c1 == c2 || c1 == nil || c2 == nil) {
 			continue
 		}
-		return fmt.Sprintf("%s (%s) and %s (%s) can run at once", describe(c1, fn), fn.Name(), describe(c2, o.Func), o.Func.Name()), true
+		return fmt.Sprintf("%s (%s) and %s (%s) can run at once", describe(c1, fn), srcname.Func(fn), describe(c2, o.Func), srcname.Func(o.Func)), true
 	}
 	return "", false
 }
@@ -472,7 +472,7 @@ func ownFinalizer(ctx *concurrency.Context, k guards.Key) bool {
 
 func describe(ctx *concurrency.Context, fn *ssa.Function) string {
 	if ctx == nil {
-		return "the caller of " + fn.Name()
+		return "the caller of " + srcname.Func(fn)
 	}
 	return ctx.Desc
 }
@@ -512,7 +512,7 @@ func (c *checker) mixed() {
 		}
 		u := uses[a.Key]
 		if u == nil {
-			u = &atomicUse{op: a.Op, fn: a.Func.Name(), where: ""}
+			u = &atomicUse{op: a.Op, fn: srcname.Func(a.Func), where: ""}
 			uses[a.Key] = u
 		}
 		u.acc = append(u.acc, a)
@@ -537,7 +537,7 @@ func (c *checker) mixed() {
 			}
 			first := u.acc[0]
 			other = diag.Where(c.pass.Fset, first.Pos, a.Pos)
-			op, fnName = first.Op, first.Func.Name()
+			op, fnName = first.Op, srcname.Func(first.Func)
 		} else {
 			v := keyVar(a.Key)
 			if v == nil || v.Pkg() == c.pass.Pkg || v.Pkg() == nil {
@@ -559,7 +559,7 @@ func (c *checker) mixed() {
 			what = "writes"
 		}
 		c.rep.Reportf(a.Pos, "%s %s %s plainly, but %s accesses it with atomic %s (%s): a plain access at the same time as an atomic one is a data race, and the plain one may see a stale or torn value; access it only through sync/atomic (an atomic.Int32 or atomic.Int64 field makes that the only way)",
-			a.Func.Name(), what, c.text(a), fnName, op, other)
+			srcname.Func(a.Func), what, c.text(a), fnName, op, other)
 	}
 }
 
@@ -621,7 +621,7 @@ func (c *checker) reload(fn *ssa.Function) {
 			d := analysis.Diagnostic{
 				Pos: ld.Pos,
 				Message: fmt.Sprintf("%s tests %s with a separate atomic Load after the atomic Add at %s: two goroutines can both add before either loads, and both see the final value (both release, or neither); test the value Add returns",
-					fn.Name(), field, diag.Where(c.pass.Fset, add.Pos, ld.Pos)),
+					srcname.Func(fn), field, diag.Where(c.pass.Fset, add.Pos, ld.Pos)),
 			}
 			if fix, ok := c.reloadFix(add, ld); ok {
 				d.SuggestedFixes = []analysis.SuggestedFix{fix}
@@ -784,7 +784,7 @@ func (c *checker) checkThenStore(fn *ssa.Function) {
 					continue
 				}
 				c.rep.Reportf(ld.Pos, "%s checks %s with an atomic Load and then sets it with a separate Store (%s): two goroutines can both pass the check and both run what it guards; claim it with CompareAndSwap and act only when that succeeds, or use sync.Once",
-					fn.Name(), c.text(ld), diag.Where(c.pass.Fset, st.Pos, ld.Pos))
+					srcname.Func(fn), c.text(ld), diag.Where(c.pass.Fset, st.Pos, ld.Pos))
 				break
 			}
 		}
@@ -1055,7 +1055,7 @@ func (c *checker) unlockedReads() {
 				what = "reference count"
 			}
 			c.rep.Reportf(a.Pos, "%s reads the %s %s without %s, which %s holds when it updates it (%s): the update can run at the same time (%s has a mutex that guards %s), and a test of the count outside the lock acts on a value that may already have changed; hold %s while reading it",
-				a.Func.Name(), what, field, lk, outer(u.fn).Name(), diag.Where(c.pass.Fset, u.pos, a.Pos), k.Type.Name(),
+				srcname.Func(a.Func), what, field, lk, srcname.Func(outer(u.fn)), diag.Where(c.pass.Fset, u.pos, a.Pos), k.Type.Name(),
 				strings.TrimPrefix(k.String(), k.Type.Name()+"."), lk)
 		}
 	}

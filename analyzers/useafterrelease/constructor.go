@@ -12,6 +12,7 @@ import (
 	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/internal/cfg"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
+	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 	"github.com/lifetimevet/lifetimevet/passes/model"
@@ -106,7 +107,7 @@ func constructors(pass *analysis.Pass, rep *diag.Reporter, calls *cgocall.Result
 					fname := st.Field(index).Name()
 					mname := "(" + types.TypeString(rel.method.Signature.Recv().Type(), types.RelativeTo(pass.Pkg)) + ")." + rel.method.Name()
 					rep.Reportf(ret.Pos(), "%s returns a non-nil *%s together with an error, but its %s field is never set on this path: a caller that releases what it got back (a defer before the error check) makes %s pass an unset handle to C.%s; return nil with the error, or make %s check %s",
-						fn.Name(), tn.Name(), fname, mname, rel.cfunc, rel.method.Name(), fname)
+						srcname.Func(fn), tn.Name(), fname, mname, rel.cfunc, rel.method.Name(), fname)
 					break
 				}
 			}

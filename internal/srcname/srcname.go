@@ -6,6 +6,7 @@ package srcname
 import (
 	"go/ast"
 	"go/token"
+	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
@@ -87,4 +88,26 @@ func IsVar(a *ssa.Alloc) bool { return isVar(a) }
 
 func contains(outer, inner ast.Node) bool {
 	return outer.Pos() <= inner.Pos() && inner.End() <= outer.End()
+}
+
+// Func returns the name of fn as the user's source names it, for messages:
+// "F" or "Close" for a function or method, "the function literal in F" for
+// a closure (F the named function it is written in, however deep), the
+// generic function for an instance, the method for a bound-method or
+// thunk wrapper (go/ssa names these F$1, F[int], Close$bound).
+func Func(fn *ssa.Function) string {
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	if fn.Parent() == nil {
+		name := fn.Name()
+		if i := strings.IndexByte(name, '$'); i > 0 {
+			name = name[:i]
+		}
+		return name
+	}
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return "the function literal in " + Func(fn)
 }

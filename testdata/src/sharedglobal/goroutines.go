@@ -42,3 +42,39 @@ func startSingle() {
 }
 
 var _ = []func(){spawn, background, startSingle}
+
+// The update in the goroutine's own function literal: the message names
+// the literal by the function it is in (not go/ssa's spawnInline$1).
+var misses int
+
+func spawnInline() {
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			misses++ // want `the function literal in spawnInline updates the package-level variable misses \(read-modify-write\) without a lock: two goroutines can run the function literal in spawnInline at once`
+		}()
+	}
+	wg.Wait()
+}
+
+// Corrected: under a lock.
+var (
+	missesMu     sync.Mutex
+	missesLocked int
+)
+
+func spawnInlineLocked() {
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			missesMu.Lock()
+			missesLocked++
+			missesMu.Unlock()
+		}()
+	}
+	wg.Wait()
+}
