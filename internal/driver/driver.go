@@ -219,22 +219,25 @@ func (d *driver) run(order []*node, workers int) error {
 			ready = append(ready, n)
 		}
 	}
-	if len(ready) == 0 && len(order) > 0 {
-		return errors.New("import cycle in the packages' metadata")
-	}
 	left := len(order)
+	inFlight := 0
+	// stuck: packages are left but none is ready or in flight, so the
+	// rest wait on each other (go/packages breaks import cycles, so only
+	// hand-made metadata gets here)
+	stuck := len(ready) == 0 && left > 0
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for {
 				mu.Lock()
-				for len(ready) == 0 && left > 0 {
+				for len(ready) == 0 && left > 0 && !stuck {
 					cond.Wait()
 				}
-				if left == 0 {
+				if left == 0 || stuck {
 					mu.Unlock()
 					return
 				}
+				inFlight++
 				// last in, first out: a package's importers follow it
 				// closely, so that finished packages free memory soon
 				n := ready[len(ready)-1]
@@ -245,18 +248,29 @@ func (d *driver) run(order []*node, workers int) error {
 
 				mu.Lock()
 				left--
+				inFlight--
 				for _, imp := range n.importers {
 					imp.waiting--
 					if imp.waiting == 0 {
 						ready = append(ready, imp)
 					}
 				}
+				stuck = len(ready) == 0 && inFlight == 0 && left > 0
 				cond.Broadcast()
 				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
+	if stuck {
+		var names []string
+		for _, n := range order {
+			if n.waiting > 0 {
+				names = append(names, n.pkg.ID)
+			}
+		}
+		return fmt.Errorf("import cycle among %s", strings.Join(names, ", "))
+	}
 	return nil
 }
 
@@ -264,7 +278,7 @@ func (d *driver) run(order []*node, workers int) error {
 // what its importers do not need.
 func (d *driver) process(n *node) {
 	pkg := n.pkg
-	d.typeCheck(pkg, len(n.actions) == 0)
+	d.typeCheck(pkg)
 	for _, act := range n.actions {
 		d.exec(act)
 	}
@@ -277,9 +291,11 @@ func (d *driver) process(n *node) {
 
 // typeCheck parses the package's compiled Go files and type-checks them
 // against its imports' types, as go/packages does for LoadAllSyntax;
-// errors go to pkg.Errors (and pkg.TypeErrors). Without actions on the
-// package, function bodies are skipped: only its API is needed.
-func (d *driver) typeCheck(pkg *packages.Package, apiOnly bool) {
+// errors go to pkg.Errors (and pkg.TypeErrors). Function bodies are
+// checked even in a package no analyzer runs on, as go/packages and the go
+// command do: an error in one makes the package, and its importers,
+// ill-typed.
+func (d *driver) typeCheck(pkg *packages.Package) {
 	pkg.Fset = d.fset
 	pkg.Types = types.NewPackage(pkg.PkgPath, pkg.Name)
 	addError := func(err error) {
@@ -335,9 +351,8 @@ func (d *driver) typeCheck(pkg *packages.Package, apiOnly bool) {
 			}
 			return imp.Types, nil
 		}),
-		IgnoreFuncBodies: apiOnly,
-		Error:            addError,
-		Sizes:            pkg.TypesSizes,
+		Error: addError,
+		Sizes: pkg.TypesSizes,
 	}
 	if pkg.Module != nil && pkg.Module.GoVersion != "" {
 		tc.GoVersion = "go" + pkg.Module.GoVersion

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -330,5 +331,52 @@ func TestSameAsChecker(t *testing.T) {
 				t.Errorf("extra: %s", s)
 			}
 		}
+	}
+}
+
+// An error in a dependency's function body makes it, and its importers,
+// ill-typed even when no analyzer runs on the dependency (none has facts):
+// the go command would not build it either.
+func TestBodyErrorInDependency(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"c/c.go": "package c\n\nfunc Mark() { var x int = \"s\"; _ = x }\n",
+		"b/b.go": bSrc,
+	})
+	fset, pkgs := load(t, dir, "./b")
+	g, err := driver.Analyze([]*analysis.Analyzer{funcs}, fset, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(slices.Collect(g.All())); n != 1 {
+		t.Fatalf("%d actions, want 1 (funcs has no facts: it runs on b only)", n)
+	}
+	if err := g.Roots[0].Err; err == nil || err.Error() != "analysis skipped due to errors in package" {
+		t.Errorf("b: err = %v, want the analysis skipped", err)
+	}
+	c := pkgs[0].Imports["m/c"]
+	if len(c.TypeErrors) != 1 || !strings.Contains(c.TypeErrors[0].Msg, `cannot use "s"`) {
+		t.Errorf("c's type errors: %v", c.TypeErrors)
+	}
+}
+
+// Metadata with an import cycle (which go/packages never gives: it breaks
+// cycles) is an error, not a hang, even when some packages can be done.
+func TestImportCycle(t *testing.T) {
+	c := &packages.Package{ID: "c", PkgPath: "c", Name: "c"}
+	a := &packages.Package{ID: "a", PkgPath: "a", Name: "a"}
+	b := &packages.Package{ID: "b", PkgPath: "b", Name: "b", Imports: map[string]*packages.Package{"a": a}}
+	a.Imports = map[string]*packages.Package{"b": b, "c": c}
+	done := make(chan error)
+	go func() {
+		_, err := driver.Analyze(nil, token.NewFileSet(), []*packages.Package{a}, nil)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || err.Error() != "import cycle among b, a" && err.Error() != "import cycle among a, b" {
+			t.Errorf("err = %v, want an import cycle among a and b", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("Analyze hangs on an import cycle")
 	}
 }
