@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -184,5 +185,56 @@ func TestSharedCases(t *testing.T) {
 	out, stderr, _ = run(t, ".", "python3", script, bin, cases)
 	if !strings.Contains(out, "false positives 0") {
 		t.Errorf("false positives on the shared cases:\n%s%s", out, stderr)
+	}
+}
+
+// A pointer handed to the package's own C (a .c file beside the Go files)
+// may be kept by it, so a missing free is not reported; under go vet too,
+// which does not list a cgo package's .c files (it used to report it). A
+// C function the package only declares is someone else's: the leak is
+// reported by both.
+func TestOwnCFilesBothWays(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	src := `package %s
+
+/*
+#include <stdlib.h>
+int keep(char *p);
+*/
+import "C"
+import "unsafe"
+
+func F(fail bool) int {
+	p := C.CString("x")
+	C.keep(p)
+	if fail {
+		return 1
+	}
+	C.free(unsafe.Pointer(p))
+	return 0
+}
+`
+	for name, text := range map[string]string{
+		"go.mod":     "module m\n\ngo 1.22\n",
+		"own/own.go": fmt.Sprintf(src, "own"),
+		"own/keep.c": "int keep(char *p) { return p[0]; }\n",
+		"ext/ext.go": fmt.Sprintf(src, "ext"),
+	} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o777)
+		if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdout, stderr, _ := run(t, dir, bin, "./...")
+	_, vetOut, _ := run(t, dir, "go", "vet", "-vettool="+bin, "./...")
+	for tool, out := range map[string]string{"standalone": stdout + stderr, "go vet": vetOut} {
+		if !strings.Contains(out, "ext.go:11:16: handleleak:") && !strings.Contains(out, "ext.go:11:16: the handle") {
+			t.Errorf("%s: the leak in ext (C.keep declared only) is not reported:\n%s", tool, out)
+		}
+		if strings.Contains(out, "own.go") {
+			t.Errorf("%s: the pointer given to the package's own C is reported:\n%s", tool, out)
+		}
 	}
 }

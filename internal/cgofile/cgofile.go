@@ -11,9 +11,14 @@ package cgofile
 
 import (
 	"go/ast"
+	"go/build"
 	"go/token"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // GeneratedByCgo reports whether f was written by cmd/cgo.
@@ -83,4 +88,44 @@ func Preamble(f *ast.File) *ast.CommentGroup {
 		}
 	}
 	return nil
+}
+
+// CFiles returns the package's .c files and how to read them. Drivers
+// built on go/packages list them in pass.OtherFiles; go vet does not list
+// a cgo package's C files (cgo compiles them), so they are taken from the
+// directory of the Go files that have a preamble (preambles: their names
+// as cgo's //line directives give them), under the build constraints of the default build
+// context.
+func CFiles(pass *analysis.Pass, preambles []string) ([]string, func(string) ([]byte, error)) {
+	var out []string
+	for _, name := range pass.OtherFiles {
+		if strings.HasSuffix(name, ".c") {
+			out = append(out, name)
+		}
+	}
+	readFile := pass.ReadFile
+	if readFile == nil {
+		readFile = os.ReadFile
+	}
+	if len(out) > 0 || len(preambles) == 0 {
+		return out, readFile
+	}
+	dir := filepath.Dir(preambles[0])
+	if !filepath.IsAbs(dir) {
+		return nil, readFile
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, readFile
+	}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".c") {
+			continue
+		}
+		if ok, err := build.Default.MatchFile(dir, e.Name()); err != nil || !ok {
+			continue
+		}
+		out = append(out, filepath.Join(dir, e.Name()))
+	}
+	return out, os.ReadFile
 }

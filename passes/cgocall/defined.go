@@ -27,8 +27,10 @@ func definedInC(pass *analysis.Pass, files []*ast.File) map[string]bool {
 			}
 		}
 	}
+	var preambles []string
 	for _, f := range files {
 		if pre := cgofile.Preamble(f); pre != nil {
+			preambles = append(preambles, pass.Fset.Position(f.Package).Filename)
 			var b strings.Builder
 			for _, c := range pre.List {
 				t := strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(c.Text, "/*"), "*/"), "//")
@@ -38,11 +40,11 @@ func definedInC(pass *analysis.Pass, files []*ast.File) map[string]bool {
 			scan(b.String())
 		}
 	}
-	for _, name := range pass.OtherFiles {
-		if !strings.HasSuffix(name, ".c") || pass.ReadFile == nil {
-			continue
-		}
-		data, err := pass.ReadFile(name)
+	// the .c files: go vet does not list them in OtherFiles, as
+	// go/packages does
+	cfiles, readFile := cgofile.CFiles(pass, preambles)
+	for _, name := range cfiles {
+		data, err := readFile(name)
 		if err != nil || len(data) > 1<<20 {
 			continue // large vendored C (an amalgamation) is a library
 		}

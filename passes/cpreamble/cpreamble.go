@@ -43,10 +43,7 @@ package cpreamble
 
 import (
 	"bytes"
-	"go/build"
 	"go/token"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -191,7 +188,7 @@ func run(pass *analysis.Pass) (any, error) {
 		file.Lines = bytes.Count(src, []byte("\n"))
 		all = append(all, r.read(file, src))
 	}
-	cfiles, readFile := cFiles(pass, preambles)
+	cfiles, readFile := cgofile.CFiles(pass, preambles)
 	for _, name := range cfiles {
 		content, err := readFile(name)
 		if err != nil {
@@ -214,46 +211,6 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return r, nil
-}
-
-// cFiles returns the package's .c files and how to read them. Drivers
-// built on go/packages list them in pass.OtherFiles; go vet does not list
-// a cgo package's C files (cgo compiles them), so they are taken from the
-// directory of the Go files that have a preamble (the names cgo's //line
-// directives give), under the build constraints of the default build
-// context.
-func cFiles(pass *analysis.Pass, preambles []string) ([]string, func(string) ([]byte, error)) {
-	var out []string
-	for _, name := range pass.OtherFiles {
-		if strings.HasSuffix(name, ".c") {
-			out = append(out, name)
-		}
-	}
-	readFile := pass.ReadFile
-	if readFile == nil {
-		readFile = os.ReadFile
-	}
-	if len(out) > 0 || len(preambles) == 0 {
-		return out, readFile
-	}
-	dir := filepath.Dir(preambles[0])
-	if !filepath.IsAbs(dir) {
-		return nil, readFile
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, readFile
-	}
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".c") {
-			continue
-		}
-		if ok, err := build.Default.MatchFile(dir, e.Name()); err != nil || !ok {
-			continue
-		}
-		out = append(out, filepath.Join(dir, e.Name()))
-	}
-	return out, os.ReadFile
 }
 
 // read scans and parses one file.

@@ -2,13 +2,9 @@ package cpreamble
 
 import (
 	"go/token"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/go/analysis"
 )
 
 // parseString reads src as a .c file and resolves its functions' writes.
@@ -179,35 +175,5 @@ func TestScannerTolerant(t *testing.T) {
 		"int f(void) { static int s; s++; ", // no closing brace
 	} {
 		parseString(t, src)
-	}
-}
-
-// go vet does not list a cgo package's .c files: they are read from the
-// directory of the Go files with a preamble, under build constraints.
-func TestCFilesFromDirectory(t *testing.T) {
-	dir := t.TempDir()
-	for name, text := range map[string]string{
-		"native.c":         "int x;\n",
-		"native_plan9.c":   "int y;\n",
-		"tagged.c":         "//go:build ignore\n\nint z;\n",
-		"native.h":         "int w;\n",
-		"wrapper.go":       "package p\n",
-		"other_notes.txt":  "",
-		"sub.c/nothing.go": "",
-	} {
-		path := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, _ := cFiles(&analysis.Pass{}, []string{filepath.Join(dir, "wrapper.go")})
-	if want := []string{filepath.Join(dir, "native.c")}; !slices.Equal(got, want) {
-		t.Errorf("got %v, want %v", got, want)
-	}
-	// a driver's list wins
-	got, _ = cFiles(&analysis.Pass{OtherFiles: []string{"/elsewhere/x.c", "/elsewhere/y.s"}}, []string{filepath.Join(dir, "wrapper.go")})
-	if want := []string{"/elsewhere/x.c"}; !slices.Equal(got, want) {
-		t.Errorf("got %v, want %v", got, want)
 	}
 }
