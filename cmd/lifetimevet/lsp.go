@@ -116,6 +116,11 @@ type langServer struct {
 	fixes     map[string][]lspFix // by file: the fixes of its diagnostics
 	pending   map[string]bool     // package directories to analyse again
 	running   map[string]bool     // package directories being analysed
+
+	// one analysis at a time: each uses every processor already, and
+	// the memory of concurrent ones adds up (twelve files of twelve
+	// packages opened at once took 3 GB)
+	analysing sync.Mutex
 }
 
 // An lspFix is a diagnostic with a fix that maps to the user's files.
@@ -162,7 +167,9 @@ func (ls *langServer) schedule(c *glsp.Context, uri protocol.DocumentUri) error 
 	notify := c.Notify
 	go func() {
 		for {
+			ls.analysing.Lock()
 			ls.analyse(notify, dir)
+			ls.analysing.Unlock()
 			ls.mu.Lock()
 			again := ls.pending[dir]
 			delete(ls.pending, dir)
