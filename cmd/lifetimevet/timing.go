@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"go/types"
 	"io"
 	"os"
 	"reflect"
@@ -72,14 +71,9 @@ type timer struct {
 	analyzeAt time.Time
 
 	mu     sync.Mutex
-	run    map[runKey]time.Duration      // time inside Analyzer.Run
-	cpu    map[runKey]time.Duration      // the process's CPU time inside Analyzer.Run
-	origin map[*analysis.Analyzer]string // where its Run is: passes/lifetime, analyzers/doublerelease, x/tools
-}
-
-type runKey struct {
-	a   *analysis.Analyzer
-	pkg *types.Package
+	run    map[*driver.Action]time.Duration // time inside Analyzer.Run
+	cpu    map[*driver.Action]time.Duration // the process's CPU time inside Analyzer.Run
+	origin map[*analysis.Analyzer]string    // where its Run is: passes/lifetime, analyzers/doublerelease, x/tools
 }
 
 // startTiming returns a timer when -timing is on, started now.
@@ -87,7 +81,7 @@ func startTiming(f *timingFlag) *timer {
 	if f == nil || !f.on {
 		return nil
 	}
-	return &timer{flag: f, start: time.Now(), run: map[runKey]time.Duration{}, cpu: map[runKey]time.Duration{}, origin: map[*analysis.Analyzer]string{}}
+	return &timer{flag: f, start: time.Now(), run: map[*driver.Action]time.Duration{}, cpu: map[*driver.Action]time.Duration{}, origin: map[*analysis.Analyzer]string{}}
 }
 
 // loadDone records the end of loading (go list, parsing, type checking)
@@ -100,10 +94,9 @@ func (t *timer) loadDone(pkgs []*packages.Package) {
 	packages.Visit(pkgs, nil, func(*packages.Package) { t.loaded++ })
 }
 
-// options wraps the Run function of every analyzer the run needs (roots
-// and, transitively, their prerequisites) with a clock, and returns the
-// driver options for the run: sequential when timing, so that one
-// action's time does not include another's running beside it.
+// options returns the driver options for the run: a clock around each
+// analyzer's Run, one action at a time, so that one action's time does
+// not include another's running beside it.
 func (t *timer) options(roots []*analysis.Analyzer) *driver.Options {
 	if t == nil {
 		return nil
@@ -118,24 +111,21 @@ func (t *timer) options(roots []*analysis.Analyzer) *driver.Options {
 		for _, r := range a.Requires {
 			wrap(r)
 		}
-		run := a.Run
-		t.origin[a] = funcOrigin(run)
-		a.Run = func(pass *analysis.Pass) (any, error) {
-			t0, c0 := time.Now(), processCPU()
-			res, err := run(pass)
-			d, c := time.Since(t0), processCPU()-c0
-			t.mu.Lock()
-			t.run[runKey{a, pass.Pkg}] += d
-			t.cpu[runKey{a, pass.Pkg}] += c
-			t.mu.Unlock()
-			return res, err
-		}
+		t.origin[a] = funcOrigin(a.Run)
 	}
 	for _, a := range roots {
 		wrap(a)
 	}
 	t.analyzeAt = time.Now()
-	return &driver.Options{Sequential: true}
+	return &driver.Options{Sequential: true, Run: func(act *driver.Action, run func()) {
+		t0, c0 := time.Now(), processCPU()
+		run()
+		d, c := time.Since(t0), processCPU()-c0
+		t.mu.Lock()
+		t.run[act] += d
+		t.cpu[act] += c
+		t.mu.Unlock()
+	}}
 }
 
 // actionTime is one action's time, as -timing=FILE writes it.
@@ -174,8 +164,8 @@ func (t *timer) report(w io.Writer, g *driver.Graph) {
 				Origin:   t.origin[act.Analyzer],
 				Package:  act.Package.ID,
 				Root:     act.IsRoot,
-				RunNS:    int64(t.run[runKey{act.Analyzer, act.Package.Types}]),
-				CPUNS:    int64(t.cpu[runKey{act.Analyzer, act.Package.Types}]),
+				RunNS:    int64(t.run[act]),
+				CPUNS:    int64(t.cpu[act]),
 				TotalNS:  int64(act.Duration),
 			})
 		}

@@ -59,6 +59,10 @@ type Options struct {
 	// Sequential runs one action at a time, so that the time of each is
 	// its own (for profiles).
 	Sequential bool
+	// Run, if not nil, is called for each action that runs, with the
+	// function that runs its analyzer, which it must call once (a hook to
+	// time it).
+	Run func(act *Action, run func())
 }
 
 // A Graph is the outcome of Analyze: an action per analyzer and package.
@@ -118,6 +122,7 @@ type node struct {
 
 type driver struct {
 	fset *token.FileSet
+	opts *Options
 
 	mu           sync.RWMutex // guards the facts
 	objectFacts  map[objectFactKey]analysis.Fact
@@ -197,7 +202,7 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 		n.actions = append(n.actions, act)
 	}
 
-	d := &driver{fset: fset, objectFacts: map[objectFactKey]analysis.Fact{}, packageFacts: map[packageFactKey]analysis.Fact{}}
+	d := &driver{fset: fset, opts: opts, objectFacts: map[objectFactKey]analysis.Fact{}, packageFacts: map[packageFactKey]analysis.Fact{}}
 	workers := runtime.GOMAXPROCS(0)
 	if opts.Sequential {
 		workers = 1
@@ -443,7 +448,11 @@ func (d *driver) exec(act *Action) {
 		AllPackageFacts: func() []analysis.PackageFact { return d.allPackageFacts(act.Analyzer) },
 	}
 	pass.ReadFile = readFileOf(pass, pkg)
-	act.result, act.Err = run(pass)
+	if d.opts.Run != nil {
+		d.opts.Run(act, func() { act.result, act.Err = run(pass) })
+	} else {
+		act.result, act.Err = run(pass)
+	}
 	done = true
 	if act.Err != nil {
 		return
