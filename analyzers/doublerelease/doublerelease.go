@@ -81,7 +81,7 @@ func (c *checker) event(fn *ssa.Function, ev *lifetime.Event) {
 		c.double(fn, ev)
 	case lifetime.CopyRelease:
 		s := ev.First
-		c.rep.Reportf(s.Pos, "%s releases %s through a copy and clears only the copy: %s still holds the released handle, so a later release of it (the next %s) releases it twice; call %s on the original",
+		c.rep.Reportf(s.Pos, "%s releases %s through a copy and clears only the copy: %s still holds the released handle, so a later release of it (the next call of %s) releases it twice; call %s on the original",
 			releaser(s), handle(s.Handle), ev.StaleText, srcname.Func(fn), c.calleeShort(s))
 	case lifetime.ClearOfCopy:
 		recv := fn.Signature.Recv()

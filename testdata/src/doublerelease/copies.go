@@ -100,7 +100,7 @@ type Runner struct{ stream Stream }
 
 func (r *Runner) Reset() {
 	old := r.stream
-	old.Destroy() // want `\(\*Stream\).Destroy releases old.m through a copy and clears only the copy: r.stream.m still holds the released handle, so a later release of it \(the next Reset\)`
+	old.Destroy() // want `\(\*Stream\).Destroy releases old.m through a copy and clears only the copy: r.stream.m still holds the released handle, so a later release of it \(the next call of Reset\)`
 }
 
 func (r *Runner) ResetOK() {
