@@ -105,10 +105,25 @@ func (c *checker) finalizerOnCopy(fn *ssa.Function, call *ssa.Call, obj ssa.Valu
 	case *ssa.FieldAddr:
 		alloc, _ = o.X.(*ssa.Alloc)
 	}
-	if alloc == nil || alloc.Parent() != fn {
+	// a variable of the source (not &T{} or new(T), where the rule's
+	// advice already holds)
+	if alloc == nil || alloc.Parent() != fn || alloc.Comment == "complit" || alloc.Comment == "new" {
 		return
 	}
 	if _, isPtr := alloc.Type().Underlying().(*types.Pointer); !isPtr {
+		return
+	}
+	// only a finalizer that releases something leaves the copy holding a
+	// released handle
+	t := pointee(obj.Type())
+	if t == nil {
+		return
+	}
+	releases := false
+	for _, fin := range c.lt.FinalizersOf(t) {
+		releases = releases || fin.Pos() == call.Pos() && len(fin.Releases) > 0
+	}
+	if !releases {
 		return
 	}
 	for _, ref := range *alloc.Referrers() {

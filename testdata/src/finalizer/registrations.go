@@ -99,3 +99,21 @@ func openLate() (*Res, error) {
 	runtime.SetFinalizer(x, func(x *Res) { C.res_free(x.r) })
 	return x, nil
 }
+
+// A finalizer that releases nothing (a Go value, as in runtime's own
+// tests) on a local returned by value: the copy holds no released handle.
+type plain struct{ n int }
+
+func byValueNoHandle() plain {
+	var v plain
+	runtime.SetFinalizer(&v, func(v *plain) { println(v.n) })
+	return v
+}
+
+// A composite literal is already where &T{} puts it.
+func complitCopy() (*Res, Res) {
+	v := &Res{r: C.res_new()}
+	runtime.SetFinalizer(v, func(v *Res) { C.res_free(v.r) })
+	old := *v
+	return v, old
+}
