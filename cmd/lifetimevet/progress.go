@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -74,42 +73,15 @@ func (p *progress) phase(msg string) {
 
 // countPackages shows how many of the packages under pkgs (the roots and
 // every dependency, which the passes analyse for facts) have been
-// analysed. It counts the first analysis action to finish on each package,
-// by wrapping the Run function of every analyzer the run needs; it does so
-// only when progress is shown.
-func (p *progress) countPackages(pkgs []*packages.Package, roots []*analysis.Analyzer) {
-	if !p.enabled {
-		return
-	}
+// analysed, and returns the driver's hook that counts them.
+func (p *progress) countPackages(pkgs []*packages.Package) func(*packages.Package) {
 	total := 0
 	packages.Visit(pkgs, nil, func(*packages.Package) { total++ })
 	var done atomic.Int64
-	var seen sync.Map
-	visited := map[*analysis.Analyzer]bool{}
-	var wrap func(a *analysis.Analyzer)
-	wrap = func(a *analysis.Analyzer) {
-		if visited[a] {
-			return
-		}
-		visited[a] = true
-		for _, r := range a.Requires {
-			wrap(r)
-		}
-		run := a.Run
-		a.Run = func(pass *analysis.Pass) (any, error) {
-			res, err := run(pass)
-			if _, loaded := seen.LoadOrStore(pass.Pkg.Path(), true); !loaded {
-				done.Add(1)
-			}
-			return res, err
-		}
-	}
-	for _, a := range roots {
-		wrap(a)
-	}
 	p.mu.Lock()
 	p.msg = func() string { return fmt.Sprintf("analysed %d of %d packages", min(done.Load(), int64(total)), total) }
 	p.mu.Unlock()
+	return func(*packages.Package) { done.Add(1) }
 }
 
 // stop clears the progress line and stops updating it.

@@ -70,7 +70,7 @@ func standalone(args []string) int {
 	tags := flag.String("tags", "", "comma-separated build `tags`")
 	contextLines := flag.Int("c", -1, "print the offending line with `N` lines of context")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile to `file`")
-	memprofile := flag.String("memprofile", "", "write a heap profile to `file` at exit")
+	memprofile := flag.String("memprofile", "", "write a heap profile to `file` once the analysis is done (what the run keeps: the packages' types and the facts)")
 	timing := registerTimingFlag()
 	withVet := stdvetRequested(args)
 	all := suite(withVet)
@@ -156,8 +156,9 @@ func standalone(args []string) int {
 		return 1
 	}
 	prog = newProgress(os.Stderr)
-	prog.countPackages(pkgs, selected)
-	graph, err := driver.Analyze(selected, cfg.Fset, pkgs, tm.options(selected))
+	opts := tm.options(selected)
+	opts.PackageDone = prog.countPackages(pkgs)
+	graph, err := driver.Analyze(selected, cfg.Fset, pkgs, opts)
 	prog.stop()
 	// The list, parse and type errors, known once every package was
 	// type-checked.
@@ -172,7 +173,8 @@ func standalone(args []string) int {
 		status = 1
 	}
 	if *memprofile != "" {
-		// while the packages and results are still live: the peak
+		// before the graph goes: what internal/driver keeps of every
+		// package (its types) and the facts
 		writeHeapProfile(*memprofile)
 	}
 	defer tm.report(os.Stderr, graph)

@@ -94,12 +94,12 @@ func (t *timer) loadDone(pkgs []*packages.Package) {
 	packages.Visit(pkgs, nil, func(*packages.Package) { t.loaded++ })
 }
 
-// options returns the driver options for the run: a clock around each
-// analyzer's Run, one action at a time, so that one action's time does
-// not include another's running beside it.
+// options returns the driver options for the run: when timing, a clock
+// around each analyzer's Run, one action at a time, so that one action's
+// time does not include another's running beside it.
 func (t *timer) options(roots []*analysis.Analyzer) *driver.Options {
 	if t == nil {
-		return nil
+		return &driver.Options{}
 	}
 	visited := map[*analysis.Analyzer]bool{}
 	var wrap func(a *analysis.Analyzer)

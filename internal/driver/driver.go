@@ -63,6 +63,10 @@ type Options struct {
 	// function that runs its analyzer, which it must call once (a hook to
 	// time it).
 	Run func(act *Action, run func())
+	// PackageDone, if not nil, is called once a package is done:
+	// type-checked and analysed (a hook to show progress). Calls may be
+	// concurrent.
+	PackageDone func(pkg *packages.Package)
 }
 
 // A Graph is the outcome of Analyze: an action per analyzer and package.
@@ -292,6 +296,9 @@ func (d *driver) process(n *node) {
 	}
 	pkg.Syntax = nil
 	pkg.TypesInfo = nil
+	if d.opts.PackageDone != nil {
+		d.opts.PackageDone(pkg)
+	}
 }
 
 // typeCheck parses the package's compiled Go files and type-checks them

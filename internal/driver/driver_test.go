@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -149,9 +150,19 @@ func A() { b.B() }
 func TestFactsAcrossPackages(t *testing.T) {
 	dir := writeModule(t, map[string]string{"c/c.go": cSrc, "b/b.go": bSrc, "a/a.go": aSrc})
 	fset, pkgs := load(t, dir, "./a")
-	g, err := driver.Analyze([]*analysis.Analyzer{markAnalyzer}, fset, pkgs, nil)
+	var done []string // PackageDone: each package once, after its imports
+	var mu sync.Mutex
+	opts := &driver.Options{PackageDone: func(p *packages.Package) {
+		mu.Lock()
+		done = append(done, p.PkgPath)
+		mu.Unlock()
+	}}
+	g, err := driver.Analyze([]*analysis.Analyzer{markAnalyzer}, fset, pkgs, opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if want := []string{"m/c", "m/b", "m/a"}; !slices.Equal(done, want) {
+		t.Errorf("packages done: %v, want %v", done, want)
 	}
 	want := []string{"a.go:5: mark: call of marked m/b.B", "b.go:5: mark: call of marked m/c.Mark"}
 	if got := diagnostics(g); !slices.Equal(got, want) {
