@@ -15,6 +15,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -93,10 +94,10 @@ func Preamble(f *ast.File) *ast.CommentGroup {
 // CFiles returns the package's .c files and how to read them. Drivers
 // built on go/packages list them in pass.OtherFiles; go vet does not list
 // a cgo package's C files (cgo compiles them), so they are taken from the
-// directory of the Go files that have a preamble (preambles: their names
-// as cgo's //line directives give them), under the build constraints of the default build
+// directory of the first Go file with a preamble (its name as cgo's //line
+// directives give it), under the build constraints of the default build
 // context.
-func CFiles(pass *analysis.Pass, preambles []string) ([]string, func(string) ([]byte, error)) {
+func CFiles(pass *analysis.Pass) ([]string, func(string) ([]byte, error)) {
 	var out []string
 	for _, name := range pass.OtherFiles {
 		if strings.HasSuffix(name, ".c") {
@@ -107,10 +108,14 @@ func CFiles(pass *analysis.Pass, preambles []string) ([]string, func(string) ([]
 	if readFile == nil {
 		readFile = os.ReadFile
 	}
-	if len(out) > 0 || len(preambles) == 0 {
+	if len(out) > 0 {
 		return out, readFile
 	}
-	dir := filepath.Dir(preambles[0])
+	i := slices.IndexFunc(pass.Files, func(f *ast.File) bool { return Preamble(f) != nil })
+	if i < 0 {
+		return nil, readFile
+	}
+	dir := filepath.Dir(pass.Fset.Position(pass.Files[i].Package).Filename)
 	if !filepath.IsAbs(dir) {
 		return nil, readFile
 	}

@@ -1,6 +1,7 @@
 package cgofile_test
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -38,7 +39,7 @@ func TestIsSupport(t *testing.T) {
 }
 
 // go vet does not list a cgo package's .c files: they are read from the
-// directory of the Go files with a preamble, under build constraints.
+// directory of the first Go file with a preamble, under build constraints.
 func TestCFilesFromDirectory(t *testing.T) {
 	dir := t.TempDir()
 	for name, text := range map[string]string{
@@ -56,13 +57,31 @@ func TestCFilesFromDirectory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, _ := cgofile.CFiles(&analysis.Pass{}, []string{filepath.Join(dir, "wrapper.go")})
+	// the package's files as a driver hands them: one without a preamble
+	// (its directory is not the one to read), then wrapper.go
+	fset := token.NewFileSet()
+	parse := func(name, src string) *ast.File {
+		f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	plain := parse("/elsewhere/plain.go", "package p\n")
+	wrapper := parse(filepath.Join(dir, "wrapper.go"), "package p\n\n// int f(void);\nimport \"C\"\n")
+	files := []*ast.File{plain, wrapper}
+
+	got, _ := cgofile.CFiles(&analysis.Pass{Fset: fset, Files: files})
 	if want := []string{filepath.Join(dir, "native.c")}; !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 	// a driver's list wins
-	got, _ = cgofile.CFiles(&analysis.Pass{OtherFiles: []string{"/elsewhere/x.c", "/elsewhere/y.s"}}, []string{filepath.Join(dir, "wrapper.go")})
+	got, _ = cgofile.CFiles(&analysis.Pass{Fset: fset, Files: files, OtherFiles: []string{"/elsewhere/x.c", "/elsewhere/y.s"}})
 	if want := []string{"/elsewhere/x.c"}; !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+	// no preamble: no directory to read
+	if got, _ = cgofile.CFiles(&analysis.Pass{Fset: fset, Files: files[:1]}); len(got) != 0 {
+		t.Errorf("got %v for a package without a preamble", got)
 	}
 }

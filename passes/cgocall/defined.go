@@ -27,10 +27,8 @@ func definedInC(pass *analysis.Pass, files []*ast.File) map[string]bool {
 			}
 		}
 	}
-	var preambles []string
 	for _, f := range files {
 		if pre := cgofile.Preamble(f); pre != nil {
-			preambles = append(preambles, pass.Fset.Position(f.Package).Filename)
 			var b strings.Builder
 			for _, c := range pre.List {
 				t := strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(c.Text, "/*"), "*/"), "//")
@@ -42,7 +40,7 @@ func definedInC(pass *analysis.Pass, files []*ast.File) map[string]bool {
 	}
 	// the .c files: go vet does not list them in OtherFiles, as
 	// go/packages does
-	cfiles, readFile := cgofile.CFiles(pass, preambles)
+	cfiles, readFile := cgofile.CFiles(pass)
 	for _, name := range cfiles {
 		data, err := readFile(name)
 		if err != nil || len(data) > 1<<20 {

@@ -166,14 +166,12 @@ type Result struct {
 func run(pass *analysis.Pass) (any, error) {
 	r := &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}}
 	var all []*parser
-	var preambles []string
 	for _, f := range pass.Files {
 		pre := cgofile.Preamble(f)
 		if pre == nil {
 			continue
 		}
 		file := &File{Name: pass.Fset.Position(f.Package).Filename, Preamble: true}
-		preambles = append(preambles, file.Name)
 		var buf bytes.Buffer
 		for _, c := range pre.List {
 			text := c.Text[2:]
@@ -188,7 +186,7 @@ func run(pass *analysis.Pass) (any, error) {
 		file.Lines = bytes.Count(src, []byte("\n"))
 		all = append(all, r.read(file, src))
 	}
-	cfiles, readFile := cgofile.CFiles(pass, preambles)
+	cfiles, readFile := cgofile.CFiles(pass)
 	for _, name := range cfiles {
 		content, err := readFile(name)
 		if err != nil {
