@@ -115,15 +115,7 @@ func (c *checker) finalizerOnCopy(fn *ssa.Function, call *ssa.Call, obj ssa.Valu
 	}
 	// only a finalizer that releases something leaves the copy holding a
 	// released handle
-	t := pointee(obj.Type())
-	if t == nil {
-		return
-	}
-	releases := false
-	for _, fin := range c.lt.FinalizersOf(t) {
-		releases = releases || fin.Pos() == call.Pos() && len(fin.Releases) > 0
-	}
-	if !releases {
+	if c.releaseAt(pointee(obj.Type()), call) == nil {
 		return
 	}
 	for _, ref := range *alloc.Referrers() {
@@ -200,6 +192,20 @@ func (c *checker) neverRuns(fn *ssa.Function, call *ssa.Call, obj, f, arg ssa.Va
 	}
 }
 
+// releaseAt returns the first release of the finalizer or cleanup that call
+// registers on a *t, or nil when it releases nothing (or t is nil).
+func (c *checker) releaseAt(t *types.TypeName, call *ssa.Call) *lifetime.FinalizerRelease {
+	if t == nil {
+		return nil
+	}
+	for _, fin := range c.lt.FinalizersOf(t) {
+		if fin.Pos() == call.Pos() && len(fin.Releases) > 0 {
+			return &fin.Releases[0]
+		}
+	}
+	return nil
+}
+
 // armedEarly reports a finalizer or cleanup armed on a new object before
 // the handle it releases is acquired, when an error return can then drop
 // the object: the finalizer gets a handle that was never acquired.
@@ -208,16 +214,7 @@ func (c *checker) armedEarly(fn *ssa.Function, call *ssa.Call, obj, f ssa.Value)
 	if _, isNew := o.Root.(*ssa.Alloc); !isNew || len(o.Ops) > 0 {
 		return
 	}
-	t := pointee(o.Root.Type())
-	if t == nil {
-		return
-	}
-	var rel *lifetime.FinalizerRelease
-	for _, fin := range c.lt.FinalizersOf(t) {
-		if fin.Pos() == call.Pos() && len(fin.Releases) > 0 {
-			rel = &fin.Releases[0]
-		}
-	}
+	rel := c.releaseAt(pointee(o.Root.Type()), call)
 	if rel == nil || len(rel.Ops) < 2 || rel.Ops[len(rel.Ops)-1].Kind != access.Load {
 		return
 	}
