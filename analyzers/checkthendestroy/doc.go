@@ -57,7 +57,11 @@ on every path (a receive from a channel the goroutine closes, including
 in a select, or WaitGroup.Wait) does not overlap the spawner's callers.
 Types that implement database/sql/driver.Conn, Stmt, Rows or Tx get no
 evidence from their mutex: database/sql never uses one from two goroutines
-at once. Locks a function's callers hold count as held: found through the
+at once. A goroutine that a test starts counts only for findings in
+_test.go files, and only against code of the same test function (go test
+runs test functions one at a time; those that call t.Parallel together):
+how a test uses the package is no evidence of how its callers do. Locks a
+function's callers hold count as held: found through the
 package's calls, declared with checklocks (// +checklocks:c.mu), or said
 by Go's conventions (a name ending in Locked, a doc comment such as "c.mu
 must be held"). //lifetime:confined, or a doc comment that says the

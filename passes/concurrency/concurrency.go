@@ -35,7 +35,14 @@
 // WaitGroup it signals) never overlaps the spawner's callers. Types that
 // implement database/sql/driver.Conn, Stmt, Rows or Tx get no evidence
 // from their mutex or atomics: the driver contract says database/sql never
-// uses one from two goroutines at once. The pass reports nothing.
+// uses one from two goroutines at once.
+//
+// In a package's test variant, goroutines that only test functions start
+// belong to those tests: go test runs test functions one after another
+// (those that call t.Parallel at the same time as each other), so such a
+// goroutine meets only code of its own tests, and it counts only for
+// findings in _test.go files (see Result.Contexts). The pass reports
+// nothing.
 package concurrency
 
 import (
@@ -43,10 +50,13 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"reflect"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -99,6 +109,15 @@ type Context struct {
 	// same time as its siblings and other contexts, not as the spawner's
 	// callers.
 	Joined bool
+	// tests, for a goroutine started during the run of test functions
+	// only (a go statement in a Test…, Benchmark…, Fuzz… or Example…
+	// function of a _test.go file, in its closures, or in helpers only
+	// tests call), are their groups; nil otherwise. go test runs test
+	// functions one at a time, so such a goroutine meets only code of its
+	// own tests (see Result.Meet).
+	tests testSet
+	// caller is, for an API context, the exported function its callers call.
+	caller *ssa.Function
 	// shared are the named types of the values the context is handed (a go
 	// statement's arguments, receiver and captured variables; a finalized
 	// object), and of the values reachable from them through fields; nil
@@ -189,14 +208,42 @@ type Result struct {
 	// own goroutine: reached through the static call graph from exported
 	// functions and from functions the package does not call itself
 	// (other than as a goroutine, finalizer or //export).
-	callers  map[*ssa.Function]bool
-	entry    map[*ssa.Function]*ssa.Function // the exported function through which callers reach it
-	types    map[*types.TypeName][]Evidence
-	confined map[*types.TypeName]bool
+	callers map[*ssa.Function]bool
+	entry   map[*ssa.Function]*ssa.Function // the exported function through which callers reach it
+	// callerTests are, per function, the groups of the test functions
+	// that call it on their own goroutine (see Context.tests).
+	callerTests map[*ssa.Function]testSet
+	types       map[*types.TypeName][]Evidence
+	confined    map[*types.TypeName]bool
 }
 
-// Contexts returns the contexts that reach fn, ordered by position.
-func (r *Result) Contexts(fn *ssa.Function) []*Context { return r.contexts[fn] }
+// Contexts returns the contexts that reach fn, ordered by position. For a
+// function outside _test.go files, it leaves out the goroutines that only
+// test functions start: they show how the tests use the package, not how
+// its callers do (a test may start goroutines that each make and use their
+// own values, which types alone cannot tell from sharing one).
+func (r *Result) Contexts(fn *ssa.Function) []*Context { return r.contextsAt(fn, fn) }
+
+// contextsAt returns the contexts that reach fn, for a finding in function
+// at: without the goroutines only tests start unless at is in a _test.go
+// file.
+func (r *Result) contextsAt(fn, at *ssa.Function) []*Context {
+	cs := r.contexts[fn]
+	if r.callerTests == nil || r.inTestFile(at) || !slices.ContainsFunc(cs, func(c *Context) bool { return c.tests != nil }) {
+		return cs
+	}
+	var out []*Context
+	for _, c := range cs {
+		if c.tests == nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (r *Result) inTestFile(fn *ssa.Function) bool {
+	return strings.HasSuffix(r.pass.Fset.Position(fn.Pos()).Filename, "_test.go")
+}
 
 // TypeEvidence returns why values of t may be used by several goroutines at
 // once (nil for a confined type).
@@ -226,7 +273,7 @@ func (r *Result) SelfOverlap(fn *ssa.Function, kinds ...ContextKind) *Context {
 // field of it): only contexts that share values of that type count. A nil
 // obj stands for package-level state, which every context shares.
 func (r *Result) SelfOverlapOn(fn *ssa.Function, obj *types.TypeName, kinds ...ContextKind) *Context {
-	for _, c := range r.contexts[fn] {
+	for _, c := range r.Contexts(fn) {
 		if c.Multi && (len(kinds) == 0 || slices.Contains(kinds, c.Kind)) && c.Shares(obj) {
 			return c
 		}
@@ -244,7 +291,8 @@ func (r *Result) Overlap(f, g *ssa.Function, kinds ...ContextKind) (c1, c2 *Cont
 
 // OverlapOn is Overlap for code that uses a value of type obj: only
 // contexts that share values of that type count. A nil obj stands for
-// package-level state.
+// package-level state. The pair is for a finding in f: goroutines that
+// only tests start count when f is in a _test.go file (see Contexts).
 func (r *Result) OverlapOn(f, g *ssa.Function, obj *types.TypeName, kinds ...ContextKind) (c1, c2 *Context, ok bool) {
 	filter := func(cs []*Context) []*Context {
 		var out []*Context
@@ -255,34 +303,90 @@ func (r *Result) OverlapOn(f, g *ssa.Function, obj *types.TypeName, kinds ...Con
 		}
 		return out
 	}
-	fs, gs := filter(r.contexts[f]), filter(r.contexts[g])
+	fs, gs := filter(r.Contexts(f)), filter(r.contextsAt(g, f))
 	// the callers' own goroutine runs g when the package's callers reach it
 	// (or nothing else does)
-	gCallers := r.callers[g] || len(r.contexts[g]) == 0
-	fCallers := r.callers[f] || len(r.contexts[f]) == 0
+	gCallers := r.callers[g] || len(r.contextsAt(g, f)) == 0
+	fCallers := r.callers[f] || len(r.Contexts(f)) == 0
 	for _, a := range fs {
 		if a.Multi && slices.Contains(gs, a) {
 			return a, a, true
 		}
 		for _, b := range gs {
-			if b != a && !(a.Kind == Finalizer && b.Kind == Finalizer) {
+			if b != a && !(a.Kind == Finalizer && b.Kind == Finalizer) && r.Meet(f, a, g, b) {
 				return a, b, true
 			}
 		}
 		// A context overlaps the callers' goroutine, unless its spawner
 		// waits for it.
-		if gCallers && !a.Joined {
+		if gCallers && !a.Joined && r.Meet(f, a, g, nil) {
 			return a, nil, true
 		}
 	}
 	if fCallers {
 		for _, b := range gs {
-			if !b.Joined {
+			if !b.Joined && r.Meet(f, nil, g, b) {
 				return nil, b, true
 			}
 		}
 	}
 	return nil, nil, false
+}
+
+// A testSet is a set of test groups: each test function is a group of its
+// own, but for those that call t.Parallel, which share one (they run at
+// the same time as each other).
+type testSet map[int]bool
+
+func (s testSet) meets(t testSet) bool {
+	for g := range s {
+		if t[g] {
+			return true
+		}
+	}
+	return false
+}
+
+// Meet reports whether context a running f and context b running g can
+// exist at the same time, as far as test runs say (nil stands for the
+// callers' goroutine of the function). A goroutine that only test
+// functions start exists only during their run, and go test runs test
+// functions one after another: it meets goroutines of its own tests, the
+// goroutines of the package's own code, finalizers and C threads, and the
+// callers' goroutine only where its tests call the function themselves. A
+// goroutine a test starts and does not wait for may outlive the test; the
+// analysis assumes it does not.
+func (r *Result) Meet(f *ssa.Function, a *Context, g *ssa.Function, b *Context) bool {
+	ta, tb := a.testsOf(), b.testsOf()
+	switch {
+	case ta == nil && tb == nil:
+		return true
+	case ta != nil && tb != nil:
+		return ta.meets(tb)
+	case ta != nil:
+		return r.meetsTests(g, b, ta)
+	default:
+		return r.meetsTests(f, a, tb)
+	}
+}
+
+// meetsTests reports whether context c running fn can exist during the run
+// of the tests ts.
+func (r *Result) meetsTests(fn *ssa.Function, c *Context, ts testSet) bool {
+	switch {
+	case c == nil:
+		return r.callerTests[fn].meets(ts)
+	case c.Kind == API:
+		return r.callerTests[c.caller].meets(ts)
+	}
+	return true // finalizers, C threads, the package's own goroutines
+}
+
+func (c *Context) testsOf() testSet {
+	if c == nil {
+		return nil
+	}
+	return c.tests
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -306,10 +410,6 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 
 	// Roots: go statements, finalizers, //export functions, library API.
-	type root struct {
-		fn  *ssa.Function
-		ctx *Context
-	}
 	var roots []root
 	multi := map[*ssa.Function]bool{} // functions that may run several times at once (computed below, then refined)
 	exports := exportedToC(pass)
@@ -328,12 +428,12 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, fn := range calls.Funcs {
 		if obj := fn.Object(); obj != nil && fn.Parent() == nil {
 			if exports[obj] {
-				roots = append(roots, root{fn, &Context{Kind: Export, Pos: fn.Pos(), Multi: true,
+				roots = append(roots, root{fn: fn, ctx: &Context{Kind: Export, Pos: fn.Pos(), Multi: true,
 					Desc:   fmt.Sprintf("C threads calling the //export function %s", fn.Name()),
 					shared: globals}})
 			} else if usesCgo && obj.Exported() && exportedAPI(fn) && !strings.HasSuffix(fset.Position(fn.Pos()).Filename, "_test.go") {
 				// (Test and Benchmark functions are not API: go test runs them)
-				roots = append(roots, root{fn, &Context{Kind: API, Pos: fn.Pos(), Multi: true,
+				roots = append(roots, root{fn: fn, ctx: &Context{Kind: API, Pos: fn.Pos(), Multi: true, caller: fn,
 					Desc: fmt.Sprintf("callers of %s, library API of a package that uses cgo", apiName(fn))}})
 			}
 		}
@@ -361,7 +461,7 @@ func run(pass *analysis.Pass) (any, error) {
 				// all finalizers share one goroutine: keep one context
 				// per function, but they never overlap each other
 			}
-			roots = append(roots, root{f.Func, c})
+			roots = append(roots, root{fn: f.Func, ctx: c})
 		}
 	}
 	var goStmts []*ssa.Go
@@ -384,7 +484,7 @@ func run(pass *analysis.Pass) (any, error) {
 				if !c.Multi {
 					c.Desc = fmt.Sprintf("the goroutine started at %s", where(g.Pos()))
 				}
-				roots = append(roots, root{target, c})
+				roots = append(roots, root{target, c, fn})
 				_ = multi
 			}
 		}
@@ -436,6 +536,7 @@ func run(pass *analysis.Pass) (any, error) {
 			reach(c, from)
 		}
 	}
+	var entries []*ssa.Function
 	for _, exported := range []bool{true, false} {
 		for _, fn := range calls.Funcs {
 			if fn.Parent() != nil || ctxRoot[fn] && !called[fn] {
@@ -444,9 +545,11 @@ func run(pass *analysis.Pass) (any, error) {
 			obj := fn.Object()
 			if obj != nil && obj.Exported() == exported && (exported || !called[fn]) {
 				reach(fn, fn)
+				entries = append(entries, fn)
 			}
 		}
 	}
+	r.testRuns(calls, callees, entries, roots)
 	// A go statement in a function that runs several times at once starts
 	// several goroutines.
 	for changed := true; changed; {
@@ -473,6 +576,138 @@ func run(pass *analysis.Pass) (any, error) {
 		r.contexts[fn] = cs
 	}
 	return r, nil
+}
+
+// A root is where a context starts: its function and, for a go
+// statement, the function that contains it.
+type root struct {
+	fn      *ssa.Function
+	ctx     *Context
+	spawner *ssa.Function
+}
+
+// testRuns finds the test functions of the package, which test functions
+// call each function on their own goroutine (Result.callerTests), and the
+// goroutines that exist only during the run of some tests (Context.tests).
+// entries are the functions through which callers reach the package.
+func (r *Result) testRuns(calls *cgocall.Result, callees map[*ssa.Function][]*ssa.Function, entries []*ssa.Function, roots []root) {
+	groups := map[*ssa.Function]int{}
+	for _, fn := range calls.Funcs {
+		if isTestFunc(r.pass.Fset, fn) {
+			id := len(groups) + 1
+			if callsParallel(fn) {
+				id = 0 // the parallel tests run at the same time
+			}
+			groups[fn] = id
+		}
+	}
+	if len(groups) == 0 {
+		return
+	}
+	r.callerTests = map[*ssa.Function]testSet{}
+	// outside: functions that callers other than test functions reach
+	outside := map[*ssa.Function]bool{}
+	var visit func(fn *ssa.Function, mark func(*ssa.Function) bool)
+	visit = func(fn *ssa.Function, mark func(*ssa.Function) bool) {
+		if !mark(fn) {
+			return
+		}
+		for _, c := range callees[fn] {
+			visit(c, mark)
+		}
+	}
+	for _, e := range entries {
+		if _, ok := groups[e]; !ok {
+			visit(e, func(fn *ssa.Function) bool {
+				seen := outside[fn]
+				outside[fn] = true
+				return !seen
+			})
+		}
+	}
+	for t, id := range groups {
+		visit(t, func(fn *ssa.Function) bool {
+			ts := r.callerTests[fn]
+			if ts == nil {
+				ts = testSet{}
+				r.callerTests[fn] = ts
+			}
+			seen := ts[id]
+			ts[id] = true
+			return !seen
+		})
+	}
+	// A goroutine belongs to the tests that run its spawner, on their own
+	// goroutine or on goroutines that belong to tests (nested go
+	// statements). Start from "any test" and narrow to a fixed point.
+	spawnTests := func(spawner *ssa.Function) testSet {
+		if outside[spawner] {
+			return nil
+		}
+		ts := testSet{}
+		for id := range r.callerTests[spawner] {
+			ts[id] = true
+		}
+		for _, c := range r.contexts[spawner] {
+			if c.tests == nil {
+				return nil
+			}
+			for id := range c.tests {
+				ts[id] = true
+			}
+		}
+		if len(ts) == 0 {
+			return nil
+		}
+		return ts
+	}
+	for range len(roots) + 1 {
+		changed := false
+		for _, rt := range roots {
+			if rt.ctx.Kind != Spawned {
+				continue
+			}
+			if ts := spawnTests(rt.spawner); !maps.Equal(ts, rt.ctx.tests) {
+				rt.ctx.tests = ts
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+}
+
+// isTestFunc reports whether fn is a function go test runs: a Test…,
+// Benchmark…, Fuzz… or Example… function of a _test.go file (not TestMain,
+// which runs them all).
+func isTestFunc(fset *token.FileSet, fn *ssa.Function) bool {
+	if fn.Parent() != nil || fn.Signature.Recv() != nil || fn.Name() == "TestMain" ||
+		!strings.HasSuffix(fset.Position(fn.Pos()).Filename, "_test.go") {
+		return false
+	}
+	for _, prefix := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
+		if rest, ok := strings.CutPrefix(fn.Name(), prefix); ok {
+			r, _ := utf8.DecodeRuneInString(rest)
+			return rest == "" || !unicode.IsLower(r)
+		}
+	}
+	return false
+}
+
+// callsParallel reports whether test function fn calls t.Parallel itself
+// (its subtests calling it run in parallel with each other only).
+func callsParallel(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok {
+				if f := c.Common().StaticCallee(); f != nil && f.Name() == "Parallel" && f.Pkg != nil && f.Pkg.Pkg.Path() == "testing" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // joined reports whether the function of go statement g waits for the
@@ -676,6 +911,17 @@ func staticCallees(calls *cgocall.Result, fn *ssa.Function) []*ssa.Function {
 				}
 				c, _ = instr.Fn.(*ssa.Function)
 			}
+			// a function literal that captures nothing is a plain
+			// function value: one passed to a call runs in the caller's
+			// context too (t.Run(name, func(t *testing.T) { ... })), but
+			// for finalizers and cleanups
+			if call, ok := instr.(ssa.CallInstruction); ok && !setsFinalizer(call.Common()) {
+				for _, arg := range call.Common().Args {
+					if lit, ok := arg.(*ssa.Function); ok && lit.Parent() == fn && !slices.Contains(out, lit) {
+						out = append(out, lit)
+					}
+				}
+			}
 			if c != nil && !calls.IsWrapper(c) && !slices.Contains(out, c) {
 				if o := c.Origin(); o != nil {
 					c = o
@@ -685,6 +931,19 @@ func staticCallees(calls *cgocall.Result, fn *ssa.Function) []*ssa.Function {
 		}
 	}
 	return out
+}
+
+// setsFinalizer reports whether call is runtime.SetFinalizer or
+// runtime.AddCleanup, whose function runs on the finalizer goroutine.
+func setsFinalizer(call *ssa.CallCommon) bool {
+	f := call.StaticCallee()
+	if f == nil || f.Pkg == nil || f.Pkg.Pkg.Path() != "runtime" {
+		return false
+	}
+	if o := f.Origin(); o != nil {
+		f = o
+	}
+	return f.Name() == "SetFinalizer" || f.Name() == "AddCleanup"
 }
 
 // onlyStarted reports whether a closure is used only by go statements.
