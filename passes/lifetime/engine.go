@@ -476,7 +476,29 @@ func (a *fnAnalysis) clobber(s *state, l *tok, instr ssa.Instruction) {
 	if l == nil || !l.location() && l.kind != tLoad && l.kind != tFresh {
 		return
 	}
-	a.write(s, l, a.ts.fresh(l, a.inum[instr]))
+	f := a.ts.fresh(l, a.inum[instr])
+	// The token stands for whatever instr leaves in l; in a loop, the
+	// value it left in the previous iteration (and may have released
+	// since, as the callee that replaces it does) is another value.
+	for _, m := range []map[*tok]*Site{s.released, s.maybe} {
+		for t := range m {
+			if derivesFrom(t, f) {
+				delete(m, t)
+			}
+		}
+	}
+	a.write(s, l, f)
+}
+
+// derivesFrom reports whether t is f or a value reached from it (a field
+// of it, a load through it).
+func derivesFrom(t, f *tok) bool {
+	for ; t != nil; t = t.base {
+		if t == f {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *fnAnalysis) store(s *state, st *ssa.Store) {

@@ -123,3 +123,51 @@ func freeOpts(o *Opts) {
 func freeOuter(o *Outer) {
 	freeOpts(&o.opts)
 }
+
+// A buffer that grows by freeing and reallocating in place
+// (go-sqlite3's statement-owned argument buffer): a caller that grows it
+// again and again, through a pointer a closure captured, releases each
+// buffer once; the callee replaces what it frees.
+type Scratch struct {
+	buf *C.mat
+	n   int
+}
+
+func (s *Scratch) grow(n int) bool {
+	if n > s.n {
+		if s.buf != nil {
+			C.mat_close(s.buf)
+		}
+		s.buf = C.mat_new()
+		s.n = n
+	}
+	return s.buf != nil
+}
+
+func runGrowing(s *Scratch, n int) {
+	each := func() {
+		for i := range n {
+			if !s.grow(i) { // no finding: the pointer reaches the buffer grow replaces
+				return
+			}
+		}
+	}
+	each()
+}
+
+// The same release on a copy, in a loop: the copy's buffer is replaced,
+// the original keeps the one released.
+func runGrowingCopy(s *Scratch, n int) {
+	for i := range n {
+		c := *s
+		c.grow(i) // want `\(\*Scratch\).grow releases c.buf through a copy and clears only the copy: s.buf still holds the released handle`
+	}
+}
+
+func runGrowingParam(s *Scratch, n int) {
+	for i := range n {
+		if !s.grow(i) { // no finding: as above, through a parameter
+			return
+		}
+	}
+}
