@@ -4,8 +4,8 @@
 // how many nobody has reviewed yet.
 //
 // It runs the standalone lifetimevet with -format=json over the corpus
-// modules in the scratch module that bench/corpus.sh makes, so that a change
-// in findings shows up in review:
+// modules, tests included, in the scratch module that bench/corpus.sh
+// makes, so that a change in findings shows up in review:
 //
 //	bench/corpus.sh                       # once: make the scratch module
 //	go run ./bench/precision [-bin BIN] [-corpus DIR] [-write]
@@ -166,7 +166,7 @@ func main() {
 
 // run runs lifetimevet over the corpus and returns its findings, ordered.
 func run(bin, dir string) ([]finding, error) {
-	cmd := exec.Command(bin, append([]string{"-format=json", "-test=false"}, modules...)...)
+	cmd := exec.Command(bin, append([]string{"-format=json"}, modules...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=1", "CGO_CFLAGS=-O2 -g -w")
 	var stdout, stderr bytes.Buffer
@@ -180,6 +180,7 @@ func run(bin, dir string) ([]finding, error) {
 	}
 	prefix := strings.TrimSpace(string(modcache)) + string(filepath.Separator)
 	var out []finding
+	seen := map[string]bool{} // a finding in a package and its test variant is one finding
 	dec := json.NewDecoder(&stdout)
 	for dec.More() {
 		var tree map[string]map[string]json.RawMessage
@@ -193,7 +194,11 @@ func run(bin, dir string) ([]finding, error) {
 					continue // {"error": ...}: reported on stderr
 				}
 				for _, d := range diags {
-					out = append(out, finding{analyzer, modulePosn(d.Posn, prefix), d.Message})
+					f := finding{analyzer, modulePosn(d.Posn, prefix), d.Message}
+					if !seen[f.key()] {
+						seen[f.key()] = true
+						out = append(out, f)
+					}
 				}
 			}
 		}
