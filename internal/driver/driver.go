@@ -11,9 +11,10 @@
 // GB on the cgo corpus of bench/, seven times staticcheck's. This driver
 // asks go/packages only for the metadata (files and imports), parses and
 // type-checks each package when all its imports are done, runs the
-// analyzers on it, and drops its syntax, type information and results:
-// the peak is the types of all packages (tens of MB) plus the packages in
-// flight. Everything else follows the checker: the same actions (every
+// analyzers on it, and drops its syntax, type information and results,
+// keeping the types of its declarations only, with its facts moved there
+// as go vet moves them (see lighten): the peak is the declarations of all
+// packages plus the packages in flight. Everything else follows the checker: the same actions (every
 // selected analyzer and its prerequisites on the named packages; the
 // analyzers with facts, and their prerequisites, on all their
 // dependencies), the same errors ("failed prerequisites", "analysis
@@ -85,8 +86,9 @@ func (g *Graph) All() iter.Seq[*Action] { return slices.Values(g.actions) }
 type Action struct {
 	Analyzer *analysis.Analyzer
 	// Package is the package analysed. After Analyze it keeps its
-	// metadata, Fset, Types, TypeErrors, IllTyped and Errors (list, parse
-	// and type errors); Syntax and TypesInfo were dropped.
+	// metadata, Fset, TypeErrors, IllTyped and Errors (list, parse and
+	// type errors), and Types for its declarations only (checked again
+	// without function bodies); Syntax and TypesInfo were dropped.
 	Package *packages.Package
 	// IsRoot reports whether the analyzer was selected and the package
 	// given to Analyze (not only a prerequisite or a dependency).
@@ -122,6 +124,9 @@ type node struct {
 	actions   []*Action // on this package, prerequisites first
 	importers []*node
 	waiting   int // imports not yet done
+	// the facts its actions exported, to move to its light types
+	objectFacts  []objectFactKey
+	packageFacts []packageFactKey
 }
 
 type driver struct {
@@ -289,11 +294,12 @@ func (d *driver) process(n *node) {
 	pkg := n.pkg
 	d.typeCheck(pkg)
 	for _, act := range n.actions {
-		d.exec(act)
+		d.exec(n, act)
 	}
 	for _, act := range n.actions {
 		act.result = nil
 	}
+	d.lighten(n)
 	pkg.Syntax = nil
 	pkg.TypesInfo = nil
 	if d.opts.PackageDone != nil {
@@ -349,6 +355,25 @@ func (d *driver) typeCheck(pkg *packages.Package) {
 		Selections:   map[*ast.SelectorExpr]*types.Selection{},
 		FileVersions: map[*ast.File]string{},
 	}
+	tc := config(pkg)
+	tc.Error = addError
+	errs := len(pkg.Errors)
+	err := types.NewChecker(tc, d.fset, pkg.Types, pkg.TypesInfo).Files(pkg.Syntax)
+	if err != nil && len(pkg.Errors) == errs {
+		// an error not given to tc.Error (go/types' "package requires
+		// newer Go version")
+		addError(err)
+	}
+	pkg.IllTyped = len(pkg.Errors) > 0
+	for _, imp := range pkg.Imports {
+		pkg.IllTyped = pkg.IllTyped || imp.IllTyped
+	}
+}
+
+// config returns the type checker's configuration for pkg: its imports
+// are its imports' types (as the driver left them), and its Go version its
+// module's.
+func config(pkg *packages.Package) *types.Config {
 	tc := &types.Config{
 		Importer: importerFunc(func(path string) (*types.Package, error) {
 			if path == "unsafe" {
@@ -363,23 +388,12 @@ func (d *driver) typeCheck(pkg *packages.Package) {
 			}
 			return imp.Types, nil
 		}),
-		Error: addError,
 		Sizes: pkg.TypesSizes,
 	}
 	if pkg.Module != nil && pkg.Module.GoVersion != "" {
 		tc.GoVersion = "go" + pkg.Module.GoVersion
 	}
-	errs := len(pkg.Errors)
-	err := types.NewChecker(tc, d.fset, pkg.Types, pkg.TypesInfo).Files(pkg.Syntax)
-	if err != nil && len(pkg.Errors) == errs {
-		// an error not given to tc.Error (go/types' "package requires
-		// newer Go version")
-		addError(err)
-	}
-	pkg.IllTyped = len(pkg.Errors) > 0
-	for _, imp := range pkg.Imports {
-		pkg.IllTyped = pkg.IllTyped || imp.IllTyped
-	}
+	return tc
 }
 
 type importerFunc func(path string) (*types.Package, error)
@@ -388,7 +402,7 @@ func (f importerFunc) Import(path string) (*types.Package, error) { return f(pat
 
 // exec runs one action, after its prerequisites (on this package, earlier
 // in the node's list; on imports, in their own nodes, done before).
-func (d *driver) exec(act *Action) {
+func (d *driver) exec(n *node, act *Action) {
 	t0 := time.Now()
 	defer func() { act.Duration = time.Since(t0) }()
 	var failed []string
@@ -438,8 +452,12 @@ func (d *driver) exec(act *Action) {
 			if obj.Pkg() != pkg.Types {
 				panic(fmt.Sprintf("%s: can't set a fact on %s, an object of another package", act, obj))
 			}
+			k := objectFactKey{obj, reflect.TypeOf(fact)}
 			d.mu.Lock()
-			d.objectFacts[objectFactKey{obj, reflect.TypeOf(fact)}] = fact
+			if _, ok := d.objectFacts[k]; !ok {
+				n.objectFacts = append(n.objectFacts, k)
+			}
+			d.objectFacts[k] = fact
 			d.mu.Unlock()
 		},
 		ImportPackageFact: d.importPackageFact,
@@ -447,8 +465,12 @@ func (d *driver) exec(act *Action) {
 			if done {
 				panic(fmt.Sprintf("%s: Pass.ExportPackageFact(%T) called after Run", act, fact))
 			}
+			k := packageFactKey{pkg.Types, reflect.TypeOf(fact)}
 			d.mu.Lock()
-			d.packageFacts[packageFactKey{pkg.Types, reflect.TypeOf(fact)}] = fact
+			if _, ok := d.packageFacts[k]; !ok {
+				n.packageFacts = append(n.packageFacts, k)
+			}
+			d.packageFacts[k] = fact
 			d.mu.Unlock()
 		},
 		AllObjectFacts:  func() []analysis.ObjectFact { return d.allObjectFacts(act.Analyzer) },

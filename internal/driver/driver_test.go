@@ -190,6 +190,83 @@ func TestFactsAcrossPackages(t *testing.T) {
 	}
 }
 
+// carried is a fact with a field gob leaves out.
+type carried struct {
+	Name string
+	own  *ast.FuncDecl // the analysis' own, as a pointer into the syntax
+}
+
+func (*carried) AFact() {}
+
+var carryAnalyzer = &analysis.Analyzer{
+	Name:      "carry",
+	Doc:       "report what the facts of called functions carry",
+	FactTypes: []analysis.Fact{new(carried)},
+	Run: func(pass *analysis.Pass) (any, error) {
+		for _, f := range pass.Files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok {
+					continue
+				}
+				pass.ExportObjectFact(pass.TypesInfo.Defs[fd.Name], &carried{Name: fd.Name.Name, own: fd})
+				ast.Inspect(fd.Body, func(n ast.Node) bool {
+					if sel, ok := n.(*ast.SelectorExpr); ok {
+						var fact carried
+						if obj := pass.TypesInfo.Uses[sel.Sel]; obj != nil && pass.ImportObjectFact(obj, &fact) {
+							pass.ReportRangef(sel, "%s: own %v", fact.Name, fact.own != nil)
+						}
+					}
+					return true
+				})
+			}
+		}
+		return nil, nil
+	},
+}
+
+// Once a package is done, the driver keeps only its declarations' types
+// (no objects of function bodies), and its facts reach importers as they
+// would under go vet: through gob, without unexported fields.
+func TestLightTypes(t *testing.T) {
+	dir := writeModule(t, map[string]string{
+		"c/c.go": "package c\n\nfunc Mark() int { local := 1; return local }\n",
+		"b/b.go": bSrc,
+	})
+	fset, pkgs := load(t, dir, "./b")
+	g, err := driver.Analyze([]*analysis.Analyzer{carryAnalyzer}, fset, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"b.go:5: carry: Mark: own false"}
+	if got := diagnostics(g); !slices.Equal(got, want) {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for act := range g.All() {
+		if act.Package.PkgPath != "m/c" {
+			continue
+		}
+		var find func(s *types.Scope) bool
+		find = func(s *types.Scope) bool {
+			if s.Lookup("local") != nil {
+				return true
+			}
+			for i := range s.NumChildren() {
+				if find(s.Child(i)) {
+					return true
+				}
+			}
+			return false
+		}
+		if find(act.Package.Types.Scope()) {
+			t.Errorf("%s: the types kept have the objects of function bodies", act.Package)
+		}
+		if act.Package.Types.Scope().Lookup("Mark") == nil {
+			t.Errorf("%s: the types kept lack Mark", act.Package)
+		}
+	}
+}
+
 // A panic costs its action and the actions that need it, with an error
 // that says so; the other packages are still analysed.
 func TestPanic(t *testing.T) {
