@@ -12,9 +12,9 @@
 // asks go/packages only for the metadata (files and imports), parses and
 // type-checks each package when all its imports are done, runs the
 // analyzers on it, and drops its syntax, type information and results,
-// keeping the types of its declarations only, with its facts moved there
-// as go vet moves them (see lighten): the peak is the declarations of all
-// packages plus the packages in flight. Everything else follows the checker: the same actions (every
+// keeping its types as its export data has them, with its facts moved
+// there as go vet moves them (see lighten): the peak is the declarations
+// of all packages plus the packages in flight. Everything else follows the checker: the same actions (every
 // selected analyzer and its prerequisites on the named packages; the
 // analyzers with facts, and their prerequisites, on all their
 // dependencies), the same errors ("failed prerequisites", "analysis
@@ -87,8 +87,10 @@ type Action struct {
 	Analyzer *analysis.Analyzer
 	// Package is the package analysed. After Analyze it keeps its
 	// metadata, Fset, TypeErrors, IllTyped and Errors (list, parse and
-	// type errors), and Types for its declarations only (checked again
-	// without function bodies); Syntax and TypesInfo were dropped.
+	// type errors), and Types as its export data has them (declarations
+	// only; the full check for an ill-typed package), nil for a package
+	// that no package of the run imports; Syntax and TypesInfo were
+	// dropped.
 	Package *packages.Package
 	// IsRoot reports whether the analyzer was selected and the package
 	// given to Analyze (not only a prerequisite or a dependency).

@@ -3,18 +3,22 @@ package driver
 import (
 	"bytes"
 	"encoding/gob"
+	"fmt"
 	"go/types"
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/gcexportdata"
+	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/types/objectpath"
 )
 
-// lighten replaces a package's types, once its analysis is done, by a
-// check of its declarations alone, and moves its facts there.
+// lighten replaces a package's types, once its analysis is done, by what
+// its export data says, as go vet's importers see them, and moves its
+// facts there.
 //
 // The full check keeps, through the package's scope, the scopes and
-// objects of every function body: three quarters of what the types of
+// objects of every function body and signature: most of what the types of
 // the standard library take, and nothing importers need. The facts its
 // analyzers exported name objects of the full check and may point into
 // its types and SSA (unexported fields the analysis keeps for itself), so
@@ -24,17 +28,31 @@ import (
 //
 // A fact on an object that has no object path (go vet drops it too) or
 // that gob cannot encode is dropped.
+//
+// A package no other package of the run imports keeps no types and no
+// facts: nothing needs them.
 func (d *driver) lighten(n *node) {
 	pkg := n.pkg
-	heavy := pkg.Types
-	if heavy == nil || len(pkg.Syntax) == 0 {
+	if len(n.importers) == 0 {
+		d.mu.Lock()
+		for _, k := range n.objectFacts {
+			delete(d.objectFacts, k)
+		}
+		for _, k := range n.packageFacts {
+			delete(d.packageFacts, k)
+		}
+		d.mu.Unlock()
+		n.objectFacts, n.packageFacts = nil, nil
+		pkg.Types = nil
 		return
 	}
-	light := types.NewPackage(pkg.PkgPath, pkg.Name)
-	tc := config(pkg)
-	tc.IgnoreFuncBodies = true
-	tc.Error = func(error) {} // the full check has reported them
-	types.NewChecker(tc, d.fset, light, nil).Files(pkg.Syntax)
+	if pkg.Types == nil || pkg.IllTyped || len(pkg.Syntax) == 0 {
+		return // (its importers are not analysed: keep the full check)
+	}
+	light, err := d.exportData(pkg)
+	if err != nil {
+		return // the exporter's limit: keep the full check
+	}
 
 	var enc objectpath.Encoder
 	d.mu.Lock()
@@ -77,4 +95,32 @@ func copyFact(fact analysis.Fact) analysis.Fact {
 		return nil
 	}
 	return copy
+}
+
+// exportData returns the package's types written as export data and read
+// back against its imports' types: its declarations, without scopes.
+func (d *driver) exportData(pkg *packages.Package) (_ *types.Package, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("export data of %s: %v", pkg.PkgPath, r)
+		}
+	}()
+	var buf bytes.Buffer
+	if err := gcexportdata.Write(&buf, d.fset, pkg.Types); err != nil {
+		return nil, err
+	}
+	// the export data names the packages of all the objects it mentions:
+	// they are in the package's import graph, one per path
+	imports := map[string]*types.Package{}
+	var add func(p *packages.Package)
+	add = func(p *packages.Package) {
+		for _, imp := range p.Imports {
+			if imp.Types != nil && imp.PkgPath != "unsafe" && imports[imp.PkgPath] == nil {
+				imports[imp.PkgPath] = imp.Types
+				add(imp)
+			}
+		}
+	}
+	add(pkg)
+	return gcexportdata.Read(&buf, d.fset, imports, pkg.PkgPath)
 }
