@@ -114,7 +114,7 @@ type Context struct {
 	// function of a _test.go file, in its closures, or in helpers only
 	// tests call), are their groups; nil otherwise. go test runs test
 	// functions one at a time, so such a goroutine meets only code of its
-	// own tests (see Result.Meet).
+	// own tests (see Result.meet).
 	tests testSet
 	// caller is, for an API context, the exported function its callers call.
 	caller *ssa.Function
@@ -313,19 +313,19 @@ func (r *Result) OverlapOn(f, g *ssa.Function, obj *types.TypeName, kinds ...Con
 			return a, a, true
 		}
 		for _, b := range gs {
-			if b != a && !(a.Kind == Finalizer && b.Kind == Finalizer) && r.Meet(f, a, g, b) {
+			if b != a && !(a.Kind == Finalizer && b.Kind == Finalizer) && r.meet(f, a, g, b) {
 				return a, b, true
 			}
 		}
 		// A context overlaps the callers' goroutine, unless its spawner
 		// waits for it.
-		if gCallers && !a.Joined && r.Meet(f, a, g, nil) {
+		if gCallers && !a.Joined && r.meet(f, a, g, nil) {
 			return a, nil, true
 		}
 	}
 	if fCallers {
 		for _, b := range gs {
-			if !b.Joined && r.Meet(f, nil, g, b) {
+			if !b.Joined && r.meet(f, nil, g, b) {
 				return nil, b, true
 			}
 		}
@@ -347,7 +347,7 @@ func (s testSet) meets(t testSet) bool {
 	return false
 }
 
-// Meet reports whether context a running f and context b running g can
+// meet reports whether context a running f and context b running g can
 // exist at the same time, as far as test runs say (nil stands for the
 // callers' goroutine of the function). A goroutine that only test
 // functions start exists only during their run, and go test runs test
@@ -356,7 +356,7 @@ func (s testSet) meets(t testSet) bool {
 // callers' goroutine only where its tests call the function themselves. A
 // goroutine a test starts and does not wait for may outlive the test; the
 // analysis assumes it does not.
-func (r *Result) Meet(f *ssa.Function, a *Context, g *ssa.Function, b *Context) bool {
+func (r *Result) meet(f *ssa.Function, a *Context, g *ssa.Function, b *Context) bool {
 	ta, tb := a.testsOf(), b.testsOf()
 	switch {
 	case ta == nil && tb == nil:
