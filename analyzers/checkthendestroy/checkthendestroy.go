@@ -455,14 +455,14 @@ func (c *checker) concurrent(fn *ssa.Function, k guards.Key, lifetime bool) (str
 	}
 	// fn itself on two goroutines: a goroutine and the callers' own
 	if c1, c2, ok := c.conc.OverlapOn(fn, fn, k.Type, goroutines...); ok && (c1 != nil || c2 != nil) && !ownFinalizer(c1, k) && !ownFinalizer(c2, k) {
-		return fmt.Sprintf("%s and %s", c.describe(c1, fn), c.describe(c2, fn)), true
+		return fmt.Sprintf("%s and %s", c.describe(c1, fn, c2), c.describe(c2, fn, c1)), true
 	}
 	for _, a := range c.byKey[k] {
 		if a.Func == fn || a.Kind != guards.Write || fresh(a) {
 			continue
 		}
 		if c1, c2, ok := c.conc.OverlapOn(fn, a.Func, k.Type, goroutines...); ok && (c1 != nil || c2 != nil) && !ownFinalizer(c1, k) && !ownFinalizer(c2, k) {
-			return fmt.Sprintf("%s and %s (%s)", c.describe(c1, fn), c.describe(c2, a.Func), srcname.Func(a.Func)), true
+			return fmt.Sprintf("%s and %s (%s)", c.describe(c1, fn, c2), c.describe(c2, a.Func, c1), srcname.Func(a.Func)), true
 		}
 	}
 	return "", false
@@ -478,9 +478,11 @@ func ownFinalizer(ctx *concurrency.Context, k guards.Key) bool {
 // code meet (library callers count only for package-level state).
 var goroutines = []concurrency.ContextKind{concurrency.Spawned, concurrency.Finalizer, concurrency.Export}
 
-func (c *checker) describe(ctx *concurrency.Context, fn *ssa.Function) string {
+// describe names the context that runs fn (nil: the callers' goroutine)
+// in a pair with other.
+func (c *checker) describe(ctx *concurrency.Context, fn *ssa.Function, other *concurrency.Context) string {
 	if ctx == nil {
-		if e := c.conc.CallerEntry(fn); e != nil {
+		if e := c.conc.CallerEntryMeeting(fn, other); e != nil {
 			fn = e
 		}
 		return "the caller of " + srcname.Func(fn)
@@ -613,7 +615,7 @@ func (c *checker) concurrentPair(f, g *ssa.Function, k guards.Key) (string, bool
 		return e.Desc, true
 	}
 	if c1, c2, ok := c.conc.OverlapOn(f, g, k.Type, goroutines...); ok && (c1 != nil || c2 != nil) && !ownFinalizer(c1, k) && !ownFinalizer(c2, k) {
-		return fmt.Sprintf("%s and %s", c.describe(c1, f), c.describe(c2, g)), true
+		return fmt.Sprintf("%s and %s", c.describe(c1, f, c2), c.describe(c2, g, c1)), true
 	}
 	return "", false
 }

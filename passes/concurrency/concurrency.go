@@ -112,9 +112,9 @@ type Context struct {
 	// tests, for a goroutine started during the run of test functions
 	// only (a go statement in a Test…, Benchmark…, Fuzz… or Example…
 	// function of a _test.go file, in its closures, or in helpers only
-	// tests call), are their groups; nil otherwise. go test runs test
-	// functions one at a time, so such a goroutine meets only code of its
-	// own tests (see Result.meet).
+	// tests call), are their groups (see testSet); nil otherwise. go
+	// test runs test functions one at a time, so such a goroutine meets
+	// only code of its own tests (see Result.meet).
 	tests testSet
 	// caller is, for an API context, the exported function its callers call.
 	caller *ssa.Function
@@ -263,6 +263,18 @@ func (r *Result) Confined(t *types.TypeName) bool { return r.confined[t] }
 // nil when they do not.
 func (r *Result) CallerEntry(fn *ssa.Function) *ssa.Function { return r.entry[fn] }
 
+// CallerEntryMeeting is CallerEntry for the callers' goroutine paired with
+// context c: when c is a goroutine that only tests start, one of those
+// tests that calls fn itself (the callers' goroutine c meets).
+func (r *Result) CallerEntryMeeting(fn *ssa.Function, c *Context) *ssa.Function {
+	if c != nil && c.tests != nil {
+		if t := r.callerTests[fn].common(c.tests); t != nil {
+			return t
+		}
+	}
+	return r.entry[fn]
+}
+
 // SelfOverlap returns a context in which two activations of fn can run at
 // once, or nil. kinds, when not empty, limits the contexts considered.
 func (r *Result) SelfOverlap(fn *ssa.Function, kinds ...ContextKind) *Context {
@@ -335,16 +347,25 @@ func (r *Result) OverlapOn(f, g *ssa.Function, obj *types.TypeName, kinds ...Con
 
 // A testSet is a set of test groups: each test function is a group of its
 // own, but for those that call t.Parallel, which share one (they run at
-// the same time as each other).
-type testSet map[int]bool
+// the same time as each other). Each group maps to one of its test
+// functions, the first in the package's order, to name in messages.
+type testSet map[int]*ssa.Function
 
 func (s testSet) meets(t testSet) bool {
-	for g := range s {
-		if t[g] {
-			return true
+	return s.common(t) != nil
+}
+
+// common returns the test function of the first group s and t share, or
+// nil.
+func (s testSet) common(t testSet) *ssa.Function {
+	var id int
+	var out *ssa.Function
+	for g, f := range s {
+		if t[g] != nil && (out == nil || g < id) {
+			id, out = g, f
 		}
 	}
-	return false
+	return out
 }
 
 // meet reports whether context a running f and context b running g can
@@ -592,6 +613,7 @@ type root struct {
 // entries are the functions through which callers reach the package.
 func (r *Result) testRuns(calls *cgocall.Result, callees map[*ssa.Function][]*ssa.Function, entries []*ssa.Function, roots []root) {
 	groups := map[*ssa.Function]int{}
+	var tests []*ssa.Function
 	for _, fn := range calls.Funcs {
 		if isTestFunc(r.pass.Fset, fn) {
 			id := len(groups) + 1
@@ -599,6 +621,7 @@ func (r *Result) testRuns(calls *cgocall.Result, callees map[*ssa.Function][]*ss
 				id = 0 // the parallel tests run at the same time
 			}
 			groups[fn] = id
+			tests = append(tests, fn)
 		}
 	}
 	if len(groups) == 0 {
@@ -625,16 +648,19 @@ func (r *Result) testRuns(calls *cgocall.Result, callees map[*ssa.Function][]*ss
 			})
 		}
 	}
-	for t, id := range groups {
+	for _, t := range tests {
+		id := groups[t]
 		visit(t, func(fn *ssa.Function) bool {
 			ts := r.callerTests[fn]
 			if ts == nil {
 				ts = testSet{}
 				r.callerTests[fn] = ts
 			}
-			seen := ts[id]
-			ts[id] = true
-			return !seen
+			if ts[id] != nil {
+				return false
+			}
+			ts[id] = t
+			return true
 		})
 	}
 	// A goroutine belongs to the tests that run its spawner, on their own
@@ -644,16 +670,18 @@ func (r *Result) testRuns(calls *cgocall.Result, callees map[*ssa.Function][]*ss
 		if outside[spawner] {
 			return nil
 		}
-		ts := testSet{}
-		for id := range r.callerTests[spawner] {
-			ts[id] = true
+		ts := maps.Clone(r.callerTests[spawner])
+		if ts == nil {
+			ts = testSet{}
 		}
 		for _, c := range r.contexts[spawner] {
 			if c.tests == nil {
 				return nil
 			}
-			for id := range c.tests {
-				ts[id] = true
+			for id, t := range c.tests {
+				if ts[id] == nil {
+					ts[id] = t
+				}
 			}
 		}
 		if len(ts) == 0 {
