@@ -229,7 +229,7 @@ func (r *Result) Contexts(fn *ssa.Function) []*Context { return r.contextsAt(fn,
 // file.
 func (r *Result) contextsAt(fn, at *ssa.Function) []*Context {
 	cs := r.contexts[fn]
-	if r.callerTests == nil || r.inTestFile(at) || !slices.ContainsFunc(cs, func(c *Context) bool { return c.tests != nil }) {
+	if r.callerTests == nil || inTestFile(r.pass.Fset, at.Pos()) || !slices.ContainsFunc(cs, func(c *Context) bool { return c.tests != nil }) {
 		return cs
 	}
 	var out []*Context
@@ -241,8 +241,9 @@ func (r *Result) contextsAt(fn, at *ssa.Function) []*Context {
 	return out
 }
 
-func (r *Result) inTestFile(fn *ssa.Function) bool {
-	return strings.HasSuffix(r.pass.Fset.Position(fn.Pos()).Filename, "_test.go")
+// inTestFile reports whether pos is in a _test.go file.
+func inTestFile(fset *token.FileSet, pos token.Pos) bool {
+	return strings.HasSuffix(fset.Position(pos).Filename, "_test.go")
 }
 
 // TypeEvidence returns why values of t may be used by several goroutines at
@@ -452,7 +453,7 @@ func run(pass *analysis.Pass) (any, error) {
 				roots = append(roots, root{fn: fn, ctx: &Context{Kind: Export, Pos: fn.Pos(), Multi: true,
 					Desc:   fmt.Sprintf("C threads calling the //export function %s", fn.Name()),
 					shared: globals}})
-			} else if usesCgo && obj.Exported() && exportedAPI(fn) && !strings.HasSuffix(fset.Position(fn.Pos()).Filename, "_test.go") {
+			} else if usesCgo && obj.Exported() && exportedAPI(fn) && !inTestFile(fset, fn.Pos()) {
 				// (Test and Benchmark functions are not API: go test runs them)
 				roots = append(roots, root{fn: fn, ctx: &Context{Kind: API, Pos: fn.Pos(), Multi: true, caller: fn,
 					Desc: fmt.Sprintf("callers of %s, library API of a package that uses cgo", apiName(fn))}})
@@ -710,8 +711,7 @@ func (r *Result) testRuns(calls *cgocall.Result, callees map[*ssa.Function][]*ss
 // Benchmark…, Fuzz… or Example… function of a _test.go file (not TestMain,
 // which runs them all).
 func isTestFunc(fset *token.FileSet, fn *ssa.Function) bool {
-	if fn.Parent() != nil || fn.Signature.Recv() != nil || fn.Name() == "TestMain" ||
-		!strings.HasSuffix(fset.Position(fn.Pos()).Filename, "_test.go") {
+	if fn.Parent() != nil || fn.Signature.Recv() != nil || fn.Name() == "TestMain" || !inTestFile(fset, fn.Pos()) {
 		return false
 	}
 	for _, prefix := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
