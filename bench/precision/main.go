@@ -1,20 +1,24 @@
-// Command precision compares lifetimevet's findings on the corpus with the
-// reviewed list, bench/reviewed.tsv, and prints the precision table: per
-// analyzer, the findings, how many were judged true and false positives, and
-// how many nobody has reviewed yet.
+// Command precision compares lifetimevet's findings on the field corpus
+// with the reviewed list, bench/reviewed.tsv, and prints two precision
+// tables, per analyzer and per module: the findings, how many were judged
+// true positives, false positives and debatable (true by the letter, but a
+// maintainer would close them), how many nobody has reviewed yet, and the
+// precision (true positives over judged findings; debatable counts as
+// false).
 //
-// It runs the standalone lifetimevet with -format=json over the corpus
-// modules, tests included, in the scratch module that bench/corpus.sh
-// makes, so that a change in findings shows up in review:
+// It runs the standalone lifetimevet with -format=json over each module of
+// bench/corpus.txt, tests included, with that module's build tags and, for
+// the GPU bindings, the CUDA headers, in the scratch module that
+// bench/corpus.sh makes, so that a change in findings shows up in review:
 //
 //	bench/corpus.sh                       # once: make the scratch module
-//	go run ./bench/precision [-bin BIN] [-corpus DIR] [-write]
+//	go run ./bench/precision [-bin BIN] [-corpus DIR] [-gpu "$(bench/gpu-headers.sh)"] [-write]
 //
 // Each line of reviewed.tsv is a finding, tab-separated: analyzer, position
-// (module@version/file:line:col), verdict (TP or FP), a one-line reason, and
-// the message. -write appends the unreviewed findings with verdict "?" for a
-// reviewer to judge. The exit status is 1 when a finding is unreviewed, a
-// reviewed finding is gone (stale), or a finding is judged FP.
+// (module@version/file:line:col), verdict (TP, FP or debatable), a one-line
+// reason, and the message. -write appends the unreviewed findings with
+// verdict "?" for a reviewer to judge. The exit status is 1 when a finding
+// is unreviewed or a reviewed finding is gone (stale).
 package main
 
 import (
@@ -34,13 +38,56 @@ import (
 	"golang.org/x/mod/module"
 )
 
-// Modules are the corpus modules (bench/corpus.sh's list), as package patterns.
-var modules = []string{
-	"github.com/mattn/go-sqlite3/...",
-	"github.com/NVIDIA/go-nvml/...",
-	"github.com/yalue/onnxruntime_go/...",
-	"github.com/marcboeker/go-duckdb/...",
-	"github.com/libgit2/git2go/v34/...",
+// A corpusLine is one module of bench/corpus.txt: its package patterns,
+// the build tags it needs and whether it needs the GPU headers.
+type corpusLine struct {
+	Module   string // module@version
+	Patterns []string
+	Tags     []string
+	CUDA     bool
+}
+
+// readCorpus reads bench/corpus.txt (its format is in its header).
+func readCorpus(path string) ([]corpusLine, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []corpusLine
+	for n, line := range strings.Split(string(data), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
+			continue
+		}
+		if len(fields) != 3 {
+			return nil, fmt.Errorf("%s:%d: want MODULE@VERSION PACKAGES NEEDS, have %d fields", path, n+1, len(fields))
+		}
+		mod, _, ok := strings.Cut(fields[0], "@")
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: %q has no @version", path, n+1, fields[0])
+		}
+		l := corpusLine{Module: fields[0]}
+		for _, p := range strings.Split(fields[1], ",") {
+			switch p {
+			case ".":
+				l.Patterns = append(l.Patterns, mod)
+			case "...":
+				l.Patterns = append(l.Patterns, mod+"/...")
+			default:
+				l.Patterns = append(l.Patterns, mod+"/"+p)
+			}
+		}
+		for _, need := range strings.Split(fields[2], ",") {
+			switch {
+			case need == "cuda":
+				l.CUDA = true
+			case strings.HasPrefix(need, "tags:"):
+				l.Tags = append(l.Tags, strings.TrimPrefix(need, "tags:"))
+			}
+		}
+		out = append(out, l)
+	}
+	return out, nil
 }
 
 // A finding is one diagnostic, by analyzer, position and message.
@@ -49,6 +96,9 @@ type finding struct {
 }
 
 func (f finding) key() string { return f.Analyzer + "\t" + f.Posn + "\t" + f.Message }
+
+// counts are the findings of one row of a precision table, by verdict.
+type counts struct{ findings, tp, fp, debatable, open int }
 
 // A review is a finding with its verdict.
 type review struct {
@@ -67,7 +117,13 @@ func main() {
 	corpus := flag.String("corpus", filepath.Join(os.TempDir(), "lifetimevet-corpus"), "the scratch module bench/corpus.sh makes")
 	list := flag.String("reviewed", filepath.Join(root, "bench", "reviewed.tsv"), "the reviewed list")
 	write := flag.Bool("write", false, "append unreviewed findings to the list with verdict \"?\"")
+	corpusList := flag.String("list", filepath.Join(root, "bench", "corpus.txt"), "the corpus modules")
+	gpu := flag.String("gpu", "", "the CUDA include directory bench/gpu-headers.sh prints (modules that need it are skipped without it)")
 	flag.Parse()
+	lines, err := readCorpus(*corpusList)
+	if err != nil {
+		log.Fatal(err)
+	}
 
 	if *bin == "" {
 		*bin = filepath.Join(os.TempDir(), "lifetimevet-precision")
@@ -77,7 +133,7 @@ func main() {
 			log.Fatalf("building lifetimevet: %v", err)
 		}
 	}
-	found, err := run(*bin, *corpus)
+	found, err := run(*bin, *corpus, lines, *gpu)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -86,13 +142,19 @@ func main() {
 		log.Fatal(err)
 	}
 
-	type counts struct{ findings, tp, fp, open int }
 	table := map[string]*counts{}
 	get := func(a string) *counts {
 		if table[a] == nil {
 			table[a] = &counts{}
 		}
 		return table[a]
+	}
+	byModule := map[string]*counts{}
+	getModule := func(m string) *counts {
+		if byModule[m] == nil {
+			byModule[m] = &counts{}
+		}
+		return byModule[m]
 	}
 	var unreviewed []finding
 	seen := map[string]bool{}
@@ -109,8 +171,22 @@ func main() {
 			}
 		case r.Verdict == "TP":
 			c.tp++
+		case r.Verdict == "debatable":
+			c.debatable++
 		default:
 			c.fp++
+		}
+		m := getModule(moduleOf(f.Posn))
+		m.findings++
+		switch {
+		case !ok || r.Verdict == "?":
+			m.open++
+		case r.Verdict == "TP":
+			m.tp++
+		case r.Verdict == "debatable":
+			m.debatable++
+		default:
+			m.fp++
 		}
 	}
 	var stale []review
@@ -121,25 +197,9 @@ func main() {
 	}
 	sort.Slice(stale, func(i, j int) bool { return stale[i].key() < stale[j].key() })
 
-	names := make([]string, 0, len(table))
-	for a := range table {
-		names = append(names, a)
-	}
-	sort.Strings(names)
-	w := tabwriter.NewWriter(os.Stdout, 0, 0, 1, ' ', 0)
-	fmt.Fprintln(w, "| analyzer\t| findings\t| true positives\t| false positives\t| unreviewed\t|")
-	fmt.Fprintln(w, "|---\t|---\t|---\t|---\t|---\t|")
-	var total counts
-	for _, a := range names {
-		c := table[a]
-		fmt.Fprintf(w, "| %s\t| %d\t| %d\t| %d\t| %d\t|\n", a, c.findings, c.tp, c.fp, c.open)
-		total.findings += c.findings
-		total.tp += c.tp
-		total.fp += c.fp
-		total.open += c.open
-	}
-	fmt.Fprintf(w, "| all\t| %d\t| %d\t| %d\t| %d\t|\n", total.findings, total.tp, total.fp, total.open)
-	w.Flush()
+	total := printTable("analyzer", table)
+	fmt.Println()
+	printTable("module", byModule)
 
 	for _, f := range unreviewed {
 		fmt.Printf("unreviewed: %s %s: %s\n", f.Analyzer, f.Posn, f.Message)
@@ -159,21 +219,14 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	if len(unreviewed) > 0 || len(stale) > 0 || total.fp > 0 || total.open > 0 {
+	if len(unreviewed) > 0 || len(stale) > 0 || total.open > 0 {
 		os.Exit(1)
 	}
 }
 
-// run runs lifetimevet over the corpus and returns its findings, ordered.
-func run(bin, dir string) ([]finding, error) {
-	cmd := exec.Command(bin, append([]string{"-format=json"}, modules...)...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=1", "CGO_CFLAGS=-O2 -g -w")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%s: %v\n%s", bin, err, stderr.String())
-	}
+// run runs lifetimevet over each module of the corpus, in the environment
+// bench/corpus.sh gives it, and returns the findings, ordered.
+func run(bin, dir string, corpus []corpusLine, gpuInclude string) ([]finding, error) {
 	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		return nil, err
@@ -181,11 +234,45 @@ func run(bin, dir string) ([]finding, error) {
 	prefix := strings.TrimSpace(string(modcache)) + string(filepath.Separator)
 	var out []finding
 	seen := map[string]bool{} // a finding in a package and its test variant is one finding
-	dec := json.NewDecoder(&stdout)
+	for _, l := range corpus {
+		args := []string{"-format=json"}
+		if len(l.Tags) > 0 {
+			args = append(args, "-tags", strings.Join(l.Tags, ","))
+		}
+		cmd := exec.Command(bin, append(args, l.Patterns...)...)
+		cmd.Dir = dir
+		cflags := "-O2 -g -w"
+		env := append(os.Environ(), "CGO_ENABLED=1")
+		if l.CUDA {
+			if gpuInclude == "" {
+				log.Printf("%s: skipped: it needs the GPU headers (-gpu, from bench/gpu-headers.sh)", l.Module)
+				continue
+			}
+			lib := filepath.Join(filepath.Dir(gpuInclude), "lib", "x86_64-linux-gnu")
+			cflags += " -I" + gpuInclude
+			env = append(env, "CGO_LDFLAGS=-L"+filepath.Join(lib, "stubs")+" -L"+lib)
+		}
+		cmd.Env = append(env, "CGO_CFLAGS="+cflags)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			return nil, fmt.Errorf("%s on %s: %v\n%s", bin, l.Module, err, stderr.String())
+		}
+		if err := decode(&stdout, prefix, seen, &out); err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].key() < out[j].key() })
+	return out, nil
+}
+
+// decode appends the findings of one run's JSON output to out, once each.
+func decode(stdout *bytes.Buffer, prefix string, seen map[string]bool, out *[]finding) error {
+	dec := json.NewDecoder(stdout)
 	for dec.More() {
 		var tree map[string]map[string]json.RawMessage
 		if err := dec.Decode(&tree); err != nil {
-			return nil, fmt.Errorf("reading lifetimevet's JSON: %v", err)
+			return fmt.Errorf("reading lifetimevet's JSON: %v", err)
 		}
 		for _, byAnalyzer := range tree {
 			for analyzer, raw := range byAnalyzer {
@@ -197,14 +284,57 @@ func run(bin, dir string) ([]finding, error) {
 					f := finding{analyzer, modulePosn(d.Posn, prefix), d.Message}
 					if !seen[f.key()] {
 						seen[f.key()] = true
-						out = append(out, f)
+						*out = append(*out, f)
 					}
 				}
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].key() < out[j].key() })
-	return out, nil
+	return nil
+}
+
+// printTable prints one precision table, a row per key (analyzer or
+// module), and returns the totals. Precision counts debatable findings as
+// false.
+func printTable(what string, table map[string]*counts) counts {
+	names := make([]string, 0, len(table))
+	for a := range table {
+		names = append(names, a)
+	}
+	sort.Strings(names)
+	w := tabwriter.NewWriter(os.Stdout, 0, 0, 1, ' ', 0)
+	fmt.Fprintf(w, "| %s\t| findings\t| true positives\t| false positives\t| debatable\t| unreviewed\t| precision\t|\n", what)
+	fmt.Fprintln(w, "|---\t|---\t|---\t|---\t|---\t|---\t|---\t|")
+	var total counts
+	row := func(name string, c counts) {
+		prec := "-"
+		if judged := c.tp + c.fp + c.debatable; judged > 0 {
+			prec = fmt.Sprintf("%.0f%%", 100*float64(c.tp)/float64(judged))
+		}
+		fmt.Fprintf(w, "| %s\t| %d\t| %d\t| %d\t| %d\t| %d\t| %s\t|\n", name, c.findings, c.tp, c.fp, c.debatable, c.open, prec)
+	}
+	for _, a := range names {
+		c := *table[a]
+		row(a, c)
+		total.findings += c.findings
+		total.tp += c.tp
+		total.fp += c.fp
+		total.debatable += c.debatable
+		total.open += c.open
+	}
+	row("all", total)
+	w.Flush()
+	return total
+}
+
+// moduleOf returns the module@version part of a corpus position.
+func moduleOf(posn string) string {
+	if i := strings.Index(posn, "@"); i >= 0 {
+		if j := strings.Index(posn[i:], "/"); j >= 0 {
+			return posn[:i+j]
+		}
+	}
+	return "(outside the module cache)"
 }
 
 // modulePosn rewrites a position in the module cache as
@@ -244,9 +374,9 @@ func readList(path string) (map[string]review, error) {
 		}
 		r := review{finding{fields[0], fields[1], fields[4]}, fields[2], fields[3]}
 		switch r.Verdict {
-		case "TP", "FP", "?":
+		case "TP", "FP", "debatable", "?":
 		default:
-			return nil, fmt.Errorf("%s:%d: verdict %q: want TP, FP or ?", path, n, r.Verdict)
+			return nil, fmt.Errorf("%s:%d: verdict %q: want TP, FP, debatable or ?", path, n, r.Verdict)
 		}
 		out[r.key()] = r
 	}
