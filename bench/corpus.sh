@@ -72,13 +72,15 @@ fi
 export CGO_ENABLED=1
 # The bindings' C compiles with warnings (deprecations) that are not ours.
 export CGO_CFLAGS="${CGO_CFLAGS:--O2 -g} -w"
+cuda_cflags="" cuda_ldflags=""
 if [ "$cuda" = 1 ]; then
 	inc=$("$root/bench/gpu-headers.sh" ${GPU_HEADERS_DIR:+"$GPU_HEADERS_DIR"})
 	lib=$(dirname "$inc")/lib/x86_64-linux-gnu
 	# Headers to compile the preambles; the stub libraries (libcuda.so,
-	# libnvidia-ml.so) to satisfy cgo's link step. Nothing is run.
-	export CGO_CFLAGS="$CGO_CFLAGS -I$inc"
-	export CGO_LDFLAGS="${CGO_LDFLAGS:-} -L$lib/stubs -L$lib"
+	# libnvidia-ml.so) to satisfy cgo's link step. Nothing is run. Only the
+	# modules marked cuda get them: others (go-nvml) ship their own headers.
+	cuda_cflags="-I$inc"
+	cuda_ldflags="-L$lib/stubs -L$lib"
 fi
 tagflag=()
 if [ ${#tags[@]} -gt 0 ]; then
@@ -101,21 +103,40 @@ patterns() {
 	done
 	echo "${out[@]}"
 }
+imports=""
 for l in "${lines[@]}"; do
 	set -- $l
 	go get ${tagflag[@]+"${tagflag[@]}"} -t "$1" >/dev/null 2>&1 || go get "$1" >/dev/null 2>&1 ||
 		echo "corpus: go get $1 failed" >&2
+	p=$(patterns "$1" "$2")
+	p=${p%% *}
+	imports="$imports	_ \"${p%/...}\"
+"
+done
+# A file that imports a package of every module keeps them in go.mod and
+# lets go mod tidy complete go.sum (a later go get can move a shared
+# dependency to a version whose sums an earlier module's packages lack).
+printf 'package corpus\n\nimport (\n%s)\n' "$imports" > corpus.go
+go mod tidy -e >/dev/null 2>&1 || true
+for l in "${lines[@]}"; do
+	set -- $l
+	# At the pinned version: a bare path would move the module to its latest.
 	for p in $(patterns "$1" "$2"); do
-		go get ${tagflag[@]+"${tagflag[@]}"} -t "$p" >/dev/null 2>&1 || true
+		go get ${tagflag[@]+"${tagflag[@]}"} -t "$p@${1#*@}" >/dev/null 2>&1 || true
 	done
 done
 
 status=0
+base_cflags=$CGO_CFLAGS base_ldflags=${CGO_LDFLAGS:-}
 for l in "${lines[@]}"; do
 	set -- $l
 	mod=$1
 	pats=$(patterns "$1" "$2")
 	echo "== $mod"
+	export CGO_CFLAGS="$base_cflags" CGO_LDFLAGS="$base_ldflags"
+	if [[ ",$3," == *,cuda,* ]]; then
+		export CGO_CFLAGS="$base_cflags $cuda_cflags" CGO_LDFLAGS="$base_ldflags $cuda_ldflags"
+	fi
 	# Packages that build (cgo run, deps complete) and those that do not.
 	ok=() 
 	while IFS=$'\t' read -r pkg err; do
@@ -125,8 +146,8 @@ for l in "${lines[@]}"; do
 			echo "skipped $pkg: $err"
 		fi
 	done < <(go list -e -compiled ${tagflag[@]+"${tagflag[@]}"} \
-		-f '{{.ImportPath}}{{"\t"}}{{with .Error}}{{.Err | printf "%.300s"}}{{else}}{{with .DepsErrors}}{{(index . 0).Err | printf "imports a package with errors: %.260s"}}{{end}}{{end}}' \
-		$pats 2>/dev/null | tr '\n' '\036' | sed 's/\x1e\([^\t\x1e]*\t\)/\n\1/g; s/\x1e$//' | tr '\036' ' ')
+		-f '{{.ImportPath}}{{"\t"}}{{with .Error}}{{.Err | printf "%.300q"}}{{else}}{{with .DepsErrors}}{{(index . 0).Err | printf "imports a package with errors: %.260q"}}{{end}}{{end}}' \
+		$pats 2>/dev/null)
 	echo "analysed ${#ok[@]} packages"
 	[ ${#ok[@]} -gt 0 ] || continue
 	stats=$(mktemp)
