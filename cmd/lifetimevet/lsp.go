@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"flag"
 	"fmt"
 	"go/token"
@@ -127,6 +128,7 @@ type langServer struct {
 type lspFix struct {
 	diag protocol.Diagnostic
 	fix  *fixes.Fix
+	sums map[string][sha256.Size]byte // of the files it edits, as analysed
 }
 
 func (ls *langServer) initialize(c *glsp.Context, p *protocol.InitializeParams) (any, error) {
@@ -224,7 +226,7 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 		}
 	}
 	fileFixes := map[string][]lspFix{}
-	files := &fixes.Files{}
+	files := &fixes.Files{Digest: graph.Digest}
 	conv := lineCache{}
 	for _, f := range collectFindings(graph) {
 		name := f.posn.Filename
@@ -258,9 +260,16 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 		}
 		byFile[name] = append(byFile[name], d)
 		for _, sf := range f.d.SuggestedFixes {
-			if fix, err := files.Map(f.fset, sf); err == nil {
-				fileFixes[name] = append(fileFixes[name], lspFix{d, fix})
+			fix, err := files.Map(f.fset, sf, f.sources)
+			if err != nil {
+				ls.log(notify, protocol.MessageTypeInfo, fmt.Sprintf("lifetimevet: %s:%d: the fix %q is not offered: %v", name, f.posn.Line, sf.Message, err))
+				continue
 			}
+			sums := map[string][sha256.Size]byte{}
+			for _, e := range fix.Edits {
+				sums[e.File], _ = graph.Digest(e.File)
+			}
+			fileFixes[name] = append(fileFixes[name], lspFix{d, fix, sums})
 		}
 	}
 	ls.mu.Lock()
@@ -297,6 +306,18 @@ func (ls *langServer) codeAction(c *glsp.Context, p *protocol.CodeActionParams) 
 	conv := lineCache{}
 	for _, f := range fs {
 		if !overlaps(f.diag.Range, p.Range) {
+			continue
+		}
+		// The edits are offsets into the files as analysed: a file
+		// saved since gets no fix until it is analysed again.
+		stale := ""
+		for name, sum := range f.sums {
+			if data, err := os.ReadFile(name); err != nil || sha256.Sum256(data) != sum {
+				stale = name
+			}
+		}
+		if stale != "" {
+			ls.log(c.Notify, protocol.MessageTypeInfo, fmt.Sprintf("lifetimevet: the fix %q is not offered: %s changed since it was analysed", f.fix.Message, stale))
 			continue
 		}
 		changes := map[protocol.DocumentUri][]protocol.TextEdit{}

@@ -58,7 +58,7 @@ func (t *triState) IsBoolFlag() bool { return true }
 
 // standalone loads the packages named by args and analyses them; it returns
 // the exit status.
-func standalone(args []string) int {
+func standalone(args []string) (status int) {
 	flag.CommandLine.Init(progName(), flag.ContinueOnError)
 	flag.Usage = usage
 	registerCommonFlags()
@@ -162,7 +162,7 @@ func standalone(args []string) int {
 	prog.stop()
 	// The list, parse and type errors, known once every package was
 	// type-checked.
-	status := 0
+	status = 0
 	var loadErrs []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
@@ -184,9 +184,15 @@ func standalone(args []string) int {
 	}
 	cwd, _ := os.Getwd()
 	findings := collectFindings(graph)
-	files := &fixes.Files{}
+	files := &fixes.Files{Digest: graph.Digest}
+	fixFailed := false
 	if *fix {
-		status = max(status, applyFixes(os.Stderr, findings, files, cwd))
+		fixFailed = applyFixes(os.Stderr, findings, files, cwd) != 0
+	}
+	if fixFailed {
+		// a file that could not be fixed is an error, whatever else
+		// the run found
+		defer func() { status = 1 }()
 	}
 	switch *format {
 	case "json":
@@ -268,6 +274,7 @@ type finding struct {
 	msg      string
 	fset     *token.FileSet
 	d        analysis.Diagnostic
+	sources  []string // the Go files of the package: the files its fixes may edit
 }
 
 // collectFindings returns the findings of the root actions, sorted and
@@ -286,7 +293,7 @@ func collectFindings(g *driver.Graph) []finding {
 				continue
 			}
 			seen[k] = true
-			all = append(all, finding{act.Analyzer, posn, d.Message, act.Package.Fset, d})
+			all = append(all, finding{act.Analyzer, posn, d.Message, act.Package.Fset, d, act.Package.GoFiles})
 		}
 	}
 	slices.SortFunc(all, func(a, b finding) int {
@@ -324,7 +331,7 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string)
 			continue
 		}
 		sf := f.d.SuggestedFixes[0]
-		m, err := files.Map(f.fset, sf)
+		m, err := files.Map(f.fset, sf, f.sources)
 		if err != nil {
 			fmt.Fprintf(w, "%s: %s:%d: cannot apply the fix %q: %v\n", progName(), shortPath(cwd, f.posn.Filename), f.posn.Line, sf.Message, err)
 			continue
@@ -341,17 +348,30 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string)
 	for _, name := range changed {
 		n := 0
 		for _, m := range mapped {
-			if !slices.Contains(conflicts, m) && m.Edits[0].File == name {
+			if !slices.Contains(conflicts, m) && sameFile(m.Edits[0].File, name) {
 				n++
 			}
 		}
 		fmt.Fprintf(w, "%s: %s: applied %d fix(es)\n", progName(), shortPath(cwd, name), n)
 	}
 	if err != nil {
-		fmt.Fprintf(w, "%s: %v\n", progName(), err)
+		// one error per file that could not be written
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintf(w, "%s: %s\n", progName(), line)
+		}
 		return 1
 	}
 	return 0
+}
+
+// sameFile reports whether a and b name the same file.
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ai, err1 := os.Stat(a)
+	bi, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ai, bi)
 }
 
 // shortPath returns name relative to dir when that is shorter, as the go

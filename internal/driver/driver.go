@@ -24,6 +24,7 @@
 package driver
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -76,6 +77,19 @@ type Graph struct {
 	// given to Analyze.
 	Roots   []*Action
 	actions []*Action // all, in the order they were created
+
+	digests map[string][sha256.Size]byte
+}
+
+// Digest returns the SHA-256 of file name's content as the driver read it
+// to analyse a root package: each of its compiled Go files, and each of its
+// Go files that cgo rewrote (read when the package was type-checked, the
+// closest to what cgo saw). A suggested fix may be applied only to the
+// content it was computed on (internal/fixes checks). The boolean is false
+// for a file the driver did not read.
+func (g *Graph) Digest(name string) ([sha256.Size]byte, bool) {
+	sum, ok := g.digests[name]
+	return sum, ok
 }
 
 // All returns every action of the graph: the roots, their prerequisites
@@ -125,7 +139,8 @@ type node struct {
 	pkg       *packages.Package
 	actions   []*Action // on this package, prerequisites first
 	importers []*node
-	waiting   int // imports not yet done
+	waiting   int  // imports not yet done
+	root      bool // a package given to Analyze
 	// the facts its actions exported, to move to its light types
 	objectFacts  []objectFactKey
 	packageFacts []packageFactKey
@@ -135,9 +150,10 @@ type driver struct {
 	fset *token.FileSet
 	opts *Options
 
-	mu           sync.RWMutex // guards the facts
+	mu           sync.RWMutex // guards the facts and digests
 	objectFacts  map[objectFactKey]analysis.Fact
 	packageFacts map[packageFactKey]analysis.Fact
+	digests      map[string][sha256.Size]byte
 }
 
 // Analyze runs the analyzers on the root packages, which go/packages
@@ -204,7 +220,7 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 		return n
 	}
 	for _, pkg := range roots {
-		visit(pkg)
+		visit(pkg).root = true
 	}
 	// g.actions is in postorder of prerequisites: on one package, a
 	// prerequisite comes before the actions that need it.
@@ -213,7 +229,8 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 		n.actions = append(n.actions, act)
 	}
 
-	d := &driver{fset: fset, opts: opts, objectFacts: map[objectFactKey]analysis.Fact{}, packageFacts: map[packageFactKey]analysis.Fact{}}
+	d := &driver{fset: fset, opts: opts, objectFacts: map[objectFactKey]analysis.Fact{}, packageFacts: map[packageFactKey]analysis.Fact{},
+		digests: map[string][sha256.Size]byte{}}
 	workers := runtime.GOMAXPROCS(0)
 	if opts.Sequential {
 		workers = 1
@@ -221,6 +238,7 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 	if err := d.run(order, workers); err != nil {
 		return nil, err
 	}
+	g.digests = d.digests
 	return g, nil
 }
 
@@ -294,7 +312,7 @@ func (d *driver) run(order []*node, workers int) error {
 // what its importers do not need.
 func (d *driver) process(n *node) {
 	pkg := n.pkg
-	d.typeCheck(pkg)
+	d.typeCheck(pkg, n.root)
 	for _, act := range n.actions {
 		d.exec(n, act)
 	}
@@ -314,8 +332,9 @@ func (d *driver) process(n *node) {
 // errors go to pkg.Errors (and pkg.TypeErrors). Function bodies are
 // checked even in a package no analyzer runs on, as go/packages and the go
 // command do: an error in one makes the package, and its importers,
-// ill-typed.
-func (d *driver) typeCheck(pkg *packages.Package) {
+// ill-typed. For a root package, it records the digests of the files it
+// reads, and of the user's files of cgo's output.
+func (d *driver) typeCheck(pkg *packages.Package, root bool) {
 	pkg.Fset = d.fset
 	pkg.Types = types.NewPackage(pkg.PkgPath, pkg.Name)
 	addError := func(err error) {
@@ -339,12 +358,25 @@ func (d *driver) typeCheck(pkg *packages.Package) {
 			addError(err)
 			continue
 		}
+		if root {
+			d.digest(name, src)
+		}
 		f, err := parser.ParseFile(d.fset, name, src, parser.AllErrors|parser.ParseComments)
 		if err != nil {
 			addError(err)
 		}
 		if f != nil {
 			pkg.Syntax = append(pkg.Syntax, f)
+		}
+	}
+	if root {
+		for _, name := range pkg.GoFiles {
+			if slices.Contains(pkg.CompiledGoFiles, name) {
+				continue
+			}
+			if src, err := os.ReadFile(name); err == nil {
+				d.digest(name, src)
+			}
 		}
 	}
 	pkg.TypesInfo = &types.Info{
@@ -370,6 +402,19 @@ func (d *driver) typeCheck(pkg *packages.Package) {
 	for _, imp := range pkg.Imports {
 		pkg.IllTyped = pkg.IllTyped || imp.IllTyped
 	}
+}
+
+// digest records the digest of file name's content. A file read twice
+// (by a package and its test variant) with different contents gets a
+// digest that matches no content: no fix is applied to it.
+func (d *driver) digest(name string, src []byte) {
+	sum := sha256.Sum256(src)
+	d.mu.Lock()
+	if old, ok := d.digests[name]; ok && old != sum {
+		sum = [sha256.Size]byte{}
+	}
+	d.digests[name] = sum
+	d.mu.Unlock()
 }
 
 // config returns the type checker's configuration for pkg: its imports
