@@ -341,14 +341,26 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string)
 	if len(mapped) == 0 {
 		return 0
 	}
-	changed, conflicts, err := files.Apply(mapped, nil)
+	if beforeApply != nil {
+		beforeApply()
+	}
+	changed, conflicts, err := files.Apply(mapped, writeFix)
 	for _, c := range conflicts {
 		fmt.Fprintf(w, "%s: %s: cannot apply the fix %q: it conflicts with another fix\n", progName(), shortPath(cwd, c.Edits[0].File), c.Message)
 	}
 	for _, name := range changed {
+		// the fixes applied, each once (a file two packages reach
+		// gets the same fix from both)
+		seen := map[fixes.Edit]bool{}
 		n := 0
 		for _, m := range mapped {
-			if !slices.Contains(conflicts, m) && sameFile(m.Edits[0].File, name) {
+			e := m.Edits[0]
+			if slices.Contains(conflicts, m) || !sameFile(e.File, name) {
+				continue
+			}
+			e.File = ""
+			if !seen[e] {
+				seen[e] = true
 				n++
 			}
 		}
@@ -363,6 +375,13 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string)
 	}
 	return 0
 }
+
+// Test hooks (see testfix.go): beforeApply runs between the analysis and
+// the writing of the fixes; writeFix, if not nil, writes a fixed file.
+var (
+	beforeApply func()
+	writeFix    func(name string, data []byte) error
+)
 
 // sameFile reports whether a and b name the same file.
 func sameFile(a, b string) bool {
