@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/lifetimevet/lifetimevet/analyzers/unguardedcounter"
 	"github.com/lifetimevet/lifetimevet/internal/driver"
 	"github.com/lifetimevet/lifetimevet/internal/fixes"
 	"github.com/lifetimevet/lifetimevet/internal/fixes/fixtest"
@@ -88,12 +89,17 @@ type analysed struct {
 
 func analyse(t *testing.T, dir string) *analysed {
 	t.Helper()
+	return analyseWith(t, dir, fixtest.Analyzer, "add runtime.KeepAlive")
+}
+
+func analyseWith(t *testing.T, dir string, an *analysis.Analyzer, fixPrefix string) *analysed {
+	t.Helper()
 	cfg := &packages.Config{Mode: driver.LoadMode, Dir: dir, Fset: token.NewFileSet(), Env: append(os.Environ(), "GOWORK=off", "CGO_ENABLED=1", "GOFLAGS=-mod=mod")}
 	pkgs, err := packages.Load(cfg, "./...")
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
-	g, err := driver.Analyze([]*analysis.Analyzer{fixtest.Analyzer}, cfg.Fset, pkgs, nil)
+	g, err := driver.Analyze([]*analysis.Analyzer{an}, cfg.Fset, pkgs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,9 +108,12 @@ func analyse(t *testing.T, dir string) *analysed {
 		if act.Err != nil {
 			t.Fatalf("%s: %v", act, act.Err)
 		}
+		if !act.IsRoot {
+			continue
+		}
 		for _, d := range act.Diagnostics {
 			for _, sf := range d.SuggestedFixes {
-				if strings.HasPrefix(sf.Message, "add runtime.KeepAlive") {
+				if strings.HasPrefix(sf.Message, fixPrefix) {
 					out.fixes = append(out.fixes, sf)
 					out.sources = append(out.sources, act.Package.GoFiles)
 				}
@@ -167,6 +176,51 @@ func TestFixSymlinkedFileOnce(t *testing.T) {
 	}
 	if got := readString(t, filepath.Join(dir, "p1", "shared.go")); got != cgoFixed {
 		t.Errorf("p1/shared.go after the fixes:\n%s\nwant:\n%s", got, cgoFixed)
+	}
+}
+
+// The same for a fix that replaces text in a file without cgo (applied
+// twice, the second application used to delete the wrong bytes).
+func TestFixSymlinkedFileOncePlain(t *testing.T) {
+	src := `package shared
+
+import "sync/atomic"
+
+type Buf struct {
+	refs int32
+	free func()
+}
+
+func (b *Buf) Release() {
+	atomic.AddInt32(&b.refs, -1)
+	if atomic.LoadInt32(&b.refs) == 0 {
+		b.free()
+	}
+}
+
+func (b *Buf) Other() {}
+`
+	want := strings.Replace(src, "\tatomic.AddInt32(&b.refs, -1)\n\tif atomic.LoadInt32(&b.refs) == 0 {", "\tif atomic.AddInt32(&b.refs, -1) == 0 {", 1)
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"go.mod":       goMod,
+		"p1/shared.go": src,
+		"p2/shared.go": "-> ../p1/shared.go",
+	})
+	a := analyseWith(t, dir, unguardedcounter.Analyzer, "test the value atomic Add returns")
+	if len(a.fixes) != 2 {
+		t.Fatalf("%d fixes, want 2 (one per package)", len(a.fixes))
+	}
+	fs := &fixes.Files{Digest: a.graph.Digest}
+	mapped, refused := a.mapAll(fs)
+	if len(refused) > 0 {
+		t.Fatalf("refused: %q", refused)
+	}
+	if _, _, err := fs.Apply(mapped, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := readString(t, filepath.Join(dir, "p1", "shared.go")); got != want {
+		t.Errorf("p1/shared.go after the fixes:\n%s\nwant:\n%s", got, want)
 	}
 }
 
