@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"flag"
 	"fmt"
@@ -16,9 +17,9 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/sourcegraph/jsonrpc2"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
-	"github.com/tliron/glsp/server"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
@@ -97,13 +98,49 @@ Flags:
 		TextDocumentDidClose:   func(*glsp.Context, *protocol.DidCloseTextDocumentParams) error { return nil },
 		TextDocumentCodeAction: ls.codeAction,
 	}
-	// The server logs nothing (no commonlog backend is linked in), so that
-	// standard output carries only the protocol.
-	if err := server.NewServer(&ls.handler, "lifetimevet", false).RunStdio(); err != nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
-		return 1
-	}
+	// Standard output carries only the protocol. The stream answers a
+	// malformed frame with an error and reads on (see lspStream).
+	stream := newLSPStream(os.Stdin, os.Stdout, stdioCloser{})
+	conn := jsonrpc2.NewConn(context.Background(), stream, jsonrpc2.HandlerWithError(ls.handle))
+	<-conn.DisconnectNotify()
 	return 0
+}
+
+type stdioCloser struct{}
+
+func (stdioCloser) Close() error {
+	os.Stdin.Close()
+	return os.Stdout.Close()
+}
+
+// handle dispatches a request or notification to the protocol handler, as
+// glsp's server does.
+func (ls *langServer) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	gc := glsp.Context{
+		Method: req.Method,
+		Notify: func(method string, params any) { conn.Notify(ctx, method, params) },
+		Call:   func(method string, params, result any) { conn.Call(ctx, method, params, result) },
+	}
+	if req.Params != nil {
+		gc.Params = *req.Params
+	}
+	r, validMethod, validParams, err := ls.handler.Handle(&gc)
+	switch {
+	case !validMethod:
+		if req.Notif {
+			return nil, nil
+		}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not supported: " + clip(req.Method, 100)}
+	case !validParams:
+		msg := "invalid params"
+		if err != nil {
+			msg = err.Error()
+		}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: msg}
+	case err != nil:
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: err.Error()}
+	}
+	return r, nil
 }
 
 type langServer struct {
@@ -197,9 +234,21 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 		Tests:      ls.tests,
 		BuildFlags: ls.buildFlags,
 	}
+	// the go command, run in a directory that is not there, says
+	// only "fork/exec .../go: no such file or directory"
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		why := "does not exist"
+		if err == nil {
+			why = "is not a directory"
+		} else if !os.IsNotExist(err) {
+			why = "cannot be read: " + err.Error()
+		}
+		ls.log(notify, protocol.MessageTypeError, fmt.Sprintf("lifetimevet: cannot analyse the package: the directory %s %s", dir, why))
+		return
+	}
 	pkgs, err := packages.Load(cfg, ".")
 	if err != nil {
-		ls.log(notify, protocol.MessageTypeError, fmt.Sprintf("loading %s: %v", dir, err))
+		ls.log(notify, protocol.MessageTypeError, fmt.Sprintf("lifetimevet: loading %s: %v", dir, loadError(err)))
 		return
 	}
 	graph, err := driver.Analyze(ls.analyzers, cfg.Fset, pkgs, nil)
@@ -210,7 +259,7 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 	var loadErrs []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
-			loadErrs = append(loadErrs, e.Error())
+			loadErrs = append(loadErrs, errorText(e))
 		}
 	})
 	if len(loadErrs) > 0 {
@@ -226,7 +275,7 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 		}
 	}
 	fileFixes := map[string][]lspFix{}
-	files := &fixes.Files{Digest: graph.Digest}
+	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile}
 	conv := lineCache{}
 	for _, f := range collectFindings(graph) {
 		name := f.posn.Filename
