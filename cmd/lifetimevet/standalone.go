@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -146,12 +147,12 @@ func standalone(args []string) (status int) {
 	tm.loadDone(pkgs)
 	if err != nil {
 		prog.stop()
-		fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
+		fmt.Fprintf(os.Stderr, "%s: %s\n", progName(), loadError(err))
 		return 1
 	}
 	prog.stop()
 	if len(pkgs) == 0 {
-		packages.PrintErrors(pkgs)
+		printLoadErrors(os.Stderr, pkgs)
 		fmt.Fprintf(os.Stderr, "%s: no packages match %s\n", progName(), strings.Join(patterns, " "))
 		return 1
 	}
@@ -166,10 +167,10 @@ func standalone(args []string) (status int) {
 	var loadErrs []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
-			loadErrs = append(loadErrs, e.Error())
+			loadErrs = append(loadErrs, errorText(e))
 		}
 	})
-	if n := packages.PrintErrors(pkgs); n > 0 {
+	if n := printLoadErrors(os.Stderr, pkgs); n > 0 {
 		status = 1
 	}
 	if *memprofile != "" {
@@ -184,7 +185,7 @@ func standalone(args []string) (status int) {
 	}
 	cwd, _ := os.Getwd()
 	findings := collectFindings(graph)
-	files := &fixes.Files{Digest: graph.Digest}
+	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile}
 	fixFailed := false
 	if *fix {
 		fixFailed = applyFixes(os.Stderr, findings, files, cwd) != 0
@@ -215,6 +216,40 @@ func standalone(args []string) (status int) {
 		status = max(status, 3)
 	}
 	return status
+}
+
+// errorText is a list, parse or type error as the go command prints it:
+// position first, and no "-: " for an error without one.
+func errorText(e packages.Error) string {
+	if e.Pos == "" || e.Pos == "-" {
+		return e.Msg
+	}
+	return e.Pos + ": " + e.Msg
+}
+
+// printLoadErrors prints the errors of the packages and their
+// dependencies, each once, and returns how many it printed.
+func printLoadErrors(w io.Writer, pkgs []*packages.Package) int {
+	seen := map[string]bool{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			msg := errorText(e)
+			if !seen[msg] {
+				seen[msg] = true
+				fmt.Fprintln(w, msg)
+			}
+		}
+	})
+	return len(seen)
+}
+
+// goListFailed matches go/packages' wrapping of a go list failure.
+var goListFailed = regexp.MustCompile(`^(?:go list failed: )?err: exit status \d+: stderr: `)
+
+// loadError is what go list said, without go/packages' wrapping ("err:
+// exit status 1: stderr: ...").
+func loadError(err error) string {
+	return strings.TrimSpace(goListFailed.ReplaceAllString(err.Error(), ""))
 }
 
 // given reports whether the flag name was on the command line.
