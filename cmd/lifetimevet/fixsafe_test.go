@@ -122,4 +122,26 @@ func TestFixSafety(t *testing.T) {
 			t.Errorf("b/b.go:\n%s", got)
 		}
 	})
+	t.Run("linedirective", func(t *testing.T) {
+		dir := t.TempDir()
+		notes := strings.Repeat("notes, not Go\n", 30)
+		os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/fixsafe\n\ngo 1.24\n"), 0o666)
+		os.WriteFile(filepath.Join(dir, "notes.txt"), []byte(notes), 0o666)
+		src := strings.Replace(strings.ReplaceAll(fixSafeSrc, "%s", "a"), "func Use(", "//line "+filepath.Join(dir, "notes.txt")+":20:1\nfunc Use(", 1)
+		os.WriteFile(filepath.Join(dir, "a.go"), []byte(src), 0o666)
+		sarifOut, _, _ := runEnv(t, dir, nil, bin, "-testkeepalive", "-format", "sarif", "./...")
+		if strings.Contains(sarifOut, "artifactChanges") || !strings.Contains(sarifOut, "notes.txt, which is not a file of the package") {
+			t.Errorf("SARIF offers a fix outside the package, or says nothing:\n%s", sarifOut)
+		}
+		_, stderr, _ := runEnv(t, dir, nil, bin, "-testkeepalive", "-fix", "./...")
+		if !strings.Contains(stderr, "notes.txt, which is not a file of the package") {
+			t.Errorf("-fix does not say why it dropped the fix:\n%s", stderr)
+		}
+		if got := read(filepath.Join(dir, "notes.txt")); got != notes {
+			t.Errorf("notes.txt was written:\n%s", got)
+		}
+		if got := read(filepath.Join(dir, "a.go")); got != src {
+			t.Errorf("a.go was written:\n%s", got)
+		}
+	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"flag"
 	"fmt"
 	"go/token"
@@ -358,9 +359,10 @@ func printText(w io.Writer, all []finding, cwd string, contextLines int) int {
 // user's files, and says on w what it did and which fixes it could not
 // apply (an edit that does not map back through cgo's //line directives,
 // or that conflicts with another fix). It returns 1 if a file could not be
-// written.
+// written, or was not fixed because it changed during the run.
 func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string) int {
 	var mapped []*fixes.Fix
+	status := 0
 	for _, f := range findings {
 		if len(f.d.SuggestedFixes) == 0 {
 			continue
@@ -369,12 +371,15 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string)
 		m, err := files.Map(f.fset, sf, f.sources)
 		if err != nil {
 			fmt.Fprintf(w, "%s: %s:%d: cannot apply the fix %q: %v\n", progName(), shortPath(cwd, f.posn.Filename), f.posn.Line, sf.Message, err)
+			if errors.Is(err, fixes.ErrStale) {
+				status = 1
+			}
 			continue
 		}
 		mapped = append(mapped, m)
 	}
 	if len(mapped) == 0 {
-		return 0
+		return status
 	}
 	if beforeApply != nil {
 		beforeApply()
@@ -408,7 +413,7 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string)
 		}
 		return 1
 	}
-	return 0
+	return status
 }
 
 // Test hooks (see testfix.go): beforeApply runs between the analysis and

@@ -41,6 +41,18 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
+// ErrStale is wrapped by the errors of Map and Apply that refuse a file
+// whose content is not the one analysed (edited during the run).
+var ErrStale = errors.New("the file is not what was analysed")
+
+// errStale wraps ErrStale without adding to the message.
+var errStale = quiet{ErrStale}
+
+type quiet struct{ err error }
+
+func (quiet) Error() string   { return "" }
+func (q quiet) Unwrap() error { return q.err }
+
 // An Edit replaces the bytes [Start, End) of File with New.
 type Edit struct {
 	File       string // absolute name of a file the user wrote
@@ -93,7 +105,7 @@ func (fs *Files) read(name string) ([]byte, error) {
 			return nil, fmt.Errorf("%s was not analysed", name)
 		}
 		if sha256.Sum256(data) != want {
-			return nil, fmt.Errorf("%s changed since it was analysed", name)
+			return nil, fmt.Errorf("%s changed since it was analysed%w", name, errStale)
 		}
 	}
 	if fs.data == nil {
@@ -414,7 +426,7 @@ func (fs *Files) edit(name string, edits []Edit) ([]byte, error) {
 		return nil, fmt.Errorf("%s: not fixed: %v", name, err)
 	}
 	if !bytes.Equal(data, seen) {
-		return nil, fmt.Errorf("%s: not fixed: the file changed since it was analysed", name)
+		return nil, fmt.Errorf("%s: not fixed: the file changed since it was analysed%w", name, errStale)
 	}
 	if generated(data) {
 		return nil, fmt.Errorf("%s: not fixed: the file is generated", name)
