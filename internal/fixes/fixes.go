@@ -219,8 +219,11 @@ func (fs *Files) mapEdit(fset *token.FileSet, e analysis.TextEdit, sources []str
 	raw, rawEnd := tf.PositionFor(e.Pos, false), tf.PositionFor(end, false)
 	adj, adjEnd := tf.PositionFor(e.Pos, true), tf.PositionFor(end, true)
 	if raw.Filename == adj.Filename && raw.Line == adj.Line && raw.Column == adj.Column &&
-		rawEnd.Line == adjEnd.Line && rawEnd.Column == adjEnd.Column {
-		// No //line directive in play: the file is the user's.
+		rawEnd.Line == adjEnd.Line && rawEnd.Column == adjEnd.Column || fs.inSources(raw.Filename, sources) {
+		// No //line directive in play, or the file the analysis read
+		// is one the user has (a //line directive in it names where
+		// it came from, such as a grammar, which is not what the
+		// edit is of): the edit is of that file.
 		return Edit{File: raw.Filename, Start: raw.Offset, End: rawEnd.Offset, New: string(e.NewText)}, nil
 	}
 	where := fmt.Sprintf("%s:%d:%d", filepath.Base(adj.Filename), adj.Line, adj.Column)

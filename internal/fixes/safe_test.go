@@ -350,3 +350,45 @@ func TestApplyMergesInsertionsAndGoesOn(t *testing.T) {
 		t.Errorf("b.txt: %q", got)
 	}
 }
+
+// A //line directive in a Go file the user has (not cgo's output) names
+// where the code came from; the fix is of the file itself, never of the
+// file the directive names.
+func TestFixLineDirectiveInGoFile(t *testing.T) {
+	dir := t.TempDir()
+	grammar := strings.Repeat("a grammar, not Go\n", 40)
+	src := `package shared
+
+import "sync/atomic"
+
+type Buf struct {
+	refs int32
+	free func()
+}
+
+//line ` + filepath.Join(dir, "buf.y") + `:30
+func (b *Buf) Release() {
+	atomic.AddInt32(&b.refs, -1)
+	if atomic.LoadInt32(&b.refs) == 0 {
+		b.free()
+	}
+}
+`
+	want := strings.Replace(src, "\tatomic.AddInt32(&b.refs, -1)\n\tif atomic.LoadInt32(&b.refs) == 0 {", "\tif atomic.AddInt32(&b.refs, -1) == 0 {", 1)
+	writeTree(t, dir, map[string]string{"go.mod": goMod, "buf.y": grammar, "p1/buf.go": src})
+	a := analyseWith(t, dir, unguardedcounter.Analyzer, "test the value atomic Add returns")
+	fs := &fixes.Files{Digest: a.graph.Digest}
+	mapped, refused := a.mapAll(fs)
+	if len(mapped) != 1 {
+		t.Fatalf("mapped %d, refused %q", len(mapped), refused)
+	}
+	if _, _, err := fs.Apply(mapped, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := readString(t, filepath.Join(dir, "buf.y")); got != grammar {
+		t.Errorf("buf.y was written:\n%s", got)
+	}
+	if got := readString(t, filepath.Join(dir, "p1", "buf.go")); got != want {
+		t.Errorf("buf.go after the fix:\n%s\nwant:\n%s", got, want)
+	}
+}
