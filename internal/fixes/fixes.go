@@ -138,7 +138,7 @@ func (fs *Files) Map(fset *token.FileSet, fix analysis.SuggestedFix, sources []s
 // package's sources, its content is not what was analysed, it is
 // generated, or the edit lies outside it.
 func (fs *Files) check(e Edit, sources []string) error {
-	if fs.fixed[e.File] {
+	if fs.wasFixed(e.File) {
 		return fmt.Errorf("%s was fixed in this run", e.File)
 	}
 	if !fs.inSources(e.File, sources) {
@@ -155,6 +155,20 @@ func (fs *Files) check(e Edit, sources []string) error {
 		return fmt.Errorf("%s is generated (it says \"Code generated ... DO NOT EDIT.\"); fix its generator instead", e.File)
 	}
 	return nil
+}
+
+// wasFixed reports whether Apply wrote file name (by any of its names).
+func (fs *Files) wasFixed(name string) bool {
+	if fs.fixed[name] {
+		return true
+	}
+	fi := fs.stat(name)
+	for f := range fs.fixed {
+		if fi != nil && os.SameFile(fi, fs.stat(f)) {
+			return true
+		}
+	}
+	return false
 }
 
 func notInSources(name string) error {
@@ -422,7 +436,7 @@ func (fs *Files) Apply(fixes []*Fix, write func(name string, data []byte) error)
 func (fs *Files) edit(name string, edits []Edit) ([]byte, error) {
 	seen, err := fs.read(name)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not fixed: %v", name, err)
+		return nil, fmt.Errorf("%s: not fixed: %w", name, err)
 	}
 	data, err := fs.readFile(name)
 	if err != nil {
