@@ -98,8 +98,8 @@ func (g *Graph) ReadFile(name string) ([]byte, error) {
 
 // Digest returns the SHA-256 of file name's content as the driver read it
 // to analyse a root package: each of its compiled Go files, and each of its
-// Go files that cgo rewrote (read when the package was type-checked, the
-// closest to what cgo saw). A suggested fix may be applied only to the
+// Go files that cgo rewrote (read when Analyze starts, the closest to when
+// cgo read them). A suggested fix may be applied only to the
 // content it was computed on (internal/fixes checks). The boolean is false
 // for a file the driver did not read.
 func (g *Graph) Digest(name string) ([sha256.Size]byte, bool) {
@@ -247,6 +247,19 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 
 	d := &driver{fset: fset, opts: opts, objectFacts: map[objectFactKey]analysis.Fact{}, packageFacts: map[packageFactKey]analysis.Fact{},
 		digests: map[string][sha256.Size]byte{}, rewritten: map[string][]byte{}}
+	// The user's files that cgo rewrote were read by cgo when the
+	// packages were loaded: their digests are taken now, as close to
+	// that as the driver gets.
+	for _, pkg := range roots {
+		for _, name := range pkg.GoFiles {
+			if slices.Contains(pkg.CompiledGoFiles, name) {
+				continue
+			}
+			if src, err := os.ReadFile(name); err == nil {
+				d.digest(name, src)
+			}
+		}
+	}
 	workers := runtime.GOMAXPROCS(0)
 	if opts.Sequential {
 		workers = 1
@@ -350,7 +363,7 @@ func (d *driver) process(n *node) {
 // checked even in a package no analyzer runs on, as go/packages and the go
 // command do: an error in one makes the package, and its importers,
 // ill-typed. For a root package, it records the digests of the files it
-// reads, and of the user's files of cgo's output.
+// reads.
 func (d *driver) typeCheck(pkg *packages.Package, root bool) {
 	pkg.Fset = d.fset
 	pkg.Types = types.NewPackage(pkg.PkgPath, pkg.Name)
@@ -393,16 +406,6 @@ func (d *driver) typeCheck(pkg *packages.Package, root bool) {
 		}
 		if f != nil {
 			pkg.Syntax = append(pkg.Syntax, f)
-		}
-	}
-	if root {
-		for _, name := range pkg.GoFiles {
-			if slices.Contains(pkg.CompiledGoFiles, name) {
-				continue
-			}
-			if src, err := os.ReadFile(name); err == nil {
-				d.digest(name, src)
-			}
 		}
 	}
 	pkg.TypesInfo = &types.Info{
