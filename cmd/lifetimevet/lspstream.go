@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -48,7 +49,11 @@ func (s *lspStream) ReadObject(v any) error {
 			var id json.RawMessage
 			id, problem = checkMessage(body)
 			if problem == "" {
-				if err := json.Unmarshal(body, v); err == nil {
+				// into a fresh value, so that a message that fails
+				// half-way leaves nothing behind in v
+				fresh := reflect.New(reflect.TypeOf(v).Elem())
+				if err := json.Unmarshal(body, fresh.Interface()); err == nil {
+					reflect.ValueOf(v).Elem().Set(fresh.Elem())
 					return nil
 				} else {
 					problem = "invalid request: " + err.Error()
