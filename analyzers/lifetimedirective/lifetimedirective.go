@@ -13,6 +13,9 @@
 package lifetimedirective
 
 import (
+	"strings"
+	"unicode/utf8"
+
 	"golang.org/x/tools/go/analysis"
 	"honnef.co/go/tools/analysis/lint"
 
@@ -47,8 +50,31 @@ var Analyzer = &analysis.Analyzer{
 		m := pass.ResultOf[model.Analyzer].(*model.Result)
 		rep := diag.New(pass, nil)
 		for _, p := range m.Problems {
-			rep.Reportf(p.Pos, "%s", p.Msg)
+			rep.Reportf(p.Pos, "%s", clipWords(p.Msg))
 		}
 		return nil, nil
 	},
+}
+
+// maxWord is the longest word of a directive a message echoes whole.
+const maxWord = 64
+
+// clipWords cuts each word of msg longer than maxWord bytes (a name or
+// argument of the directive, echoed) to its first maxWord bytes and "…",
+// so that a runaway directive gives a message a person can read.
+func clipWords(msg string) string {
+	if len(msg) <= maxWord {
+		return msg
+	}
+	words := strings.Split(msg, " ")
+	for i, w := range words {
+		if len(w) > maxWord {
+			n := maxWord
+			for n > 0 && !utf8.RuneStart(w[n]) {
+				n--
+			}
+			words[i] = w[:n] + "…"
+		}
+	}
+	return strings.Join(words, " ")
 }

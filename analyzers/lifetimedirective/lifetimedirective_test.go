@@ -10,3 +10,8 @@ import (
 func TestDirectives(t *testing.T) {
 	testutil.Run(t, lifetimedirective.Analyzer, "lifetimedirective")
 }
+
+// TestLongDirective: a directive echoed in a message is cut.
+func TestLongDirective(t *testing.T) {
+	testutil.Run(t, lifetimedirective.Analyzer, "lifetimedirective/longdirective")
+}

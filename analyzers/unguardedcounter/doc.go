@@ -50,7 +50,12 @@ place and plainly in another (across packages too: the atomic use is
 recorded as a fact on the field or variable);
 - decrement-then-reload: atomic.AddInt32(&n, -1) followed by a separate
 atomic.LoadInt32(&n) == 0: both callers can see zero, and both release;
-the suggested fix tests the value Add returned;
+only when the Load is of the Add's own variable (not another object's
+counter, not after the variable was assigned again) and not a wait loop
+(for atomic.LoadInt32(&n) > 0 { ... }); the suggested fix tests the value
+Add returned, offered only when the Load follows the Add in straight-line
+code with no call, store or other read of the counter in between (a fix
+must not change what the program does);
 - check-then-act on an atomic: if a.Load() == 0 { ...; a.Store(1) }
 guarding a once-only action, which two goroutines can both pass; use
 CompareAndSwap or sync.Once.

@@ -589,7 +589,15 @@ func dominates(a, b ssa.Instruction) bool {
 }
 
 // reload reports an atomic Add whose result is dropped, followed by a
-// separate atomic Load of the same counter that a branch tests.
+// separate atomic Load of the same counter that a branch tests. The same
+// counter is the same variable: the Load's address is the Add's (the same
+// SSA values; through memory, only where nothing can store in between), so
+// that Add(&x.refs) and Load(&y.refs), or a Load after b = other, are not
+// it; a Load in a loop that the Add is not in waits for the other
+// goroutines (a spin wait), and is not it either. The fix (test the value
+// Add returns where the Load was) is offered only where it moves nothing
+// the program can observe: the Load follows the Add in straight-line code,
+// with nothing in between that reads the counter, calls, or stores.
 func (c *checker) reload(fn *ssa.Function) {
 	var adds []*guards.Access
 	for _, b := range fn.Blocks {
@@ -617,19 +625,150 @@ func (c *checker) reload(fn *ssa.Function) {
 			if c.sameLock(add, ld) {
 				continue
 			}
+			between, straight := straightLine(add.Instr, ld.Instr)
+			quiet := straight && !effects(between)
+			if !sameAddr(atomicAddr(add.Instr), atomicAddr(ld.Instr), quiet) || waitLoop(add.Instr.Block(), ld.Instr.Block()) {
+				continue
+			}
 			field := c.text(ld)
 			d := analysis.Diagnostic{
 				Pos: ld.Pos,
 				Message: fmt.Sprintf("%s tests %s with a separate atomic Load after the atomic Add at %s: two goroutines can both add before either loads, and both see the final value (both release, or neither); test the value Add returns",
 					srcname.Func(fn), field, diag.Where(c.pass.Fset, add.Pos, ld.Pos)),
 			}
-			if fix, ok := c.reloadFix(add, ld); ok {
-				d.SuggestedFixes = []analysis.SuggestedFix{fix}
+			if quiet && !c.readsBetween(add.Key, between) {
+				if fix, ok := c.reloadFix(add, ld); ok {
+					d.SuggestedFixes = []analysis.SuggestedFix{fix}
+				}
 			}
 			c.rep.Report(d)
 			break
 		}
 	}
+}
+
+// atomicAddr returns the address a sync/atomic call works on: its first
+// argument (the receiver of a method of atomic.Int32 and the like).
+func atomicAddr(instr ssa.Instruction) ssa.Value {
+	if ci, ok := instr.(ssa.CallInstruction); ok && len(ci.Common().Args) > 0 {
+		return ci.Common().Args[0]
+	}
+	return nil
+}
+
+// sameAddr reports whether x and y are the same address: the same SSA
+// value, or the same field or element (at the same index) of the same
+// address; and, when quiet (nothing can store between the two), the
+// address loaded from the same variable.
+func sameAddr(x, y ssa.Value, quiet bool) bool {
+	if x == nil || y == nil {
+		return false
+	}
+	x, y = access.StripConv(x), access.StripConv(y)
+	if x == y {
+		return true
+	}
+	switch x := x.(type) {
+	case *ssa.FieldAddr:
+		y, ok := y.(*ssa.FieldAddr)
+		return ok && x.Field == y.Field && sameAddr(x.X, y.X, quiet)
+	case *ssa.IndexAddr:
+		y, ok := y.(*ssa.IndexAddr)
+		return ok && sameIndex(x.Index, y.Index) && sameAddr(x.X, y.X, quiet)
+	case *ssa.UnOp:
+		y, ok := y.(*ssa.UnOp)
+		return ok && quiet && x.Op == token.MUL && y.Op == token.MUL && sameAddr(x.X, y.X, quiet)
+	}
+	return false
+}
+
+func sameIndex(x, y ssa.Value) bool {
+	x, y = access.StripConv(x), access.StripConv(y)
+	if x == y {
+		return true
+	}
+	cx, ok1 := x.(*ssa.Const)
+	cy, ok2 := y.(*ssa.Const)
+	return ok1 && ok2 && cx.Value != nil && cy.Value != nil && constant.Compare(cx.Value, token.EQL, cy.Value)
+}
+
+// straightLine returns the instructions that run after a and before b when
+// b follows a in straight-line code: in the same block, or in a chain of
+// blocks each the only successor of the one before and with it as its only
+// predecessor (so not a loop header).
+func straightLine(a, b ssa.Instruction) ([]ssa.Instruction, bool) {
+	var out []ssa.Instruction
+	blk := a.Block()
+	i := slices.Index(blk.Instrs, a) + 1
+	for range len(a.Parent().Blocks) {
+		if blk == b.Block() {
+			j := slices.Index(blk.Instrs, b)
+			if j < i {
+				return nil, false
+			}
+			return append(out, blk.Instrs[i:j]...), true
+		}
+		out = append(out, blk.Instrs[i:]...)
+		if len(blk.Succs) != 1 || len(blk.Succs[0].Preds) != 1 {
+			return nil, false
+		}
+		blk, i = blk.Succs[0], 0
+	}
+	return nil, false
+}
+
+// effects reports whether any of instrs calls, stores or communicates:
+// moving an atomic Add past it could change what the program observes.
+func effects(instrs []ssa.Instruction) bool {
+	for _, instr := range instrs {
+		switch instr := instr.(type) {
+		case *ssa.Store, *ssa.MapUpdate, *ssa.Send, *ssa.Go, *ssa.Defer, *ssa.Select, *ssa.Panic, *ssa.RunDefers:
+			return true
+		case ssa.CallInstruction:
+			return true
+		case *ssa.UnOp:
+			if instr.Op == token.ARROW {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readsBetween reports whether one of instrs accesses the counter k.
+func (c *checker) readsBetween(k guards.Key, instrs []ssa.Instruction) bool {
+	for _, instr := range instrs {
+		for _, a := range c.byInstr[instr] {
+			if a.Key == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// waitLoop reports whether ld is in a loop that add is not in: a Load
+// repeated until the other goroutines have added, not a test of this
+// goroutine's Add.
+func waitLoop(add, ld *ssa.BasicBlock) bool {
+	if add == ld {
+		return false
+	}
+	seen := map[*ssa.BasicBlock]bool{add: true}
+	work := slices.Clone(ld.Succs)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == ld {
+			return true
+		}
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		work = append(work, b.Succs...)
+	}
+	return false
 }
 
 // tested reports whether v (a loaded value) is compared in a branch

@@ -16,3 +16,9 @@ func TestUnguardedCounter(t *testing.T) {
 func TestReloadFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), unguardedcounter.Analyzer, "unguardedcounter/reload")
 }
+
+// TestReloadShapes: the finding and the fix only where the Load is the
+// Add's variable, and the fix only where folding changes nothing else.
+func TestReloadShapes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), unguardedcounter.Analyzer, "unguardedcounter/reloadshapes")
+}

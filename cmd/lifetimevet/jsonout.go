@@ -69,7 +69,7 @@ func printJSON(w io.Writer, g *driver.Graph, files *fixes.Files) error {
 		case act.IsRoot && len(act.Diagnostics) > 0:
 			diags := make([]jsonDiagnostic, 0, len(act.Diagnostics))
 			for _, d := range act.Diagnostics {
-				diags = append(diags, jsonDiag(fset, d, files))
+				diags = append(diags, jsonDiag(fset, d, files, act.Package.GoFiles))
 			}
 			add(act.Package.ID, act.Analyzer.Name, diags)
 		}
@@ -82,7 +82,7 @@ func printJSON(w io.Writer, g *driver.Graph, files *fixes.Files) error {
 	return err
 }
 
-func jsonDiag(fset *token.FileSet, d analysis.Diagnostic, files *fixes.Files) jsonDiagnostic {
+func jsonDiag(fset *token.FileSet, d analysis.Diagnostic, files *fixes.Files, sources []string) jsonDiagnostic {
 	jd := jsonDiagnostic{
 		Category: d.Category,
 		Posn:     fset.Position(d.Pos).String(),
@@ -90,9 +90,9 @@ func jsonDiag(fset *token.FileSet, d analysis.Diagnostic, files *fixes.Files) js
 		Message:  d.Message,
 	}
 	for _, sf := range d.SuggestedFixes {
-		m, err := files.Map(fset, sf)
+		m, err := files.Map(fset, sf, sources)
 		if err != nil {
-			continue // it does not map back to the user's file
+			continue // it does not map back to the user's file, or may not be made
 		}
 		jf := jsonFix{Message: m.Message}
 		for _, e := range m.Edits {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"crypto/sha256"
 	"flag"
 	"fmt"
 	"go/token"
@@ -15,9 +17,9 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/sourcegraph/jsonrpc2"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
-	"github.com/tliron/glsp/server"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
@@ -96,13 +98,49 @@ Flags:
 		TextDocumentDidClose:   func(*glsp.Context, *protocol.DidCloseTextDocumentParams) error { return nil },
 		TextDocumentCodeAction: ls.codeAction,
 	}
-	// The server logs nothing (no commonlog backend is linked in), so that
-	// standard output carries only the protocol.
-	if err := server.NewServer(&ls.handler, "lifetimevet", false).RunStdio(); err != nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
-		return 1
-	}
+	// Standard output carries only the protocol. The stream answers a
+	// malformed frame with an error and reads on (see lspStream).
+	stream := newLSPStream(os.Stdin, os.Stdout, stdioCloser{})
+	conn := jsonrpc2.NewConn(context.Background(), stream, jsonrpc2.HandlerWithError(ls.handle))
+	<-conn.DisconnectNotify()
 	return 0
+}
+
+type stdioCloser struct{}
+
+func (stdioCloser) Close() error {
+	os.Stdin.Close()
+	return os.Stdout.Close()
+}
+
+// handle dispatches a request or notification to the protocol handler, as
+// glsp's server does.
+func (ls *langServer) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	gc := glsp.Context{
+		Method: req.Method,
+		Notify: func(method string, params any) { conn.Notify(ctx, method, params) },
+		Call:   func(method string, params, result any) { conn.Call(ctx, method, params, result) },
+	}
+	if req.Params != nil {
+		gc.Params = *req.Params
+	}
+	r, validMethod, validParams, err := ls.handler.Handle(&gc)
+	switch {
+	case !validMethod:
+		if req.Notif {
+			return nil, nil
+		}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not supported: " + clip(req.Method, 100)}
+	case !validParams:
+		msg := "invalid params"
+		if err != nil {
+			msg = err.Error()
+		}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: msg}
+	case err != nil:
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: err.Error()}
+	}
+	return r, nil
 }
 
 type langServer struct {
@@ -127,6 +165,7 @@ type langServer struct {
 type lspFix struct {
 	diag protocol.Diagnostic
 	fix  *fixes.Fix
+	sums map[string][sha256.Size]byte // of the files it edits, as analysed
 }
 
 func (ls *langServer) initialize(c *glsp.Context, p *protocol.InitializeParams) (any, error) {
@@ -195,9 +234,21 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 		Tests:      ls.tests,
 		BuildFlags: ls.buildFlags,
 	}
+	// the go command, run in a directory that is not there, says
+	// only "fork/exec .../go: no such file or directory"
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		why := "does not exist"
+		if err == nil {
+			why = "is not a directory"
+		} else if !os.IsNotExist(err) {
+			why = "cannot be read: " + err.Error()
+		}
+		ls.log(notify, protocol.MessageTypeError, fmt.Sprintf("lifetimevet: cannot analyse the package: the directory %s %s", dir, why))
+		return
+	}
 	pkgs, err := packages.Load(cfg, ".")
 	if err != nil {
-		ls.log(notify, protocol.MessageTypeError, fmt.Sprintf("loading %s: %v", dir, err))
+		ls.log(notify, protocol.MessageTypeError, fmt.Sprintf("lifetimevet: loading %s: %v", dir, loadError(err)))
 		return
 	}
 	graph, err := driver.Analyze(ls.analyzers, cfg.Fset, pkgs, nil)
@@ -208,7 +259,7 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 	var loadErrs []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
-			loadErrs = append(loadErrs, e.Error())
+			loadErrs = append(loadErrs, errorText(e))
 		}
 	})
 	if len(loadErrs) > 0 {
@@ -224,7 +275,7 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 		}
 	}
 	fileFixes := map[string][]lspFix{}
-	files := &fixes.Files{}
+	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile}
 	conv := lineCache{}
 	for _, f := range collectFindings(graph) {
 		name := f.posn.Filename
@@ -258,9 +309,16 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 		}
 		byFile[name] = append(byFile[name], d)
 		for _, sf := range f.d.SuggestedFixes {
-			if fix, err := files.Map(f.fset, sf); err == nil {
-				fileFixes[name] = append(fileFixes[name], lspFix{d, fix})
+			fix, err := files.Map(f.fset, sf, f.sources)
+			if err != nil {
+				ls.log(notify, protocol.MessageTypeInfo, fmt.Sprintf("lifetimevet: %s:%d: the fix %q is not offered: %v", name, f.posn.Line, sf.Message, err))
+				continue
 			}
+			sums := map[string][sha256.Size]byte{}
+			for _, e := range fix.Edits {
+				sums[e.File], _ = graph.Digest(e.File)
+			}
+			fileFixes[name] = append(fileFixes[name], lspFix{d, fix, sums})
 		}
 	}
 	ls.mu.Lock()
@@ -297,6 +355,18 @@ func (ls *langServer) codeAction(c *glsp.Context, p *protocol.CodeActionParams) 
 	conv := lineCache{}
 	for _, f := range fs {
 		if !overlaps(f.diag.Range, p.Range) {
+			continue
+		}
+		// The edits are offsets into the files as analysed: a file
+		// saved since gets no fix until it is analysed again.
+		stale := ""
+		for name, sum := range f.sums {
+			if data, err := os.ReadFile(name); err != nil || sha256.Sum256(data) != sum {
+				stale = name
+			}
+		}
+		if stale != "" {
+			ls.log(c.Notify, protocol.MessageTypeInfo, fmt.Sprintf("lifetimevet: the fix %q is not offered: %s changed since it was analysed", f.fix.Message, stale))
 			continue
 		}
 		changes := map[protocol.DocumentUri][]protocol.TextEdit{}

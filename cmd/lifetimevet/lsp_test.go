@@ -246,3 +246,49 @@ func TestLSPCodeAction(t *testing.T) {
 		t.Errorf("edits: %+v", edits)
 	}
 }
+
+// TestLSPCodeActionStale: a file changed on disk since its analysis gets
+// no code action (its offsets are stale) until it is analysed again, and
+// the log says why.
+func TestLSPCodeActionStale(t *testing.T) {
+	bin := buildTags(t, "lifetimevet_testfix")
+	dir := t.TempDir()
+	for _, name := range []string{"go.mod", "keepalive.go"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "internal", "fixes", "testdata", "keepalive", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, name), data, 0o666)
+	}
+	file := filepath.Join(dir, "keepalive.go")
+	c := startLSP(t, bin, dir)
+	initialize(t, c, dir)
+	didOpen(t, c, file)
+	var keep *lspDiagnostic
+	for _, d := range c.wait(t, fileURI(file)) {
+		if strings.HasPrefix(d.Message, "keep p's owner alive") {
+			keep = &d
+			break
+		}
+	}
+	if keep == nil {
+		t.Fatal("no KeepAlive diagnostic")
+	}
+	data, _ := os.ReadFile(file)
+	os.WriteFile(file, append([]byte("// a line added outside the editor\n"), data...), 0o666)
+	var actions []struct{ Title string }
+	c.call(t, "textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": fileURI(file)},
+		"range":        keep.Range,
+		"context":      map[string]any{"diagnostics": []any{}},
+	}, &actions)
+	if len(actions) != 0 {
+		t.Errorf("code actions on a changed file: %+v", actions)
+	}
+	c.mu.Lock()
+	logs := strings.Join(c.logs, "\n")
+	c.mu.Unlock()
+	if !strings.Contains(logs, "keepalive.go changed since it was analysed") {
+		t.Errorf("log: %s", logs)
+	}
+}

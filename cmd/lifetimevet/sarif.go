@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/url"
 	"os"
@@ -79,6 +80,7 @@ func sarifReport(ran []*analysis.Analyzer, findings []finding, dir string, files
 		}
 		return sarif.NewPhysicalLocation().WithArtifactLocation(loc).WithRegion(region)
 	}
+	var notices []string
 	for _, f := range findings {
 		res := run.CreateResultForRule(f.analyzer.Name).
 			WithLevel(ruleLevel(f.analyzer)).
@@ -100,9 +102,12 @@ func sarifReport(ran []*analysis.Analyzer, findings []finding, dir string, files
 				WithMessage(sarif.NewTextMessage(rel.Message)))
 		}
 		for _, sf := range f.d.SuggestedFixes {
-			fix, err := files.Map(f.fset, sf)
+			fix, err := files.Map(f.fset, sf, f.sources)
 			if err != nil {
-				continue // SARIF fixes are edits of the user's files
+				// SARIF fixes are edits of the user's files, made on
+				// the content analysed
+				notices = append(notices, fmt.Sprintf("%s:%d: the fix %q is not offered: %v", f.posn.Filename, f.posn.Line, sf.Message, err))
+				continue
 			}
 			sfix := sarif.NewFix().WithDescription(sarif.NewTextMessage(fix.Message))
 			for _, e := range fix.Edits {
@@ -123,6 +128,9 @@ func sarifReport(ran []*analysis.Analyzer, findings []finding, dir string, files
 		WithWorkingDirectory(sarif.NewArtifactLocation().WithURI(fileURI(dir) + "/"))
 	for _, e := range errs {
 		inv.AddToolExecutionNotification(sarif.NewNotification().WithLevel("error").WithMessage(sarif.NewTextMessage(e)))
+	}
+	for _, n := range notices {
+		inv.AddToolExecutionNotification(sarif.NewNotification().WithLevel("note").WithMessage(sarif.NewTextMessage(n)))
 	}
 	run.AddInvocation(inv)
 	return sarif.NewReport().AddRun(run)

@@ -2,12 +2,14 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"flag"
 	"fmt"
 	"go/token"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -58,7 +60,7 @@ func (t *triState) IsBoolFlag() bool { return true }
 
 // standalone loads the packages named by args and analyses them; it returns
 // the exit status.
-func standalone(args []string) int {
+func standalone(args []string) (status int) {
 	flag.CommandLine.Init(progName(), flag.ContinueOnError)
 	flag.Usage = usage
 	registerCommonFlags()
@@ -146,12 +148,12 @@ func standalone(args []string) int {
 	tm.loadDone(pkgs)
 	if err != nil {
 		prog.stop()
-		fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
+		fmt.Fprintf(os.Stderr, "%s: %s\n", progName(), loadError(err))
 		return 1
 	}
 	prog.stop()
 	if len(pkgs) == 0 {
-		packages.PrintErrors(pkgs)
+		printLoadErrors(os.Stderr, pkgs)
 		fmt.Fprintf(os.Stderr, "%s: no packages match %s\n", progName(), strings.Join(patterns, " "))
 		return 1
 	}
@@ -162,14 +164,14 @@ func standalone(args []string) int {
 	prog.stop()
 	// The list, parse and type errors, known once every package was
 	// type-checked.
-	status := 0
+	status = 0
 	var loadErrs []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
-			loadErrs = append(loadErrs, e.Error())
+			loadErrs = append(loadErrs, errorText(e))
 		}
 	})
-	if n := packages.PrintErrors(pkgs); n > 0 {
+	if n := printLoadErrors(os.Stderr, pkgs); n > 0 {
 		status = 1
 	}
 	if *memprofile != "" {
@@ -184,9 +186,15 @@ func standalone(args []string) int {
 	}
 	cwd, _ := os.Getwd()
 	findings := collectFindings(graph)
-	files := &fixes.Files{}
+	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile}
+	fixFailed := false
 	if *fix {
-		status = max(status, applyFixes(os.Stderr, findings, files, cwd))
+		fixFailed = applyFixes(os.Stderr, findings, files, cwd) != 0
+	}
+	if fixFailed {
+		// a file that could not be fixed is an error, whatever else
+		// the run found
+		defer func() { status = 1 }()
 	}
 	switch *format {
 	case "json":
@@ -209,6 +217,40 @@ func standalone(args []string) int {
 		status = max(status, 3)
 	}
 	return status
+}
+
+// errorText is a list, parse or type error as the go command prints it:
+// position first, and no "-: " for an error without one.
+func errorText(e packages.Error) string {
+	if e.Pos == "" || e.Pos == "-" {
+		return e.Msg
+	}
+	return e.Pos + ": " + e.Msg
+}
+
+// printLoadErrors prints the errors of the packages and their
+// dependencies, each once, and returns how many it printed.
+func printLoadErrors(w io.Writer, pkgs []*packages.Package) int {
+	seen := map[string]bool{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			msg := errorText(e)
+			if !seen[msg] {
+				seen[msg] = true
+				fmt.Fprintln(w, msg)
+			}
+		}
+	})
+	return len(seen)
+}
+
+// goListFailed matches go/packages' wrapping of a go list failure.
+var goListFailed = regexp.MustCompile(`^(?:go list failed: )?err: exit status \d+: stderr: `)
+
+// loadError is what go list said, without go/packages' wrapping ("err:
+// exit status 1: stderr: ...").
+func loadError(err error) string {
+	return strings.TrimSpace(goListFailed.ReplaceAllString(err.Error(), ""))
 }
 
 // given reports whether the flag name was on the command line.
@@ -268,6 +310,7 @@ type finding struct {
 	msg      string
 	fset     *token.FileSet
 	d        analysis.Diagnostic
+	sources  []string // the Go files of the package: the files its fixes may edit
 }
 
 // collectFindings returns the findings of the root actions, sorted and
@@ -286,7 +329,7 @@ func collectFindings(g *driver.Graph) []finding {
 				continue
 			}
 			seen[k] = true
-			all = append(all, finding{act.Analyzer, posn, d.Message, act.Package.Fset, d})
+			all = append(all, finding{act.Analyzer, posn, d.Message, act.Package.Fset, d, act.Package.GoFiles})
 		}
 	}
 	slices.SortFunc(all, func(a, b finding) int {
@@ -316,42 +359,78 @@ func printText(w io.Writer, all []finding, cwd string, contextLines int) int {
 // user's files, and says on w what it did and which fixes it could not
 // apply (an edit that does not map back through cgo's //line directives,
 // or that conflicts with another fix). It returns 1 if a file could not be
-// written.
+// written, or was not fixed because it changed during the run.
 func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string) int {
 	var mapped []*fixes.Fix
+	status := 0
 	for _, f := range findings {
 		if len(f.d.SuggestedFixes) == 0 {
 			continue
 		}
 		sf := f.d.SuggestedFixes[0]
-		m, err := files.Map(f.fset, sf)
+		m, err := files.Map(f.fset, sf, f.sources)
 		if err != nil {
 			fmt.Fprintf(w, "%s: %s:%d: cannot apply the fix %q: %v\n", progName(), shortPath(cwd, f.posn.Filename), f.posn.Line, sf.Message, err)
+			if errors.Is(err, fixes.ErrStale) {
+				status = 1
+			}
 			continue
 		}
 		mapped = append(mapped, m)
 	}
 	if len(mapped) == 0 {
-		return 0
+		return status
 	}
-	changed, conflicts, err := files.Apply(mapped, nil)
+	if beforeApply != nil {
+		beforeApply()
+	}
+	changed, conflicts, err := files.Apply(mapped, writeFix)
 	for _, c := range conflicts {
 		fmt.Fprintf(w, "%s: %s: cannot apply the fix %q: it conflicts with another fix\n", progName(), shortPath(cwd, c.Edits[0].File), c.Message)
 	}
 	for _, name := range changed {
+		// the fixes applied, each once (a file two packages reach
+		// gets the same fix from both)
+		seen := map[fixes.Edit]bool{}
 		n := 0
 		for _, m := range mapped {
-			if !slices.Contains(conflicts, m) && m.Edits[0].File == name {
+			e := m.Edits[0]
+			if slices.Contains(conflicts, m) || !sameFile(e.File, name) {
+				continue
+			}
+			e.File = ""
+			if !seen[e] {
+				seen[e] = true
 				n++
 			}
 		}
 		fmt.Fprintf(w, "%s: %s: applied %d fix(es)\n", progName(), shortPath(cwd, name), n)
 	}
 	if err != nil {
-		fmt.Fprintf(w, "%s: %v\n", progName(), err)
+		// one error per file that could not be written
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintf(w, "%s: %s\n", progName(), line)
+		}
 		return 1
 	}
-	return 0
+	return status
+}
+
+// Test hooks (see testfix.go): beforeApply runs between the analysis and
+// the writing of the fixes; writeFix, if not nil, writes a fixed file.
+var (
+	beforeApply func()
+	writeFix    func(name string, data []byte) error
+)
+
+// sameFile reports whether a and b name the same file.
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ai, err1 := os.Stat(a)
+	bi, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ai, bi)
 }
 
 // shortPath returns name relative to dir when that is shorter, as the go

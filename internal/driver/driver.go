@@ -24,6 +24,8 @@
 package driver
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -34,7 +36,9 @@ import (
 	"iter"
 	"net/url"
 	"os"
+	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -76,6 +80,31 @@ type Graph struct {
 	// given to Analyze.
 	Roots   []*Action
 	actions []*Action // all, in the order they were created
+
+	digests   map[string][sha256.Size]byte
+	rewritten map[string][]byte
+}
+
+// ReadFile reads a file as the driver parsed it: for cgo's rewrite of a
+// file with a relative //line directive, the content with the directive's
+// file name resolved (see resolveLineDirectives); otherwise what is on
+// disk.
+func (g *Graph) ReadFile(name string) ([]byte, error) {
+	if src, ok := g.rewritten[name]; ok {
+		return src, nil
+	}
+	return os.ReadFile(name)
+}
+
+// Digest returns the SHA-256 of file name's content as the driver read it
+// to analyse a root package: each of its compiled Go files, and each of its
+// Go files that cgo rewrote (read when Analyze starts, the closest to when
+// cgo read them). A suggested fix may be applied only to the
+// content it was computed on (internal/fixes checks). The boolean is false
+// for a file the driver did not read.
+func (g *Graph) Digest(name string) ([sha256.Size]byte, bool) {
+	sum, ok := g.digests[name]
+	return sum, ok
 }
 
 // All returns every action of the graph: the roots, their prerequisites
@@ -125,7 +154,8 @@ type node struct {
 	pkg       *packages.Package
 	actions   []*Action // on this package, prerequisites first
 	importers []*node
-	waiting   int // imports not yet done
+	waiting   int  // imports not yet done
+	root      bool // a package given to Analyze
 	// the facts its actions exported, to move to its light types
 	objectFacts  []objectFactKey
 	packageFacts []packageFactKey
@@ -135,9 +165,11 @@ type driver struct {
 	fset *token.FileSet
 	opts *Options
 
-	mu           sync.RWMutex // guards the facts
+	mu           sync.RWMutex // guards the facts and digests
 	objectFacts  map[objectFactKey]analysis.Fact
 	packageFacts map[packageFactKey]analysis.Fact
+	digests      map[string][sha256.Size]byte
+	rewritten    map[string][]byte // see resolveLineDirectives
 }
 
 // Analyze runs the analyzers on the root packages, which go/packages
@@ -204,7 +236,7 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 		return n
 	}
 	for _, pkg := range roots {
-		visit(pkg)
+		visit(pkg).root = true
 	}
 	// g.actions is in postorder of prerequisites: on one package, a
 	// prerequisite comes before the actions that need it.
@@ -213,7 +245,21 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 		n.actions = append(n.actions, act)
 	}
 
-	d := &driver{fset: fset, opts: opts, objectFacts: map[objectFactKey]analysis.Fact{}, packageFacts: map[packageFactKey]analysis.Fact{}}
+	d := &driver{fset: fset, opts: opts, objectFacts: map[objectFactKey]analysis.Fact{}, packageFacts: map[packageFactKey]analysis.Fact{},
+		digests: map[string][sha256.Size]byte{}, rewritten: map[string][]byte{}}
+	// The user's files that cgo rewrote were read by cgo when the
+	// packages were loaded: their digests are taken now, as close to
+	// that as the driver gets.
+	for _, pkg := range roots {
+		for _, name := range pkg.GoFiles {
+			if slices.Contains(pkg.CompiledGoFiles, name) {
+				continue
+			}
+			if src, err := os.ReadFile(name); err == nil {
+				d.digest(name, src)
+			}
+		}
+	}
 	workers := runtime.GOMAXPROCS(0)
 	if opts.Sequential {
 		workers = 1
@@ -221,6 +267,8 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 	if err := d.run(order, workers); err != nil {
 		return nil, err
 	}
+	g.digests = d.digests
+	g.rewritten = d.rewritten
 	return g, nil
 }
 
@@ -294,7 +342,7 @@ func (d *driver) run(order []*node, workers int) error {
 // what its importers do not need.
 func (d *driver) process(n *node) {
 	pkg := n.pkg
-	d.typeCheck(pkg)
+	d.typeCheck(pkg, n.root)
 	for _, act := range n.actions {
 		d.exec(n, act)
 	}
@@ -314,8 +362,9 @@ func (d *driver) process(n *node) {
 // errors go to pkg.Errors (and pkg.TypeErrors). Function bodies are
 // checked even in a package no analyzer runs on, as go/packages and the go
 // command do: an error in one makes the package, and its importers,
-// ill-typed.
-func (d *driver) typeCheck(pkg *packages.Package) {
+// ill-typed. For a root package, it records the digests of the files it
+// reads.
+func (d *driver) typeCheck(pkg *packages.Package, root bool) {
 	pkg.Fset = d.fset
 	pkg.Types = types.NewPackage(pkg.PkgPath, pkg.Name)
 	addError := func(err error) {
@@ -330,7 +379,7 @@ func (d *driver) typeCheck(pkg *packages.Package) {
 		case *os.PathError:
 			pkg.Errors = append(pkg.Errors, packages.Error{Pos: err.Path + ":1", Msg: err.Err.Error(), Kind: packages.ParseError})
 		default:
-			pkg.Errors = append(pkg.Errors, packages.Error{Pos: "-", Msg: err.Error(), Kind: packages.UnknownError})
+			pkg.Errors = append(pkg.Errors, packages.Error{Msg: err.Error(), Kind: packages.UnknownError})
 		}
 	}
 	for _, name := range pkg.CompiledGoFiles {
@@ -338,6 +387,18 @@ func (d *driver) typeCheck(pkg *packages.Package) {
 		if err != nil {
 			addError(err)
 			continue
+		}
+		if !slices.Contains(pkg.GoFiles, name) {
+			// cgo's rewrite of a user's file, in the build cache
+			if fixed, ok := resolveLineDirectives(src); ok {
+				src = fixed
+				d.mu.Lock()
+				d.rewritten[name] = fixed
+				d.mu.Unlock()
+			}
+		}
+		if root {
+			d.digest(name, src)
 		}
 		f, err := parser.ParseFile(d.fset, name, src, parser.AllErrors|parser.ParseComments)
 		if err != nil {
@@ -370,6 +431,56 @@ func (d *driver) typeCheck(pkg *packages.Package) {
 	for _, imp := range pkg.Imports {
 		pkg.IllTyped = pkg.IllTyped || imp.IllTyped
 	}
+}
+
+// digest records the digest of file name's content. A file read twice
+// (by a package and its test variant) with different contents gets a
+// digest that matches no content: no fix is applied to it.
+func (d *driver) digest(name string, src []byte) {
+	sum := sha256.Sum256(src)
+	d.mu.Lock()
+	if old, ok := d.digests[name]; ok && old != sum {
+		sum = [sha256.Size]byte{}
+	}
+	d.digests[name] = sum
+	d.mu.Unlock()
+}
+
+// lineDirective matches the file name of a //line or /*line directive:
+// "//line name:line" (at the start of a line) or "/*line name:line:col*/".
+var lineDirective = regexp.MustCompile(`(?m)(?:^//line |/\*line )([^\n*]*?):(\d+)(?::\d+)?(?:\*/|[ \t\r]*$)`)
+
+// resolveLineDirectives returns cgo's rewrite of a user's file with the
+// relative file names of //line directives resolved against the directory
+// of the user's file, as the compiler resolves them in the user's file,
+// and reports whether there was one. cgo copies the user's directives into
+// its output, which lies in the build cache: go/scanner would resolve them
+// against the cache directory, and findings would be reported there.
+func resolveLineDirectives(src []byte) ([]byte, bool) {
+	if !bytes.HasPrefix(src, []byte("// Code generated by cmd/cgo")) || !bytes.Contains(src, []byte("line ")) {
+		return nil, false
+	}
+	dir := ""
+	changed := false
+	out := lineDirective.ReplaceAllFunc(src, func(m []byte) []byte {
+		sub := lineDirective.FindSubmatchIndex(m)
+		name := string(m[sub[2]:sub[3]])
+		switch {
+		case name == "":
+			return m
+		case filepath.IsAbs(name):
+			if dir == "" {
+				// cgo's own directive, naming the user's file
+				dir = filepath.Dir(name)
+			}
+			return m
+		case dir == "":
+			return m
+		}
+		changed = true
+		return slices.Concat(m[:sub[2]], []byte(filepath.Join(dir, name)), m[sub[3]:])
+	})
+	return out, changed
 }
 
 // config returns the type checker's configuration for pkg: its imports
@@ -478,7 +589,7 @@ func (d *driver) exec(n *node, act *Action) {
 		AllObjectFacts:  func() []analysis.ObjectFact { return d.allObjectFacts(act.Analyzer) },
 		AllPackageFacts: func() []analysis.PackageFact { return d.allPackageFacts(act.Analyzer) },
 	}
-	pass.ReadFile = readFileOf(pass, pkg)
+	pass.ReadFile = d.readFileOf(pass, pkg)
 	if d.opts.Run != nil {
 		d.opts.Run(act, func() { act.result, act.Err = run(pass) })
 	} else {
@@ -579,12 +690,18 @@ func (d *driver) allPackageFacts(a *analysis.Analyzer) []analysis.PackageFact {
 // readFileOf is Pass.ReadFile: the package's files only, as the checker
 // allows (OtherFiles, IgnoredFiles, the parsed files), and its embedded
 // files.
-func readFileOf(pass *analysis.Pass, pkg *packages.Package) func(string) ([]byte, error) {
+func (d *driver) readFileOf(pass *analysis.Pass, pkg *packages.Package) func(string) ([]byte, error) {
 	return func(name string) ([]byte, error) {
 		ok := slices.Contains(pass.OtherFiles, name) || slices.Contains(pass.IgnoredFiles, name) ||
 			slices.Contains(pkg.CompiledGoFiles, name) || slices.Contains(pkg.EmbedFiles, name)
 		if !ok {
 			return nil, fmt.Errorf("Pass.ReadFile: %s is not among OtherFiles, IgnoredFiles, or names of Files", name)
+		}
+		d.mu.RLock()
+		src, ok := d.rewritten[name]
+		d.mu.RUnlock()
+		if ok {
+			return src, nil
 		}
 		return os.ReadFile(name)
 	}

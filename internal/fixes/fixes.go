@@ -11,20 +11,47 @@
 // outside it in the user's file (so that the edit does not straddle text that
 // cgo rewrote, such as a C.f reference). Map does that, and says why when it
 // cannot.
+//
+// A fix is only ever written to content identical to what was analysed:
+// Map takes the package's source set (the files go/packages lists) and
+// refuses an edit of any other file (a //line directive naming a file
+// outside the package does not redirect it), and, given the digests of
+// what the analysis read (Files.Digest), an edit of a file that changed
+// since; Apply reads each file again before it writes it and refuses a file
+// that changed in between, and writes each file once however many names
+// (symlinks, hard links) and packages reach it. No fix is offered in a file
+// marked as generated ("// Code generated ... DO NOT EDIT.").
 package fixes
 
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
+	"errors"
 	"fmt"
+	"go/ast"
 	"go/format"
+	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
+
+// ErrStale is wrapped by the errors of Map and Apply that refuse a file
+// whose content is not the one analysed (edited during the run).
+var ErrStale = errors.New("the file is not what was analysed")
+
+// errStale wraps ErrStale without adding to the message.
+var errStale = quiet{ErrStale}
+
+type quiet struct{ err error }
+
+func (quiet) Error() string   { return "" }
+func (q quiet) Unwrap() error { return q.err }
 
 // An Edit replaces the bytes [Start, End) of File with New.
 type Edit struct {
@@ -44,19 +71,42 @@ type Files struct {
 	data map[string][]byte
 	// ReadFile reads a file; os.ReadFile when nil.
 	ReadFile func(string) ([]byte, error)
+	// Digest, if not nil, returns the SHA-256 of a file's content as the
+	// analysis read it, and false for a file the analysis did not read.
+	// Map then refuses an edit of a file whose content is not the one
+	// analysed (it changed since, or was never analysed).
+	Digest func(name string) (sum [sha256.Size]byte, ok bool)
+
+	stats map[string]os.FileInfo // of the source files, for sameFile
+	fixed map[string]bool        // files Apply wrote
 }
 
-func (fs *Files) read(name string) ([]byte, error) {
-	if data, ok := fs.data[name]; ok {
-		return data, nil
-	}
+func (fs *Files) readFile(name string) ([]byte, error) {
 	read := fs.ReadFile
 	if read == nil {
 		read = os.ReadFile
 	}
-	data, err := read(name)
+	return read(name)
+}
+
+// read returns the content of file name, read once, and checks it against
+// the digest of what the analysis read.
+func (fs *Files) read(name string) ([]byte, error) {
+	if data, ok := fs.data[name]; ok {
+		return data, nil
+	}
+	data, err := fs.readFile(name)
 	if err != nil {
 		return nil, err
+	}
+	if fs.Digest != nil {
+		want, ok := fs.Digest(name)
+		if !ok {
+			return nil, fmt.Errorf("%s was not analysed", name)
+		}
+		if sha256.Sum256(data) != want {
+			return nil, fmt.Errorf("%s changed since it was analysed%w", name, errStale)
+		}
 	}
 	if fs.data == nil {
 		fs.data = map[string][]byte{}
@@ -65,13 +115,18 @@ func (fs *Files) read(name string) ([]byte, error) {
 	return data, nil
 }
 
-// Map maps fix, whose positions are in fset, to the user's files. Its error
-// says why an edit does not map cleanly.
-func (fs *Files) Map(fset *token.FileSet, fix analysis.SuggestedFix) (*Fix, error) {
+// Map maps fix, whose positions are in fset, to the user's files. sources
+// are the files of the package the fix was reported in (its GoFiles, as
+// go/packages lists them): an edit of any other file is refused. Its error
+// says why an edit does not map cleanly or may not be made.
+func (fs *Files) Map(fset *token.FileSet, fix analysis.SuggestedFix, sources []string) (*Fix, error) {
 	out := &Fix{Message: fix.Message}
 	for _, e := range fix.TextEdits {
-		m, err := fs.mapEdit(fset, e)
+		m, err := fs.mapEdit(fset, e, sources)
 		if err != nil {
+			return nil, err
+		}
+		if err := fs.check(m, sources); err != nil {
 			return nil, err
 		}
 		out.Edits = append(out.Edits, m)
@@ -79,7 +134,94 @@ func (fs *Files) Map(fset *token.FileSet, fix analysis.SuggestedFix) (*Fix, erro
 	return out, nil
 }
 
-func (fs *Files) mapEdit(fset *token.FileSet, e analysis.TextEdit) (Edit, error) {
+// check reports why edit e may not be made: its file is not one of the
+// package's sources, its content is not what was analysed, it is
+// generated, or the edit lies outside it.
+func (fs *Files) check(e Edit, sources []string) error {
+	if fs.wasFixed(e.File) {
+		return fmt.Errorf("%s was fixed in this run", e.File)
+	}
+	if !fs.inSources(e.File, sources) {
+		return notInSources(e.File)
+	}
+	data, err := fs.read(e.File)
+	if err != nil {
+		return err
+	}
+	if e.Start < 0 || e.End < e.Start || e.End > len(data) {
+		return fmt.Errorf("the edit lies outside %s", e.File)
+	}
+	if generated(data) {
+		return fmt.Errorf("%s is generated (it says \"Code generated ... DO NOT EDIT.\"); fix its generator instead", e.File)
+	}
+	return nil
+}
+
+// wasFixed reports whether Apply wrote file name (by any of its names).
+func (fs *Files) wasFixed(name string) bool {
+	if fs.fixed[name] {
+		return true
+	}
+	fi := fs.stat(name)
+	for f := range fs.fixed {
+		if fi != nil && os.SameFile(fi, fs.stat(f)) {
+			return true
+		}
+	}
+	return false
+}
+
+func notInSources(name string) error {
+	return fmt.Errorf("the edit is in %s, which is not a file of the package (a //line directive names it)", name)
+}
+
+// inSources reports whether name is one of sources: the same name once
+// both are cleaned, or the same file (a symlink, a hard link).
+func (fs *Files) inSources(name string, sources []string) bool {
+	name = filepath.Clean(name)
+	for _, s := range sources {
+		if filepath.Clean(s) == name {
+			return true
+		}
+	}
+	fi := fs.stat(name)
+	if fi == nil {
+		return false
+	}
+	for _, s := range sources {
+		if si := fs.stat(s); si != nil && os.SameFile(fi, si) {
+			return true
+		}
+	}
+	return false
+}
+
+func (fs *Files) stat(name string) os.FileInfo {
+	if fi, ok := fs.stats[name]; ok {
+		return fi
+	}
+	fi, err := os.Stat(name)
+	if err != nil {
+		fi = nil
+	}
+	if fs.stats == nil {
+		fs.stats = map[string]os.FileInfo{}
+	}
+	fs.stats[name] = fi
+	return fi
+}
+
+// generated reports whether Go source data says it is generated, as
+// ast.IsGenerated decides.
+func generated(data []byte) bool {
+	if !bytes.Contains(data, []byte("DO NOT EDIT")) {
+		return false
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "", data, parser.PackageClauseOnly|parser.ParseComments)
+	return err == nil && ast.IsGenerated(f)
+}
+
+func (fs *Files) mapEdit(fset *token.FileSet, e analysis.TextEdit, sources []string) (Edit, error) {
 	end := e.End
 	if !end.IsValid() {
 		end = e.Pos
@@ -91,13 +233,19 @@ func (fs *Files) mapEdit(fset *token.FileSet, e analysis.TextEdit) (Edit, error)
 	raw, rawEnd := tf.PositionFor(e.Pos, false), tf.PositionFor(end, false)
 	adj, adjEnd := tf.PositionFor(e.Pos, true), tf.PositionFor(end, true)
 	if raw.Filename == adj.Filename && raw.Line == adj.Line && raw.Column == adj.Column &&
-		rawEnd.Line == adjEnd.Line && rawEnd.Column == adjEnd.Column {
-		// No //line directive in play: the file is the user's.
+		rawEnd.Line == adjEnd.Line && rawEnd.Column == adjEnd.Column || fs.inSources(raw.Filename, sources) {
+		// No //line directive in play, or the file the analysis read
+		// is one the user has (a //line directive in it names where
+		// it came from, such as a grammar, which is not what the
+		// edit is of): the edit is of that file.
 		return Edit{File: raw.Filename, Start: raw.Offset, End: rawEnd.Offset, New: string(e.NewText)}, nil
 	}
 	where := fmt.Sprintf("%s:%d:%d", filepath.Base(adj.Filename), adj.Line, adj.Column)
 	if adj.Filename != adjEnd.Filename || adj.Column == 0 || adjEnd.Column == 0 {
 		return Edit{}, fmt.Errorf("the edit at %s spans text that cgo's //line directives do not map to columns of one file", where)
+	}
+	if !fs.inSources(adj.Filename, sources) {
+		return Edit{}, notInSources(adj.Filename)
 	}
 	gen, err := fs.read(raw.Filename)
 	if err != nil {
@@ -111,7 +259,8 @@ func (fs *Files) mapEdit(fset *token.FileSet, e analysis.TextEdit) (Edit, error)
 		// An insertion at the end of a line of cgo's output (after a
 		// statement cgo rewrote and any comment that ends it): the end of
 		// the same line of the user's file, whatever the columns say.
-		if eol, ok := endOfLine(user, adj.Line); ok {
+		// The lines must end alike (the analysis saw this line).
+		if eol, ok := endOfLine(user, adj.Line); ok && lastByte(gen[:raw.Offset]) == lastByte(user[:eol]) {
 			return Edit{File: adj.Filename, Start: eol, End: eol, New: string(e.NewText)}, nil
 		}
 	}
@@ -143,16 +292,30 @@ func (fs *Files) mapEdit(fset *token.FileSet, e analysis.TextEdit) (Edit, error)
 }
 
 // endOfLine returns the offset of the end of line (from 1) in data: its
-// newline, or the end of data.
+// newline (its carriage return in a CRLF line), or the end of data.
 func endOfLine(data []byte, line int) (int, bool) {
 	start, ok := offsetOf(data, line, 1)
 	if !ok {
 		return 0, false
 	}
 	if i := bytes.IndexByte(data[start:], '\n'); i >= 0 {
+		if i > 0 && data[start+i-1] == '\r' {
+			i--
+		}
 		return start + i, true
 	}
 	return len(data), true
+}
+
+// lastByte returns the last byte of the last line of data that is not
+// white space, or 0.
+func lastByte(data []byte) byte {
+	line := data[bytes.LastIndexByte(data, '\n')+1:]
+	line = bytes.TrimRight(line, " \t\r")
+	if len(line) == 0 {
+		return 0
+	}
+	return line[len(line)-1]
 }
 
 // offsetOf returns the byte offset of line:column (both from 1) in data.
@@ -179,27 +342,51 @@ func offsetOf(data []byte, line, column int) (int, bool) {
 }
 
 // Apply applies fixes to the files they edit, writing them with write
-// (os.WriteFile when nil). Identical edits (a fix reported in a package
-// and in its test variant) are applied once; a fix with an edit that
-// overlaps an edit of another is left out, and Apply returns it in
-// conflicts. A file that was gofmt-formatted is formatted again after its
-// edits.
+// (os.WriteFile when nil). The edits of one file (by any of its names: a
+// symlink or a hard link counts as the same file) are applied together and
+// the file written once. Identical edits (a fix reported in a package and
+// in its test variant, or in two packages that share the file) are applied
+// once; insertions at one point are all made, in the order of fixes; a fix
+// with an edit that overlaps an edit of another is left out, and Apply
+// returns it in conflicts. Each file is read again before it is written: a
+// file that is not what Map saw (it changed in the meantime) is not
+// written. A file that was gofmt-formatted is formatted again after its
+// edits; edits of CRLF lines get CRLF line ends. A file that cannot be
+// read or written is an error, one per file, and the other files are still
+// written.
 func (fs *Files) Apply(fixes []*Fix, write func(name string, data []byte) error) (changed []string, conflicts []*Fix, err error) {
 	if write == nil {
 		write = func(name string, data []byte) error { return os.WriteFile(name, data, 0o666) }
+	}
+	// canonical returns the first name seen of the file name is.
+	var names []string
+	canonical := func(name string) string {
+		if slices.Contains(names, name) {
+			return name
+		}
+		if fi := fs.stat(name); fi != nil {
+			for _, o := range names {
+				if oi := fs.stat(o); oi != nil && os.SameFile(fi, oi) {
+					return o
+				}
+			}
+		}
+		names = append(names, name)
+		return name
 	}
 	byFile := map[string][]Edit{}
 	for _, f := range fixes {
 		var add []Edit
 		ok := true
 		for _, e := range f.Edits {
+			e.File = canonical(e.File)
 			dup := false
 			for _, o := range slices.Concat(byFile[e.File], add) {
 				if o == e {
 					dup = true
 					break
 				}
-				if o.Start < e.End && e.Start < o.End || o.Start == e.Start && o.End == e.End {
+				if o.Start < e.End && e.Start < o.End || o.Start == e.Start && o.End == e.End && o.Start != o.End {
 					ok = false
 				}
 			}
@@ -215,6 +402,7 @@ func (fs *Files) Apply(fixes []*Fix, write func(name string, data []byte) error)
 			byFile[e.File] = append(byFile[e.File], e)
 		}
 	}
+	var errs []error
 	for _, name := range slices.Sorted(func(yield func(string) bool) {
 		for k := range byFile {
 			if !yield(k) {
@@ -222,34 +410,74 @@ func (fs *Files) Apply(fixes []*Fix, write func(name string, data []byte) error)
 			}
 		}
 	}) {
-		data, err := fs.read(name)
+		result, err := fs.edit(name, byFile[name])
 		if err != nil {
-			return changed, conflicts, err
-		}
-		edits := byFile[name]
-		slices.SortFunc(edits, func(a, b Edit) int { return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End)) })
-		var out bytes.Buffer
-		last := 0
-		for _, e := range edits {
-			if e.End > len(data) {
-				return changed, conflicts, fmt.Errorf("%s: an edit lies past the end of the file", name)
-			}
-			out.Write(data[last:e.Start])
-			out.WriteString(e.New)
-			last = e.End
-		}
-		out.Write(data[last:])
-		result := out.Bytes()
-		if formatted, err := format.Source(data); err == nil && bytes.Equal(formatted, data) {
-			if f, err := format.Source(result); err == nil {
-				result = f
-			}
+			errs = append(errs, err)
+			continue
 		}
 		if err := write(name, result); err != nil {
-			return changed, conflicts, err
+			if pe, ok := err.(*os.PathError); ok {
+				err = pe.Err
+			}
+			errs = append(errs, fmt.Errorf("%s: not fixed: writing it: %w", name, err))
+			continue
 		}
-		fs.data[name] = result
+		if fs.fixed == nil {
+			fs.fixed = map[string]bool{}
+		}
+		fs.fixed[name] = true
 		changed = append(changed, name)
 	}
-	return changed, conflicts, nil
+	return changed, conflicts, errors.Join(errs...)
+}
+
+// edit returns the content of file name with edits applied, after checking
+// that the file holds what Map saw.
+func (fs *Files) edit(name string, edits []Edit) ([]byte, error) {
+	seen, err := fs.read(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not fixed: %w", name, err)
+	}
+	data, err := fs.readFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not fixed: %v", name, err)
+	}
+	if !bytes.Equal(data, seen) {
+		return nil, fmt.Errorf("%s: not fixed: the file changed since it was analysed%w", name, errStale)
+	}
+	if generated(data) {
+		return nil, fmt.Errorf("%s: not fixed: the file is generated", name)
+	}
+	slices.SortStableFunc(edits, func(a, b Edit) int { return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End)) })
+	var out bytes.Buffer
+	last := 0
+	for _, e := range edits {
+		if e.Start < last || e.End > len(data) {
+			return nil, fmt.Errorf("%s: not fixed: an edit lies past the end of the file", name)
+		}
+		out.Write(data[last:e.Start])
+		out.WriteString(lineEnds(data, e))
+		last = e.End
+	}
+	out.Write(data[last:])
+	result := out.Bytes()
+	if formatted, err := format.Source(data); err == nil && bytes.Equal(formatted, data) {
+		if f, err := format.Source(result); err == nil {
+			result = f
+		}
+	}
+	return result, nil
+}
+
+// lineEnds returns the new text of e with the line ends of the line it
+// edits: CRLF for a line that ends in CRLF.
+func lineEnds(data []byte, e Edit) string {
+	i := bytes.IndexByte(data[e.Start:], '\n')
+	if i < 0 || !strings.Contains(e.New, "\n") {
+		return e.New
+	}
+	if j := e.Start + i; j == 0 || data[j-1] != '\r' {
+		return e.New
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(e.New, "\r\n", "\n"), "\n", "\r\n")
 }

@@ -38,7 +38,7 @@ func TestMapAndApply(t *testing.T) {
 	for act := range g.All() {
 		for _, d := range act.Diagnostics {
 			for _, sf := range d.SuggestedFixes {
-				f, err := fs.Map(act.Package.Fset, sf)
+				f, err := fs.Map(act.Package.Fset, sf, act.Package.GoFiles)
 				if err != nil {
 					refused = append(refused, sf.Message+": "+err.Error())
 					continue

@@ -1,0 +1,55 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestErrorOutput checks the error output a user reads: what go list said,
+// without go/packages' wrapping; no "-: " before a message without a
+// position; findings under a relative //line directive of a cgo file named
+// against the file's directory, not the build cache.
+func TestErrorOutput(t *testing.T) {
+	bin := build(t)
+	write := func(dir string, files map[string]string) {
+		for name, content := range files {
+			os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o777)
+			os.WriteFile(filepath.Join(dir, name), []byte(content), 0o666)
+		}
+	}
+
+	bad := t.TempDir()
+	write(bad, map[string]string{"go.mod": "module example.com/bad\n\ngo 1.24\nrequire (\n", "x.go": "package x\n"})
+	_, stderr, code := run(t, bad, bin, "./...")
+	if code != 1 || strings.Contains(stderr, "exit status") || strings.Contains(stderr, "stderr:") || !strings.Contains(stderr, "errors parsing go.mod") {
+		t.Errorf("a broken go.mod: status %d, stderr:\n%s", code, stderr)
+	}
+
+	mod := t.TempDir()
+	write(mod, map[string]string{"go.mod": "module example.com/rel\n\ngo 1.24\n", "x.go": "package x\n"})
+	_, stderr, code = run(t, mod, bin, "./nothere/...")
+	if code != 1 || strings.Contains(stderr, "-: ") || !strings.Contains(stderr, "nothere") {
+		t.Errorf("a pattern that matches nothing: status %d, stderr:\n%s", code, stderr)
+	}
+
+	write(mod, map[string]string{"twice.go": `package x
+
+/*
+#include <stdlib.h>
+*/
+import "C"
+
+//line grammar/gen.y:10
+func Twice() {
+	p := C.malloc(8)
+	C.free(p)
+	C.free(p)
+}
+`})
+	out, stderr, code := run(t, mod, bin, "./...")
+	if code != 3 || !strings.HasPrefix(out, filepath.Join("grammar", "gen.y")+":13:") || strings.Contains(out, "go-build") {
+		t.Errorf("a relative //line directive in a cgo file: status %d, output:\n%s%s", code, out, stderr)
+	}
+}
