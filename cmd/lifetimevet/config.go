@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 
 	"github.com/BurntSushi/toml"
+	protocol "github.com/tliron/glsp/protocol_3_16"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
@@ -501,4 +502,15 @@ func packageDirs(pkgs []*packages.Package) []string {
 		}
 	})
 	return dirs
+}
+
+// lspSeverity is the LSP severity of a SARIF level.
+func lspSeverity(level string) protocol.DiagnosticSeverity {
+	switch level {
+	case "error":
+		return protocol.DiagnosticSeverityError
+	case "note":
+		return protocol.DiagnosticSeverityInformation
+	}
+	return protocol.DiagnosticSeverityWarning
 }

@@ -3,11 +3,11 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/json"
-	"log"
 	"fmt"
 	"hash"
 	"io"
 	"io/fs"
+	"log"
 	"os"
 	"path/filepath"
 	"runtime"
