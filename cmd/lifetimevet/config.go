@@ -427,7 +427,19 @@ func useConfigs(cs *configs) {
 // directory does not run there when it has neither facts nor a result;
 // otherwise it runs and its findings are dropped, so that what it computes
 // for other packages is unchanged (see internal/scope).
+//
+// When no directory resolved so far turns an analyzer off, the analyzers
+// are returned as they are.
 func (cs *configs) configured(as []*analysis.Analyzer) []*analysis.Analyzer {
+	cs.mu.Lock()
+	filter := false
+	for _, c := range cs.dirs {
+		filter = filter || c.enabled != nil
+	}
+	cs.mu.Unlock()
+	if !filter {
+		return as
+	}
 	out := make([]*analysis.Analyzer, len(as))
 	for i, a := range as {
 		c := *a

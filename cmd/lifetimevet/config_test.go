@@ -203,3 +203,38 @@ func Big(x int) int {
 		t.Errorf("no SARIF warning notification %q:\n%s", want, out)
 	}
 }
+
+// TestConfigFileLSP: `lifetimevet lsp` reads the configuration files: the
+// root's model and severity reach a, gen's turns it off, and a change of a
+// file is seen at the next save.
+func TestConfigFileLSP(t *testing.T) {
+	bin := build(t)
+	dir := configModule(t)
+	c := startLSP(t, bin, dir)
+	initialize(t, c, dir)
+	a := filepath.Join(dir, "a", "a.go")
+	didOpen(t, c, a)
+	if ds := c.wait(t, fileURI(a)); len(ds) != 1 || ds[0].Code != "doublerelease" || ds[0].Severity != 1 {
+		t.Errorf("a.go: %+v, want one doublerelease of severity 1 (error)", ds)
+	}
+	// gen without its file reports (an LSP server publishes only a
+	// change); with it, nothing
+	gen := filepath.Join(dir, "gen", "gen.go")
+	os.Remove(filepath.Join(dir, "gen", "lifetimevet.toml"))
+	didOpen(t, c, gen)
+	if ds := c.wait(t, fileURI(gen)); len(ds) != 1 {
+		t.Errorf("gen.go without its configuration: %+v, want one", ds)
+	}
+	writeFiles(t, dir, map[string]string{"gen/lifetimevet.toml": "analyzers = []\n"})
+	c.notify(t, "textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": fileURI(gen)}})
+	if ds := c.wait(t, fileURI(gen)); len(ds) != 0 {
+		t.Errorf("gen.go with analyzers = []: %+v, want none", ds)
+	}
+	writeFiles(t, dir, map[string]string{"lifetimevet.toml": "models = [\"lifetime/mine.model\"]\n\n[severity]\ndoublerelease = \"note\"\n"})
+	c.notify(t, "textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": fileURI(a)}})
+	if ds := c.wait(t, fileURI(a)); len(ds) != 1 || ds[0].Severity != 3 {
+		t.Errorf("a.go after the configuration changed: %+v, want one of severity 3 (information)", ds)
+	}
+	var none any
+	c.call(t, "shutdown", nil, &none)
+}
