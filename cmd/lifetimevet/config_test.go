@@ -153,7 +153,8 @@ func TestVetCacheSeesInputs(t *testing.T) {
 }
 
 // TestBudgetSaid: a function whose lifetime analysis stops at its work
-// budget is named on standard error and in SARIF, never left silent.
+// budget is named on standard error (standalone and go vet) and in SARIF,
+// never left silent.
 func TestBudgetSaid(t *testing.T) {
 	bin := build(t)
 	dir := t.TempDir()
@@ -201,6 +202,11 @@ func Big(x int) int {
 	}
 	if !found {
 		t.Errorf("no SARIF warning notification %q:\n%s", want, out)
+	}
+	// under go vet, on the unit's standard error
+	_, stderr, _ = run(t, dir, "go", "vet", "-vettool="+bin, "./...")
+	if strings.Count(stderr, want) != 1 {
+		t.Errorf("go vet: stderr %q, want one line saying %q", stderr, want)
 	}
 }
 

@@ -14,8 +14,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 )
 
 // go vet caches each package's result under a key made of the tool's
@@ -179,7 +182,10 @@ func vetConfigured(args []string, as []*analysis.Analyzer) []*analysis.Analyzer 
 	if len(args) == 0 || !strings.HasSuffix(args[len(args)-1], ".cfg") {
 		return as
 	}
-	var unit struct{ Dir string }
+	var unit struct {
+		Dir      string
+		VetxOnly bool // the unit computes facts for its importers only
+	}
 	if data, err := os.ReadFile(args[len(args)-1]); err == nil {
 		_ = json.Unmarshal(data, &unit)
 	}
@@ -188,5 +194,37 @@ func vetConfigured(args []string, as []*analysis.Analyzer) []*analysis.Analyzer 
 		log.Fatal(err)
 	}
 	useConfigs(cs)
-	return cs.configured(as)
+	if unit.VetxOnly {
+		return cs.configured(as)
+	}
+	return sayBudgetStops(cs.configured(as))
+}
+
+// sayBudgetStops returns the analyzers with those that use the lifetime
+// pass's result wrapped so that the first of them to run on the unit
+// prints, on standard error, one line per function whose lifetime analysis
+// stopped at its work budget (go vet shows a unit's standard error; a run
+// that go vet answers from its cache prints nothing).
+func sayBudgetStops(as []*analysis.Analyzer) []*analysis.Analyzer {
+	var once sync.Once
+	out := slices.Clone(as)
+	for i, a := range out {
+		if !slices.Contains(a.Requires, lifetime.Analyzer) {
+			continue
+		}
+		c := *a
+		c.Run = func(pass *analysis.Pass) (any, error) {
+			if res, ok := pass.ResultOf[lifetime.Analyzer].(*lifetime.Result); ok {
+				once.Do(func() {
+					for _, fn := range res.Incomplete() {
+						fmt.Fprintf(os.Stderr, "%s: analysis of %s: %s stopped at its work budget: findings in it may be missing\n",
+							progName(), pass.Fset.Position(fn.Pos()), fn.RelString(fn.Pkg.Pkg))
+					}
+				})
+			}
+			return a.Run(pass)
+		}
+		out[i] = &c
+	}
+	return out
 }
