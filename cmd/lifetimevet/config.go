@@ -76,6 +76,10 @@ type configs struct {
 	known  []string // the analyzers' names, for "all" and for checking names
 	listed []string // lifetimevet's own, for messages
 
+	// unitDir, under go vet, is the directory of the one package the
+	// process analyses, for a pass whose files do not say (passDir)
+	unitDir string
+
 	mu    sync.Mutex
 	files map[string]*configFile // by path; nil: no file
 	dirs  map[string]*dirConfig
@@ -400,6 +404,14 @@ func passDir(pass *analysis.Pass) string {
 	return ""
 }
 
+// dirOf returns the directory of the package of pass.
+func (cs *configs) dirOf(pass *analysis.Pass) string {
+	if d := passDir(pass); d != "" {
+		return d
+	}
+	return cs.unitDir
+}
+
 // activeConfigs is the configuration of the run in progress, for the model
 // pass's hook (see useConfigs).
 var activeConfigs atomic.Pointer[configs]
@@ -414,7 +426,7 @@ func useConfigs(cs *configs) {
 		if cs == nil {
 			return nil
 		}
-		c, err := cs.forDir(passDir(pass))
+		c, err := cs.forDir(cs.dirOf(pass))
 		if err != nil {
 			return nil // reported before the analysis
 		}
@@ -444,7 +456,7 @@ func (cs *configs) configured(as []*analysis.Analyzer) []*analysis.Analyzer {
 	for i, a := range as {
 		c := *a
 		c.Run = func(pass *analysis.Pass) (any, error) {
-			dc, err := cs.forDir(passDir(pass))
+			dc, err := cs.forDir(cs.dirOf(pass))
 			if err != nil {
 				return nil, err
 			}

@@ -190,6 +190,7 @@ func vetConfigured(args []string, as []*analysis.Analyzer) []*analysis.Analyzer 
 		_ = json.Unmarshal(data, &unit)
 	}
 	cs := newConfigs()
+	cs.unitDir = unit.Dir
 	if _, err := cs.forDir(unit.Dir); err != nil {
 		log.Fatal(err)
 	}
