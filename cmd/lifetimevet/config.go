@@ -253,7 +253,7 @@ func parseConfig(path string, data []byte, known, listed []string) (*configFile,
 				return nil, err
 			}
 			for _, e := range list {
-				name, _ := cutPrefix(e, "-")
+				name, _ := strings.CutPrefix(e, "-")
 				if e != "inherit" && name != "all" && !slices.Contains(known, name) {
 					return nil, errorf(valueLine(data, e), "unknown analyzer %q (analyzers: %s, and go vet's)", name, joinNames(listed))
 				}
@@ -307,8 +307,6 @@ func parseConfig(path string, data []byte, known, listed []string) (*configFile,
 	}
 	return f, nil
 }
-
-func cutPrefix(s, p string) (string, bool) { return strings.CutPrefix(s, p) }
 
 func sortedMapKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
@@ -371,7 +369,7 @@ func outsideModules(dir string) bool {
 		if root == "" {
 			continue
 		}
-		if rel, err := filepath.Rel(root, dir); err == nil && filepath.IsLocal(rel) || rel == "." {
+		if rel, err := filepath.Rel(root, dir); err == nil && filepath.IsLocal(rel) {
 			return true
 		}
 	}
