@@ -87,6 +87,13 @@ func TestConfigFileStandalone(t *testing.T) {
 		t.Errorf("SARIF levels %v, want a/a.go error and b/b.go note (and nothing in gen)", levels)
 	}
 
+	// `lifetimevet models` shows the configuration's models, from below
+	// the file too
+	out, stderr, code = run(t, filepath.Join(dir, "a"), bin, "models")
+	if code != 0 || !strings.Contains(out, "thing_retire") {
+		t.Errorf("lifetimevet models in a: status %d, no thing_retire in its table; stderr %s", code, stderr)
+	}
+
 	// a malformed file stops the run, naming file and line
 	writeFiles(t, dir, map[string]string{"b/lifetimevet.toml": "# b\nanalyzers = [\"all\",\n  \"-nosuch\"]\n"})
 	_, stderr, code = run(t, dir, bin, "./...")
