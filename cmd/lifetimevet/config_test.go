@@ -184,7 +184,7 @@ func Small() { C.obj_free(C.obj_new()) }
 func Big(x int) int {
 	r := 0
 `)
-	for i := range 1000 {
+	for i := range 300 {
 		fmt.Fprintf(&b, "\th%d := C.obj_new()\n\tif x == %d {\n\t\tr += int(C.obj_use(h%d, 1))\n\t\tC.obj_free(h%d)\n\t} else {\n\t\tC.obj_free(h%d)\n\t}\n", i, i, i, i, i)
 	}
 	b.WriteString("\treturn r\n}\n")
