@@ -3,6 +3,7 @@ module github.com/lifetimevet/lifetimevet
 go 1.26.0
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/golangci/plugin-module-register v0.1.2
 	github.com/owenrumney/go-sarif/v3 v3.3.1
 	github.com/sourcegraph/jsonrpc2 v0.2.3

@@ -47,6 +47,30 @@ func TestSettings(t *testing.T) {
 	}
 }
 
+// TestModelsDigest: the analyzers' names, part of golangci-lint's cache
+// key, change with a model file's content.
+func TestModelsDigest(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "mine.model")
+	names := func() string {
+		t.Helper()
+		as, err := plugin.Analyzers(plugin.Settings{Models: []string{f}, Enable: []string{"doublerelease"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, a := range as {
+			out = append(out, a.Name)
+		}
+		return strings.Join(out, ",")
+	}
+	os.WriteFile(f, []byte("library mine\nacquire thing_make result\n"), 0o666)
+	before := names()
+	os.WriteFile(f, []byte("library mine\nacquire thing_make result\nrelease thing_retire arg=0\n"), 0o666)
+	if after := names(); after == before || !strings.HasPrefix(after, "doublerelease,lifetimevetmodels_") {
+		t.Errorf("analyzers %s before and %s after the model file changed: want a different lifetimevetmodels_ name", before, after)
+	}
+}
+
 // issue is a finding in golangci-lint's JSON output.
 type issue struct {
 	FromLinter string
@@ -179,6 +203,36 @@ linters:
 	t.Run("models", func(t *testing.T) {
 		issues, stderr := run(t, config("          models: [sample.model]\n          enable: [doublerelease]\n"), nil)
 		check(t, issues, stderr, "app/app.go:14", "gpu/gpu.go:26", "gpu/gpu.go:34", "wrap/wrap.go:19")
+	})
+	t.Run("model file changed", func(t *testing.T) {
+		// Two runs in one directory with one cache: the second, after the
+		// model file gained an entry, must not reuse the first's findings.
+		dir := t.TempDir()
+		copyDir(t, "testdata/sample", dir)
+		os.WriteFile(filepath.Join(dir, ".golangci.yml"), []byte(config("          models: [sample.model]\n          enable: [doublerelease]\n")), 0o666)
+		model := filepath.Join(dir, "sample.model")
+		full, err := os.ReadFile(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cache := t.TempDir()
+		lint := func() []string {
+			cmd := exec.Command(bin, "run", "--output.json.path=stdout", "--show-stats=false", "./...")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOLANGCI_LINT_CACHE="+cache)
+			out, _ := cmd.Output()
+			var res struct{ Issues []issue }
+			json.Unmarshal(out, &res)
+			return where(res.Issues, "lifetimevet")
+		}
+		os.WriteFile(model, []byte("# emptied\n"), 0o666)
+		first := lint()
+		os.WriteFile(model, full, 0o666)
+		second := lint()
+		want := []string{"app/app.go:14", "gpu/gpu.go:26", "gpu/gpu.go:34", "wrap/wrap.go:19"}
+		if slices.Contains(first, "gpu/gpu.go:34") || !slices.Equal(second, want) {
+			t.Errorf("findings %v with the model emptied, then %v with it restored; want %v", first, second, want)
+		}
 	})
 	t.Run("bad settings", func(t *testing.T) {
 		_, stderr := run(t, config("          enable: [doublerelase]\n"), nil)

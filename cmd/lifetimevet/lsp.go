@@ -251,7 +251,21 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 		ls.log(notify, protocol.MessageTypeError, fmt.Sprintf("lifetimevet: loading %s: %v", dir, loadError(err)))
 		return
 	}
-	graph, err := driver.Analyze(ls.analyzers, cfg.Fset, pkgs, nil)
+	// the configuration files, read again at each analysis (config.go)
+	configs := newConfigs()
+	if errs := configs.checkDirs(packageDirs(pkgs)); len(errs) > 0 {
+		for _, err := range errs {
+			ls.log(notify, protocol.MessageTypeError, "lifetimevet: "+err.Error())
+		}
+		return
+	}
+	useConfigs(configs)
+	incomplete := newIncompleteLog(pkgs)
+	graph, err := driver.Analyze(configs.configured(ls.analyzers), cfg.Fset, pkgs, &driver.Options{Result: incomplete.record})
+	for _, msg := range incomplete.messages("") {
+		fmt.Fprintf(os.Stderr, "%s: %s\n", progName(), msg)
+		ls.log(notify, protocol.MessageTypeWarning, "lifetimevet: "+msg)
+	}
 	if err != nil {
 		ls.log(notify, protocol.MessageTypeError, err.Error())
 		return
@@ -288,7 +302,7 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 		}
 		d := protocol.Diagnostic{
 			Range:    protocol.Range{Start: start, End: end},
-			Severity: ptr(protocol.DiagnosticSeverityWarning),
+			Severity: ptr(lspSeverity(findingLevel(f))),
 			Code:     &protocol.IntegerOrString{Value: f.analyzer.Name},
 			Source:   ptr("lifetimevet"),
 			Message:  f.msg,

@@ -121,6 +121,13 @@ func suite(withVet bool) []*analysis.Analyzer {
 }
 
 func vetMain(args []string) {
+	if slices.Contains(args, "-V=full") || slices.Contains(args, "--V=full") {
+		// the tool's identity, with the digest of its inputs (vetcache.go)
+		if err := printVersionFull(os.Stdout); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	diag.OmitCgoFixes = true
 	registerCommonFlags()
 	// go vet asks for the flags once (-flags) and then passes the user's
@@ -135,7 +142,7 @@ func vetMain(args []string) {
 			log.Fatal(err)
 		}
 	}
-	unitchecker.Main(suite(withVet)...)
+	unitchecker.Main(vetConfigured(args, suite(withVet))...)
 }
 
 // vetxOnly reports whether the unit of config file cfg only computes facts

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/lifetimevet/lifetimevet/passes/model"
 )
@@ -20,7 +21,8 @@ func modelsMain(args []string) int {
 		fmt.Fprintf(fs.Output(), `usage: %s models [-model FILE]...
 
 Prints the model lifetimevet uses: the built-in library models merged with
-the model files given, one entry a line (library, C function, role and
+the model files given (with -model, and by the configuration file of the
+current directory), one entry a line (library, C function, role and
 arguments, kind, parent kind, where it was read, documentation).
 
 Flags:
@@ -36,6 +38,19 @@ Flags:
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "%s models: unexpected arguments %q\n", progName(), fs.Args())
 		return 2
+	}
+	// and those the configuration of the current directory names
+	if cwd, err := os.Getwd(); err == nil {
+		c, err := newConfigs().forDir(cwd)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
+			return 1
+		}
+		for _, f := range c.models {
+			if !slices.Contains(files, f) {
+				files = append(files, f)
+			}
+		}
 	}
 	m, err := model.Load(files)
 	if err != nil {

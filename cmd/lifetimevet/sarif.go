@@ -47,7 +47,7 @@ func sarifReport(ran []*analysis.Analyzer, findings []finding, dir string, files
 		if a.URL != "" {
 			rule.WithHelpURI(a.URL)
 		}
-		rule.WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(ruleLevel(a)))
+		rule.WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(dirLevel(a, dir)))
 	}
 	cols := columnConverter{}
 	artifacts := map[string]int{}
@@ -83,7 +83,7 @@ func sarifReport(ran []*analysis.Analyzer, findings []finding, dir string, files
 	var notices []string
 	for _, f := range findings {
 		res := run.CreateResultForRule(f.analyzer.Name).
-			WithLevel(ruleLevel(f.analyzer)).
+			WithLevel(findingLevel(f)).
 			WithMessage(sarif.NewTextMessage(f.msg))
 		var endLine, endCol int
 		if f.d.End.IsValid() {

@@ -157,10 +157,22 @@ func standalone(args []string) (status int) {
 		fmt.Fprintf(os.Stderr, "%s: no packages match %s\n", progName(), strings.Join(patterns, " "))
 		return 1
 	}
+	// the configuration files of the packages' directories (config.go)
+	configs := newConfigs()
+	if errs := configs.checkDirs(packageDirs(pkgs)); len(errs) > 0 {
+		for _, err := range errs {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
+		}
+		return 1
+	}
+	useConfigs(configs)
+	run := configs.configured(selected)
+	incomplete := newIncompleteLog(pkgs)
 	prog = newProgress(os.Stderr)
-	opts := tm.options(selected)
+	opts := tm.options(run)
 	opts.PackageDone = prog.countPackages(pkgs)
-	graph, err := driver.Analyze(selected, cfg.Fset, pkgs, opts)
+	opts.Result = incomplete.record
+	graph, err := driver.Analyze(run, cfg.Fset, pkgs, opts)
 	prog.stop()
 	// The list, parse and type errors, known once every package was
 	// type-checked.
@@ -185,6 +197,7 @@ func standalone(args []string) (status int) {
 		return 1
 	}
 	cwd, _ := os.Getwd()
+	incomplete.print(os.Stderr, cwd)
 	findings := collectFindings(graph)
 	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile}
 	fixFailed := false
@@ -206,7 +219,9 @@ func standalone(args []string) (status int) {
 	case "sarif":
 		status = max(status, printErrors(graph))
 		errs := slices.Concat(loadErrs, analysisErrors(graph))
-		if err := writeSARIF(os.Stdout, sarifReport(selected, findings, cwd, files, errs)); err != nil {
+		report := sarifReport(selected, findings, cwd, files, errs)
+		incomplete.addToSARIF(report, cwd)
+		if err := writeSARIF(os.Stdout, report); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
 			return 1
 		}

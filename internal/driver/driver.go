@@ -72,6 +72,11 @@ type Options struct {
 	// type-checked and analysed (a hook to show progress). Calls may be
 	// concurrent.
 	PackageDone func(pkg *packages.Package)
+	// Result, if not nil, is called with each action's result once its
+	// analyzer has run without error, before the result is dropped (a
+	// hook to report what a pass says of itself, such as the functions
+	// whose analysis stopped at a work bound). Calls may be concurrent.
+	Result func(act *Action, result any)
 }
 
 // A Graph is the outcome of Analyze: an action per analyzer and package.
@@ -598,6 +603,9 @@ func (d *driver) exec(n *node, act *Action) {
 	done = true
 	if act.Err != nil {
 		return
+	}
+	if d.opts.Result != nil {
+		d.opts.Result(act, act.result)
 	}
 	for i := range act.Diagnostics {
 		u, err := resolveURL(act.Analyzer, act.Diagnostics[i])

@@ -31,6 +31,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -88,6 +89,25 @@ func (r *Result) FinalizersOf(t *types.TypeName) []*Finalizer {
 			}
 		}
 	}
+	return out
+}
+
+// Incomplete returns the user functions whose analysis stopped at a work
+// bound before a fixpoint (Trace.Incomplete), in source order: findings in
+// them may be missing, and a driver should say so.
+func (r *Result) Incomplete() []*ssa.Function {
+	var out []*ssa.Function
+	for fn, t := range r.Traces {
+		if t.Incomplete {
+			out = append(out, fn)
+		}
+	}
+	slices.SortFunc(out, func(a, b *ssa.Function) int {
+		if a.Pos() != b.Pos() {
+			return int(a.Pos()) - int(b.Pos())
+		}
+		return strings.Compare(a.String(), b.String())
+	})
 	return out
 }
 

@@ -115,6 +115,12 @@ func (f *Files) Set(s string) error {
 
 var modelFiles Files
 
+// PackageFiles, when not nil, returns more model files for the package of
+// pass, after those of -model: a driver sets it to give each directory the
+// model files its configuration file names (cmd/lifetimevet's
+// lifetimevet.toml).
+var PackageFiles func(pass *analysis.Pass) []string
+
 // Analyzer is the model pass. Its flag -model FILE (repeatable) adds a model file.
 var Analyzer = &analysis.Analyzer{
 	Name:       "lifetimemodel",
@@ -196,7 +202,15 @@ func Load(files []string) (*Model, error) {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	m, err := Load(modelFiles)
+	files := modelFiles
+	if PackageFiles != nil {
+		for _, f := range PackageFiles(pass) {
+			if !slices.Contains(files, f) {
+				files = append(slices.Clip(files), f)
+			}
+		}
+	}
+	m, err := Load(files)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,253 @@
+package main_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sarif "github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+)
+
+// retirePackage is a cgo package that releases a handle twice through a C
+// function whose name says nothing: only a model makes it a release.
+func retirePackage(name string) string {
+	return `package ` + name + `
+
+/*
+#include <stdlib.h>
+typedef struct { int x; } thing;
+static thing *thing_make(void) { return malloc(sizeof(thing)); }
+static void thing_retire(thing *t) { free(t); }
+*/
+import "C"
+
+func Twice() {
+	t := C.thing_make()
+	C.thing_retire(t)
+	C.thing_retire(t)
+}
+`
+}
+
+const (
+	acquireOnly = "library mine\nacquire thing_make result\n"
+	withRelease = acquireOnly + "release thing_retire arg=0\n"
+)
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// configModule writes a module whose root configuration names a model
+// file and whose gen directory turns every analyzer off.
+func configModule(t *testing.T) string {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":               "module example.com/configured\n\ngo 1.22\n",
+		"lifetimevet.toml":     "models = [\"lifetime/mine.model\"]\n\n[severity]\ndoublerelease = \"error\"\n",
+		"lifetime/mine.model":  withRelease,
+		"a/a.go":               retirePackage("a"),
+		"gen/gen.go":           retirePackage("gen"),
+		"gen/lifetimevet.toml": "# generated code\nanalyzers = []\n",
+		"b/b.go":               retirePackage("b"),
+		"b/lifetimevet.toml":   "[severity]\ndoublerelease = \"note\"\n",
+	})
+	return dir
+}
+
+func TestConfigFileStandalone(t *testing.T) {
+	bin := build(t)
+	dir := configModule(t)
+	// The model of the root's file reaches a and b, gen reports nothing;
+	// the SARIF levels are the root's error and b's own note.
+	out, stderr, code := run(t, dir, bin, "-format=sarif", "./...")
+	if code != 0 {
+		t.Fatalf("-format=sarif: status %d; stderr %s", code, stderr)
+	}
+	report, err := sarif.FromString(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := map[string]string{}
+	for _, r := range report.Runs[0].Results {
+		levels[*r.Locations[0].PhysicalLocation.ArtifactLocation.URI] = r.Level
+	}
+	if levels["a/a.go"] != "error" || levels["b/b.go"] != "note" || len(levels) != 2 {
+		t.Errorf("SARIF levels %v, want a/a.go error and b/b.go note (and nothing in gen)", levels)
+	}
+
+	// `lifetimevet models` shows the configuration's models, from below
+	// the file too
+	out, stderr, code = run(t, filepath.Join(dir, "a"), bin, "models")
+	if code != 0 || !strings.Contains(out, "thing_retire") {
+		t.Errorf("lifetimevet models in a: status %d, no thing_retire in its table; stderr %s", code, stderr)
+	}
+
+	// a malformed file stops the run, naming file and line
+	writeFiles(t, dir, map[string]string{"b/lifetimevet.toml": "# b\nanalyzers = [\"all\",\n  \"-nosuch\"]\n"})
+	_, stderr, code = run(t, dir, bin, "./...")
+	if want := filepath.Join(dir, "b", "lifetimevet.toml") + `:3: unknown analyzer "nosuch"`; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("malformed configuration: status %d, stderr %q; want 1 and %q", code, stderr, want)
+	}
+}
+
+// TestVetCacheSeesInputs runs go vet twice around a change of a model file
+// (given with -model, and named by a configuration file) or of a
+// configuration file: go vet caches results by the tool's -V=full
+// identity, so without the inputs' digest in it the second run would
+// print the first one's result.
+func TestVetCacheSeesInputs(t *testing.T) {
+	bin := build(t)
+	vet := func(dir string, args ...string) (string, int) {
+		t.Helper()
+		_, stderr, code := run(t, dir, "go", append([]string{"vet", "-vettool=" + bin}, args...)...)
+		return stderr, code
+	}
+
+	t.Run("model flag", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"go.mod":     "module example.com/flagged\n\ngo 1.22\n",
+			"mine.model": acquireOnly,
+			"a/a.go":     retirePackage("a"),
+		})
+		model := "-model=" + filepath.Join(dir, "mine.model")
+		if out, code := vet(dir, model, "./..."); code != 0 {
+			t.Fatalf("first run: status %d, want 0 (thing_retire is not yet a release):\n%s", code, out)
+		}
+		writeFiles(t, dir, map[string]string{"mine.model": withRelease})
+		if out, code := vet(dir, model, "./..."); code == 0 || !strings.Contains(out, "a/a.go:14:") {
+			t.Errorf("after the model file changed: status %d, want the double release:\n%s", code, out)
+		}
+	})
+
+	t.Run("configuration", func(t *testing.T) {
+		dir := configModule(t)
+		writeFiles(t, dir, map[string]string{"lifetime/mine.model": acquireOnly})
+		if out, code := vet(dir, "./..."); code != 0 {
+			t.Fatalf("first run: status %d, want 0:\n%s", code, out)
+		}
+		// the model file a configuration file names
+		writeFiles(t, dir, map[string]string{"lifetime/mine.model": withRelease})
+		out, code := vet(dir, "./...")
+		if code == 0 || !strings.Contains(out, "a/a.go:14:") || !strings.Contains(out, "b/b.go:14:") || strings.Contains(out, "gen/") {
+			t.Errorf("after the model file changed: status %d, want findings in a and b only:\n%s", code, out)
+		}
+		// a configuration file: b off too
+		writeFiles(t, dir, map[string]string{"b/lifetimevet.toml": "analyzers = [\"-doublerelease\"]\n"})
+		out, _ = vet(dir, "./...")
+		if !strings.Contains(out, "a/a.go:14:") || strings.Contains(out, "b/b.go") {
+			t.Errorf("after b's configuration changed: want a finding in a only:\n%s", out)
+		}
+		// a malformed one: go vet stops at once, naming it
+		writeFiles(t, dir, map[string]string{"b/lifetimevet.toml": "analyzers = [\"-doublerelease\"\n"})
+		out, code = vet(dir, "./...")
+		if want := filepath.Join(dir, "b", "lifetimevet.toml") + ":"; code == 0 || !strings.Contains(out, want) {
+			t.Errorf("malformed configuration: status %d, want an error naming %s:\n%s", code, want, out)
+		}
+	})
+}
+
+// TestBudgetSaid: a function whose lifetime analysis stops at its work
+// budget is named on standard error (standalone and go vet) and in SARIF,
+// never left silent.
+func TestBudgetSaid(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString(`package big
+
+/*
+#include <stdlib.h>
+typedef struct { int x; } obj;
+static obj* obj_new(void) { return (obj*)calloc(1, sizeof(obj)); }
+static void obj_free(obj* o) { free(o); }
+static int obj_use(obj* o, int v) { return o ? o->x + v : v; }
+*/
+import "C"
+
+// Small has nothing to say.
+func Small() { C.obj_free(C.obj_new()) }
+
+// Big acquires and releases a handle per unit, on both branches.
+func Big(x int) int {
+	r := 0
+`)
+	for i := range 300 {
+		fmt.Fprintf(&b, "\th%d := C.obj_new()\n\tif x == %d {\n\t\tr += int(C.obj_use(h%d, 1))\n\t\tC.obj_free(h%d)\n\t} else {\n\t\tC.obj_free(h%d)\n\t}\n", i, i, i, i, i)
+	}
+	b.WriteString("\treturn r\n}\n")
+	writeFiles(t, dir, map[string]string{
+		"go.mod":     "module example.com/big\n\ngo 1.22\n",
+		"big/big.go": b.String(),
+	})
+	out, stderr, _ := run(t, dir, bin, "-format=sarif", "./...")
+	want := "analysis of big/big.go:16:6: Big stopped at its work budget"
+	if strings.Count(stderr, want) != 1 || strings.Contains(stderr, "Small") {
+		t.Errorf("stderr %q, want one line saying %q", stderr, want)
+	}
+	report, err := sarif.FromString(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, inv := range report.Runs[0].Invocations {
+		for _, n := range inv.ToolExecutionNotifications {
+			found = found || strings.Contains(*n.Message.Text, want) && n.Level == "warning"
+		}
+	}
+	if !found {
+		t.Errorf("no SARIF warning notification %q:\n%s", want, out)
+	}
+	// under go vet, on the unit's standard error
+	_, stderr, _ = run(t, dir, "go", "vet", "-vettool="+bin, "./...")
+	if strings.Count(stderr, want) != 1 {
+		t.Errorf("go vet: stderr %q, want one line saying %q", stderr, want)
+	}
+}
+
+// TestConfigFileLSP: `lifetimevet lsp` reads the configuration files: the
+// root's model and severity reach a, gen's turns it off, and a change of a
+// file is seen at the next save.
+func TestConfigFileLSP(t *testing.T) {
+	bin := build(t)
+	dir := configModule(t)
+	c := startLSP(t, bin, dir)
+	initialize(t, c, dir)
+	a := filepath.Join(dir, "a", "a.go")
+	didOpen(t, c, a)
+	if ds := c.wait(t, fileURI(a)); len(ds) != 1 || ds[0].Code != "doublerelease" || ds[0].Severity != 1 {
+		t.Errorf("a.go: %+v, want one doublerelease of severity 1 (error)", ds)
+	}
+	// gen without its file reports (an LSP server publishes only a
+	// change); with it, nothing
+	gen := filepath.Join(dir, "gen", "gen.go")
+	os.Remove(filepath.Join(dir, "gen", "lifetimevet.toml"))
+	didOpen(t, c, gen)
+	if ds := c.wait(t, fileURI(gen)); len(ds) != 1 {
+		t.Errorf("gen.go without its configuration: %+v, want one", ds)
+	}
+	writeFiles(t, dir, map[string]string{"gen/lifetimevet.toml": "analyzers = []\n"})
+	c.notify(t, "textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": fileURI(gen)}})
+	if ds := c.wait(t, fileURI(gen)); len(ds) != 0 {
+		t.Errorf("gen.go with analyzers = []: %+v, want none", ds)
+	}
+	writeFiles(t, dir, map[string]string{"lifetimevet.toml": "models = [\"lifetime/mine.model\"]\n\n[severity]\ndoublerelease = \"note\"\n"})
+	c.notify(t, "textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": fileURI(a)}})
+	if ds := c.wait(t, fileURI(a)); len(ds) != 1 || ds[0].Severity != 3 {
+		t.Errorf("a.go after the configuration changed: %+v, want one of severity 3 (information)", ds)
+	}
+	var none any
+	c.call(t, "shutdown", nil, &none)
+}
