@@ -11,19 +11,64 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/lifetimevet/lifetimevet/internal/testutil"
 )
 
-// build builds the command once per test binary run.
+// binDir holds the binaries the tests build, once each per test binary
+// run (TestMain removes it).
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "lifetimevet-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var builds sync.Map // build tags -> func() (string, error)
+
+// build builds the command once per test binary run. Each build links a
+// binary of some 40 MB, which takes a processor several seconds, more on a
+// loaded machine: building it once per test made the package's tests take
+// longer than go test's default timeout on a fresh 2-processor machine.
 func build(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "lifetimevet")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	return buildTags(t, "")
+}
+
+// buildTags builds the command with build tags, once per test binary run.
+func buildTags(t *testing.T, tags string) string {
+	t.Helper()
+	f, _ := builds.LoadOrStore(tags, sync.OnceValues(func() (string, error) {
+		name := "lifetimevet"
+		if tags != "" {
+			name += "-" + strings.ReplaceAll(tags, ",", "-")
+		}
+		bin := filepath.Join(binDir, name)
+		if runtime.GOOS == "windows" {
+			bin += ".exe"
+		}
+		args := []string{"build", "-o", bin}
+		if tags != "" {
+			args = append(args, "-tags", tags)
+		}
+		out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
+		if err != nil {
+			return "", fmt.Errorf("go build: %v\n%s", err, out)
+		}
+		return bin, nil
+	}))
+	bin, err := f.(func() (string, error))()
 	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		t.Fatal(err)
 	}
 	return bin
 }
@@ -174,9 +219,7 @@ func TestSharedCases(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3")
 	}
-	if testing.Short() {
-		t.Skip("slow")
-	}
+	testutil.Integration(t, "runs every shared case under go vet")
 	bin := build(t)
 	out, stderr, code := run(t, ".", "python3", script, bin, cases, "--analyzers", "doublerelease", "--min-recall", "1")
 	if code != 0 {

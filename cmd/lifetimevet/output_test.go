@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -13,20 +12,6 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/analyzers"
 )
-
-// buildTags builds the command with build tags.
-func buildTags(t *testing.T, tags string) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "lifetimevet")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	out, err := exec.Command("go", "build", "-tags", tags, "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
 
 func TestSARIF(t *testing.T) {
 	bin := build(t)
