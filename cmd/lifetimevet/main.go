@@ -23,7 +23,11 @@
 // flags, 3 when there are findings (with -format json or sarif, findings do
 // not change the status).
 //
-// Two subcommands: `lifetimevet models` prints the model of C functions in
+// `lifetimevet version` (or -version) prints the module version and VCS
+// revision the binary was built from; -V=full gives go vet the same version
+// and a hash of the executable.
+//
+// Two more subcommands: `lifetimevet models` prints the model of C functions in
 // use (built in, plus -model files); `lifetimevet lsp` is a language server
 // on standard input and output that publishes lifetimevet's diagnostics to
 // an editor, beside gopls.
@@ -56,6 +60,14 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix("lifetimevet: ")
 	args := os.Args[1:]
+	if versionFull(args) {
+		// go vet's question, answered before unitchecker's placeholder
+		// version ("devel comments-go-here")
+		if err := printVetToolID(os.Stdout); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if vetProtocol(args) {
 		vetMain(args)
 		return
@@ -66,6 +78,9 @@ func main() {
 			os.Exit(modelsMain(args[1:]))
 		case "lsp":
 			os.Exit(lspMain(args[1:]))
+		case "version":
+			printVersion(os.Stdout)
+			return
 		case "help":
 			// go vet says "Run 'lifetimevet help' for a full list of
 			// flags and analyzers" after a bad flag

@@ -108,8 +108,14 @@ func run(t *testing.T, dir, name string, args ...string) (string, string, int) {
 func TestVetProtocol(t *testing.T) {
 	bin := build(t)
 	out, _, code := run(t, ".", bin, "-V=full")
-	if code != 0 || !strings.Contains(out, "version devel") || !strings.Contains(out, "buildID=") {
+	id := vetToolID(t, out)
+	if code != 0 || strings.Contains(out, "comments-go-here") {
 		t.Errorf("-V=full: status %d, output %q", code, out)
+	}
+	// The identity changes with the binary.
+	other, _, _ := run(t, ".", buildTags(t, "lifetimevet_testfix"), "-V=full")
+	if vetToolID(t, other) == id {
+		t.Errorf("-V=full: two different binaries say the same: %q", out)
 	}
 	out, _, code = run(t, ".", bin, "-flags")
 	var flags []struct{ Name string }
@@ -141,6 +147,41 @@ func TestVetProtocol(t *testing.T) {
 	_, stderr, code = run(t, dir, "go", "vet", "-vettool="+bin, "-doublerelease=false", "./...")
 	if code != 0 || strings.Contains(stderr, "released twice") {
 		t.Errorf("go vet -vettool -doublerelease=false: status %d, stderr:\n%s", code, stderr)
+	}
+}
+
+// vetToolID parses -V=full's output as the go command does (cmd/go's
+// toolID) and returns the identity it keys go vet's cache on.
+func vetToolID(t *testing.T, out string) string {
+	t.Helper()
+	f := strings.Fields(out)
+	if len(f) < 4 || f[1] != "version" || !strings.HasPrefix(f[len(f)-1], "buildID=") || len(f[len(f)-1]) < len("buildID=")+32 {
+		t.Fatalf("-V=full: %q is not NAME version VERSION buildID=ID", out)
+	}
+	if strings.Contains(f[2], "devel") {
+		return f[len(f)-1]
+	}
+	if !strings.HasPrefix(f[2], "v") {
+		t.Errorf("-V=full: version %q is neither devel nor a module version", f[2])
+	}
+	return strings.TrimSpace(out)
+}
+
+// -version and the version command print the module's version and the
+// revision it was built from, or say that none was recorded.
+func TestVersion(t *testing.T) {
+	bin := build(t)
+	out1, _, code1 := run(t, ".", bin, "-version")
+	out2, _, code2 := run(t, ".", bin, "version")
+	if code1 != 0 || code2 != 0 || out1 != out2 {
+		t.Fatalf("-version (status %d) and version (status %d) differ:\n%s\n%s", code1, code2, out1, out2)
+	}
+	if !strings.Contains(out1, "module github.com/lifetimevet/lifetimevet ") || !strings.Contains(out1, "revision ") || !strings.Contains(out1, "built with go") {
+		t.Errorf("version:\n%s", out1)
+	}
+	vet, _, _ := run(t, ".", bin, "-V=full")
+	if v := strings.Fields(out1)[1]; v != "devel" && !strings.Contains(vet, " "+v+" ") && !strings.Contains(vet, strings.TrimPrefix(v, "devel+")) {
+		t.Errorf("-version says %s, -V=full %s", v, vet)
 	}
 }
 

@@ -64,6 +64,7 @@ func standalone(args []string) int {
 	registerCommonFlags()
 	format := flag.String("format", "text", "output `format`: text, json (go vet's -json format) or sarif (SARIF 2.1.0)")
 	jsonOut := flag.Bool("json", false, "print findings as JSON (the go vet -json format); the same as -format=json")
+	version := flag.Bool("version", false, "print the version and VCS revision lifetimevet was built from and exit")
 	explain := flag.String("explain", "", "print the documentation of analyzer `NAME` (what it finds, why, a bad and a good example, known limits) and exit")
 	fix := flag.Bool("fix", false, "apply the fixes the analyzers suggest (in files that import \"C\" too, where the fix maps back to the file through cgo's //line directives)")
 	tests := flag.Bool("test", true, "analyse test files too")
@@ -90,6 +91,10 @@ func standalone(args []string) int {
 		return 2
 	}
 	_ = stdvet
+	if *version {
+		printVersion(os.Stdout)
+		return 0
+	}
 	if given("explain") {
 		return explainAnalyzer(os.Stdout, *explain, all)
 	}
