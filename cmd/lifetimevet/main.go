@@ -150,7 +150,82 @@ func vetMain(args []string) {
 			log.Fatal(err)
 		}
 	}
-	unitchecker.Main(suite(withVet)...)
+	as := suite(withVet)
+	if textOutput(args) {
+		as = namedInText(as)
+	}
+	unitchecker.Main(as...)
+}
+
+// hasJSONFlag reports whether -json is among args.
+func hasJSONFlag(args []string) bool {
+	for _, a := range args {
+		a = strings.TrimLeft(a, "-")
+		if a == "json" || a == "json=true" || a == "json=1" {
+			return true
+		}
+	}
+	return false
+}
+
+// textOutput reports whether the tool's findings end up as go vet's
+// text output, file:line:col: message. Before Go 1.26 the go command
+// passes -json to the tool only for go vet -json; from Go 1.26 on it
+// always passes -json and prints the text itself, so the tool asks the go
+// command that runs it whether the user gave -json (goVetText). The go
+// command caches the tool's output under the tool's flags, the same for
+// both then, and its -V=full identity, which says which of the two it is
+// (printVetToolID), so that neither output is replayed for the other.
+func textOutput(args []string) bool {
+	if slices.Contains(args, "-fix") || slices.Contains(args, "--fix") {
+		return false
+	}
+	return !hasJSONFlag(args) || goVetText()
+}
+
+// goVetText reports whether the parent process is go vet without -json
+// (nor -fix), read from /proc. When that cannot be known (no /proc, a
+// -toolexec wrapper in between), the answer is no: the JSON stays as go
+// vet's JSON has always been, and the text names no analyzer.
+func goVetText() bool {
+	parent, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", os.Getppid()))
+	if err != nil {
+		return false
+	}
+	pargs := strings.Split(strings.TrimSuffix(string(parent), "\x00"), "\x00")
+	if len(pargs) < 2 || filepath.Base(pargs[0]) != "go" && !strings.HasPrefix(filepath.Base(pargs[0]), "go1") {
+		return false
+	}
+	rest := pargs[1:]
+	if i := slices.Index(rest, "vet"); i < 0 || slices.ContainsFunc(rest[:i], func(a string) bool { return !strings.HasPrefix(a, "-") }) {
+		return false // not the vet subcommand
+	}
+	return !hasJSONFlag(rest) && !slices.Contains(rest, "-fix") && !slices.Contains(rest, "--fix") && !strings.Contains(os.Getenv("GOFLAGS"), "json")
+}
+
+// namedInText returns copies of the analyzers whose messages end with the
+// analyzer's name in brackets ("... [doublerelease]"), as golangci-lint
+// appends a linter's name: unitchecker's text output names no analyzer,
+// and the name is what //lifetime:ignore and -NAME=false need. Only the
+// analyzers themselves are copied; their prerequisites, which report
+// nothing, are shared.
+func namedInText(as []*analysis.Analyzer) []*analysis.Analyzer {
+	out := make([]*analysis.Analyzer, len(as))
+	for i, a := range as {
+		c := *a
+		run := a.Run
+		suffix := " [" + a.Name + "]"
+		c.Run = func(pass *analysis.Pass) (any, error) {
+			report := pass.Report
+			pass.Report = func(d analysis.Diagnostic) {
+				d.Message += suffix
+				report(d)
+			}
+			return run(pass)
+		}
+		out[i] = &c
+	}
+	return out
 }
 
 // vetxOnly reports whether the unit of config file cfg only computes facts

@@ -140,6 +140,21 @@ func TestVetProtocol(t *testing.T) {
 	if strings.Contains(stderr, "Sprintf") {
 		t.Errorf("go vet -vettool ran vet's own checks without -stdvet:\n%s", stderr)
 	}
+	// The text names the analyzer at the end of the message, the JSON
+	// has it as a key only, whichever of the two go vet has cached.
+	if runtime.GOOS == "linux" {
+		if !strings.Contains(stderr, "clear it after the first release [doublerelease]\n") {
+			t.Errorf("go vet -vettool: no analyzer name at the end of the message:\n%s", stderr)
+		}
+		jsonOut, jsonErr, _ := run(t, dir, "go", "vet", "-vettool="+bin, "-json", "./...")
+		jsonOut += jsonErr
+		if !strings.Contains(jsonOut, `"doublerelease"`) || strings.Contains(jsonOut, "[doublerelease]") {
+			t.Errorf("go vet -vettool -json:\n%s", jsonOut)
+		}
+		if _, again, _ := run(t, dir, "go", "vet", "-vettool="+bin, "./..."); !strings.Contains(again, "[doublerelease]") {
+			t.Errorf("go vet -vettool after -json: no analyzer name:\n%s", again)
+		}
+	}
 	_, stderr, _ = run(t, dir, "go", "vet", "-vettool="+bin, "-stdvet", "./...")
 	if !strings.Contains(stderr, "Sprintf format %d has arg") || !strings.Contains(stderr, "o is released twice") {
 		t.Errorf("go vet -vettool -stdvet: want both vet's and lifetimevet's findings, got:\n%s", stderr)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -214,5 +215,43 @@ func TestModels(t *testing.T) {
 	os.WriteFile(model, []byte("library mylib\nrelease\n"), 0o666)
 	if _, stderr, code := run(t, ".", bin, "models", "-model", model); code != 1 || !strings.Contains(stderr, "my.model:2:") {
 		t.Errorf("models with a bad model file: status %d, stderr %s", code, stderr)
+	}
+}
+
+// TestReadmeExample runs the analysis of README's first command
+// (lifetimevet ./examples/... from the module's root) and compares its
+// output with the sample README shows.
+func TestReadmeExample(t *testing.T) {
+	bin := build(t)
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(readme), "\n")
+	var cmdLine, want []string
+	for i, l := range lines {
+		if cmdLine == nil && strings.HasPrefix(l, "    go install ./cmd/lifetimevet && ") {
+			cmdLine = strings.Fields(l)
+		}
+		if strings.HasPrefix(l, "The example prints") {
+			j := i + 1
+			for j < len(lines) && !strings.HasPrefix(lines[j], "    ") {
+				j++
+			}
+			for ; j < len(lines) && strings.HasPrefix(lines[j], "    "); j++ {
+				want = append(want, strings.TrimPrefix(lines[j], "    "))
+			}
+			break
+		}
+	}
+	if len(cmdLine) == 0 || cmdLine[len(cmdLine)-1] != "./examples/..." || len(want) == 0 {
+		t.Fatalf("README: no first command ending in ./examples/... (%q) or no sample output (%q)", cmdLine, want)
+	}
+	out, stderr, code := run(t, "../..", bin, "./examples/...")
+	if code != 3 || stderr != "" {
+		t.Errorf("lifetimevet ./examples/...: status %d, want 3; stderr:\n%s", code, stderr)
+	}
+	if got := strings.Split(strings.TrimSuffix(out, "\n"), "\n"); !slices.Equal(got, want) {
+		t.Errorf("lifetimevet ./examples/... prints:\n%s\nREADME shows:\n%s", out, strings.Join(want, "\n"))
 	}
 }

@@ -101,9 +101,16 @@ func printVersion(w io.Writer) {
 // for a released version (the go command uses the whole line), or "NAME
 // version devel [REV] buildID=ID" (it uses ID). ID is a SHA-256 of the
 // executable, as x/tools' unitchecker gives it, so that it changes
-// whenever the binary does, with or without a version.
+// whenever the binary does, with or without a version. The hash also
+// covers whether go vet prints text (goVetText): the text has the
+// analyzers' names at the end of the messages, the JSON not, while the
+// go command gives the tool the same flags for both.
 func printVetToolID(w io.Writer) error {
-	id, err := executableHash()
+	mode := "json"
+	if goVetText() {
+		mode = "text"
+	}
+	id, err := executableHash(mode)
 	if err != nil {
 		return err
 	}
@@ -122,8 +129,9 @@ func printVetToolID(w io.Writer) error {
 	return err
 }
 
-// executableHash returns the hex SHA-256 of the running executable.
-func executableHash() (string, error) {
+// executableHash returns the hex SHA-256 of the running executable and
+// extra.
+func executableHash(extra string) (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", err
@@ -137,6 +145,7 @@ func executableHash() (string, error) {
 	if _, err := io.Copy(h, f); err != nil {
 		return "", err
 	}
+	io.WriteString(h, "\x00"+extra)
 	return fmt.Sprintf("%x", h.Sum(nil)), nil
 }
 
