@@ -42,11 +42,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"text/tabwriter"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
@@ -256,24 +258,57 @@ func modelArgs(args []string) []string {
 
 func progName() string { return filepath.Base(os.Args[0]) }
 
-func usage() {
-	fmt.Fprintf(os.Stderr, `%[1]s finds lifetime and concurrency bugs in Go code that owns native
+// usage prints the help: the command's forms, the analyzers one a line,
+// and the flags but the analyzers' enable flags (-NAME, -NAME=false),
+// which one line stands for.
+func usage(w io.Writer, all []*analysis.Analyzer, enable map[*analysis.Analyzer]*triState) {
+	fmt.Fprintf(w, `%[1]s finds lifetime and concurrency bugs in Go code that owns native
 resources through cgo: handles released twice, finalizers that fire during C
 calls, unguarded check-then-release, shared counters and registries.
 
 Usage:
 	%[1]s [flags] [packages]        analyse packages (default ./...)
+	%[1]s help [NAME]               this help, or analyzer NAME's documentation
 	%[1]s -explain NAME             print an analyzer's documentation
 	%[1]s models [-model FILE]...   print the model of C functions in use
 	%[1]s lsp [flags]               serve diagnostics to an editor (LSP on stdio)
+	%[1]s version                   print the version and VCS revision
 	go vet -vettool=$(which %[1]s) [flags] [packages]
 
 Exit status: 0 nothing found, 1 load or analysis error, 2 bad flags,
 3 findings (text output only; with -format json or sarif findings leave it 0).
 
-Flags:
+Analyzers (-NAME runs only the analyzers so named, -NAME=false turns one off):
 `, progName())
-	flag.PrintDefaults()
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	for _, a := range all {
+		fmt.Fprintf(tw, "\t%s\t%s\n", a.Name, analyzerTitle(a))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nFlags:\n")
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	fs.SetOutput(w)
+	isEnable := map[string]bool{}
+	for a := range enable {
+		isEnable[a.Name] = true
+	}
+	flag.VisitAll(func(f *flag.Flag) {
+		if !isEnable[f.Name] {
+			fs.Var(f.Value, f.Name, f.Usage)
+		}
+	})
+	fs.PrintDefaults()
+}
+
+// analyzerTitle is the first line of an analyzer's documentation.
+func analyzerTitle(a *analysis.Analyzer) string {
+	if raw, ok := analyzers.Docs[a.Name]; ok {
+		if t := strings.TrimSpace(raw.Compile().Title); t != "" {
+			return t
+		}
+	}
+	title, _, _ := strings.Cut(strings.TrimSpace(a.Doc), "\n")
+	return strings.TrimSuffix(title, ".")
 }
 
 func fatalf(format string, args ...any) {

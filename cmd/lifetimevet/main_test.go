@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lifetimevet/lifetimevet/analyzers"
 	"github.com/lifetimevet/lifetimevet/internal/testutil"
 )
 
@@ -234,8 +235,20 @@ func TestStandalone(t *testing.T) {
 	if len(lines) != 1 || !strings.HasPrefix(lines[0], "gpubug.go:18:") || !strings.Contains(out, ": doublerelease: ") {
 		t.Errorf("want one doublerelease finding at gpubug.go:18, got:\n%s", out)
 	}
-	if out, stderr, code := run(t, dir, bin, "help"); code != 0 || !strings.Contains(out+stderr, "doublerelease") {
-		t.Errorf("help: status %d, output %q", code, out)
+	// help lists the analyzers one a line, with their titles, and not
+	// each one's enable flag.
+	if out, stderr, code := run(t, dir, bin, "help"); code != 0 || stderr != "" {
+		t.Errorf("help: status %d, stderr %q", code, stderr)
+	} else {
+		for _, a := range analyzers.All {
+			title := strings.TrimSpace(analyzers.Docs[a.Name].Compile().Title)
+			if !regexp.MustCompile(`(?m)^\s+` + a.Name + `\s+` + regexp.QuoteMeta(title) + `$`).MatchString(out) {
+				t.Errorf("help: no line for analyzer %s (%s):\n%s", a.Name, title, out)
+			}
+		}
+		if strings.Contains(out, "enable the doublerelease analyzer") {
+			t.Errorf("help lists each analyzer's enable flag:\n%s", out)
+		}
 	}
 
 	out, _, code = run(t, dir, bin, "-json", "./...")
@@ -250,8 +263,12 @@ func TestStandalone(t *testing.T) {
 	if out, _, code := run(t, dir, bin, "-doublerelease=false"); code != 0 || out != "" {
 		t.Errorf("-doublerelease=false: status %d, output %q", code, out)
 	}
-	if _, _, code := run(t, dir, bin, "-nosuchflag"); code != 2 {
-		t.Errorf("bad flag: status %d, want 2", code)
+	// A bad flag: one line, and where the help is.
+	if _, stderr, code := run(t, dir, bin, "-nosuchflag"); code != 2 || stderr != "lifetimevet: flag provided but not defined: -nosuchflag\nrun 'lifetimevet help' for usage\n" {
+		t.Errorf("bad flag: status %d, want 2; stderr:\n%s", code, stderr)
+	}
+	if _, stderr, code := run(t, dir, bin, "models", "-nosuchflag"); code != 2 || strings.Count(stderr, "\n") != 2 {
+		t.Errorf("models, bad flag: status %d, want 2; stderr:\n%s", code, stderr)
 	}
 	if _, _, code := run(t, dir, bin, "./nosuchpackage"); code != 1 {
 		t.Errorf("missing package: status %d, want 1", code)

@@ -60,7 +60,6 @@ func (t *triState) IsBoolFlag() bool { return true }
 // the exit status.
 func standalone(args []string) int {
 	flag.CommandLine.Init(progName(), flag.ContinueOnError)
-	flag.Usage = usage
 	registerCommonFlags()
 	format := flag.String("format", "text", "output `format`: text, json (go vet's -json format) or sarif (SARIF 2.1.0)")
 	jsonOut := flag.Bool("json", false, "print findings as JSON (the go vet -json format); the same as -format=json")
@@ -84,10 +83,17 @@ func standalone(args []string) int {
 			flag.Var(f.Value, a.Name+"."+f.Name, f.Usage)
 		})
 	}
-	if err := flag.CommandLine.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
+	// A bad flag is one line and a pointer to the help, as with go vet
+	// and staticcheck; -h and -help print the help, on standard output.
+	flag.CommandLine.SetOutput(io.Discard)
+	flag.Usage = func() {}
+	err := flag.CommandLine.Parse(args)
+	flag.CommandLine.SetOutput(os.Stderr)
+	if err == flag.ErrHelp {
+		usage(os.Stdout, all, enable)
+		return 0
+	} else if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\nrun '%s help' for usage\n", progName(), err, progName())
 		return 2
 	}
 	_ = stdvet
