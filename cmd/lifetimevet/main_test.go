@@ -49,11 +49,12 @@ func build(t *testing.T) string {
 func buildTags(t *testing.T, tags string) string {
 	t.Helper()
 	f, _ := builds.LoadOrStore(tags, sync.OnceValues(func() (string, error) {
-		name := "lifetimevet"
-		if tags != "" {
-			name += "-" + strings.ReplaceAll(tags, ",", "-")
+		// named lifetimevet whatever the tags, as the messages name it
+		dir := filepath.Join(binDir, "tags-"+strings.ReplaceAll(tags, ",", "-"))
+		if err := os.MkdirAll(dir, 0o777); err != nil {
+			return "", err
 		}
-		bin := filepath.Join(binDir, name)
+		bin := filepath.Join(dir, "lifetimevet")
 		if runtime.GOOS == "windows" {
 			bin += ".exe"
 		}

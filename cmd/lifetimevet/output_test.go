@@ -175,7 +175,9 @@ func TestFix(t *testing.T) {
 	}
 	for _, want := range []string{
 		`keepalive.go:21: cannot apply the fix "call C.renamed instead": the edit at keepalive.go:21:2 touches text that cgo rewrote`,
-		"keepalive.go: applied 2 fix(es)",
+		// each fix applied, with the file and line it changed
+		"lifetimevet: keepalive.go:21: fixed: add runtime.KeepAlive(p)\n",
+		"lifetimevet: keepalive.go:25: fixed: add runtime.KeepAlive(p)\n",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("-fix: stderr lacks %q:\n%s", want, stderr)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"flag"
 	"fmt"
@@ -345,18 +346,33 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string)
 	if len(mapped) == 0 {
 		return 0
 	}
+	origLines := map[string]func(int) int{}
+	for _, m := range mapped {
+		for _, e := range m.Edits {
+			if origLines[e.File] == nil {
+				data, _ := os.ReadFile(e.File)
+				origLines[e.File] = func(off int) int { return 1 + bytes.Count(data[:min(off, len(data))], []byte("\n")) }
+			}
+		}
+	}
 	changed, conflicts, err := files.Apply(mapped, nil)
 	for _, c := range conflicts {
 		fmt.Fprintf(w, "%s: %s: cannot apply the fix %q: it conflicts with another fix\n", progName(), shortPath(cwd, c.Edits[0].File), c.Message)
 	}
+	// each fix applied, at the line of its first edit in the file as it
+	// was (lines counted in what was read before the fixes)
 	for _, name := range changed {
-		n := 0
 		for _, m := range mapped {
-			if !slices.Contains(conflicts, m) && m.Edits[0].File == name {
-				n++
+			if slices.Contains(conflicts, m) {
+				continue
+			}
+			for _, e := range m.Edits {
+				if e.File == name {
+					fmt.Fprintf(w, "%s: %s:%d: fixed: %s\n", progName(), shortPath(cwd, name), origLines[name](e.Start), m.Message)
+					break
+				}
 			}
 		}
-		fmt.Fprintf(w, "%s: %s: applied %d fix(es)\n", progName(), shortPath(cwd, name), n)
 	}
 	if err != nil {
 		fmt.Fprintf(w, "%s: %v\n", progName(), err)
