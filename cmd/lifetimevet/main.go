@@ -34,8 +34,9 @@
 //
 // Flags common to both faces: -NAME=false turns analyzer NAME off, -NAME
 // runs only the analyzers so named; -model FILE adds a model file of C
-// functions (repeatable; give an absolute path under go vet, which runs the
-// tool in each package's directory); -stdvet adds go vet's own analyzers.
+// functions (repeatable; under go vet, which runs the tool in each
+// package's directory, a relative path is read from the main module's
+// root); -stdvet adds go vet's own analyzers.
 package main
 
 import (
@@ -65,6 +66,9 @@ func main() {
 	if versionFull(args) {
 		// go vet's question, answered before unitchecker's placeholder
 		// version ("devel comments-go-here")
+		if err := checkVetModels(); err != nil {
+			log.Fatal(err)
+		}
 		if err := printVetToolID(os.Stdout); err != nil {
 			log.Fatal(err)
 		}
@@ -139,6 +143,15 @@ func suite(withVet bool) []*analysis.Analyzer {
 
 func vetMain(args []string) {
 	diag.OmitCgoFixes = true
+	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") {
+		resolved, err := resolveVetModels(args)
+		if err != nil {
+			log.Fatal(err)
+		}
+		// unitchecker parses os.Args
+		args = resolved
+		os.Args = append(os.Args[:1], args...)
+	}
 	registerCommonFlags()
 	// go vet asks for the flags once (-flags) and then passes the user's
 	// flags with each unit; list vet's analyzers' flags too, so that
@@ -190,19 +203,26 @@ func textOutput(args []string) bool {
 // -toolexec wrapper in between), the answer is no: the JSON stays as go
 // vet's JSON has always been, and the text names no analyzer.
 func goVetText() bool {
+	rest, ok := goVetArgs()
+	return ok && !hasJSONFlag(rest) && !slices.Contains(rest, "-fix") && !slices.Contains(rest, "--fix") && !strings.Contains(os.Getenv("GOFLAGS"), "json")
+}
+
+// goVetArgs returns the arguments of the parent process when it is the go
+// command's vet subcommand (from /proc; ok is false when unknown).
+func goVetArgs() (args []string, ok bool) {
 	parent, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", os.Getppid()))
 	if err != nil {
-		return false
+		return nil, false
 	}
 	pargs := strings.Split(strings.TrimSuffix(string(parent), "\x00"), "\x00")
 	if len(pargs) < 2 || filepath.Base(pargs[0]) != "go" && !strings.HasPrefix(filepath.Base(pargs[0]), "go1") {
-		return false
+		return nil, false
 	}
 	rest := pargs[1:]
 	if i := slices.Index(rest, "vet"); i < 0 || slices.ContainsFunc(rest[:i], func(a string) bool { return !strings.HasPrefix(a, "-") }) {
-		return false // not the vet subcommand
+		return nil, false // not the vet subcommand
 	}
-	return !hasJSONFlag(rest) && !slices.Contains(rest, "-fix") && !slices.Contains(rest, "--fix") && !strings.Contains(os.Getenv("GOFLAGS"), "json")
+	return rest, true
 }
 
 // namedInText returns copies of the analyzers whose messages end with the

@@ -355,3 +355,33 @@ func F(fail bool) int {
 		}
 	}
 }
+
+// A relative -model under go vet is read from the main module's root,
+// from whichever directory go vet runs the tool in; one that is not there
+// is said once, before any package.
+func TestVetRelativeModel(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the go vet command line is read from /proc")
+	}
+	bin := build(t)
+	dir := t.TempDir()
+	src := moduleDir(t)
+	for _, name := range []string{"go.mod", "gpubug.go"} {
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, name), data, 0o666)
+	}
+	os.MkdirAll(filepath.Join(dir, "lifetime"), 0o777)
+	os.WriteFile(filepath.Join(dir, "lifetime", "mine.model"), []byte("library mine\nrelease my_dispose\n"), 0o666)
+	_, stderr, code := run(t, dir, "go", "vet", "-vettool="+bin, "-model=lifetime/mine.model", "./...")
+	if code == 0 || !strings.Contains(stderr, "o is released twice") || strings.Contains(stderr, "mine.model") {
+		t.Errorf("go vet -model=lifetime/mine.model: status %d, stderr:\n%s", code, stderr)
+	}
+	_, stderr, code = run(t, dir, "go", "vet", "-vettool="+bin, "-model=lifetime/nosuch.model", "./...")
+	want := "-model=lifetime/nosuch.model: under go vet a relative model file is read from the main module's root"
+	if code == 0 || strings.Count(stderr, want) != 1 || strings.Contains(stderr, "released twice") {
+		t.Errorf("go vet -model=lifetime/nosuch.model: status %d, want the reason once; stderr:\n%s", code, stderr)
+	}
+}
