@@ -162,9 +162,19 @@ func standalone(args []string) int {
 		return 1
 	}
 	prog.stop()
-	if len(pkgs) == 0 {
+	// What the go command left out without a word: say it, and fail
+	// when nothing that was asked for is left.
+	notices, dropped := cgoDropped(cfg, patterns, pkgs)
+	for _, n := range notices {
+		fmt.Fprintf(os.Stderr, "%s: %s\n", progName(), n)
+	}
+	if len(pkgs) == 0 || dropped > 0 && !slices.ContainsFunc(pkgs, func(p *packages.Package) bool { return len(p.GoFiles) > 0 }) {
 		packages.PrintErrors(pkgs)
-		fmt.Fprintf(os.Stderr, "%s: no packages match %s\n", progName(), strings.Join(patterns, " "))
+		if dropped > 0 {
+			fmt.Fprintf(os.Stderr, "%s: nothing to analyse in %s\n", progName(), strings.Join(patterns, " "))
+		} else {
+			fmt.Fprintf(os.Stderr, "%s: no packages match %s\n", progName(), strings.Join(patterns, " "))
+		}
 		return 1
 	}
 	prog = newProgress(os.Stderr)
@@ -184,6 +194,14 @@ func standalone(args []string) int {
 	if n := packages.PrintErrors(pkgs); n > 0 {
 		status = 1
 	}
+	// The named packages left unanalysed because an import has errors
+	// (their analyzers' errors only repeat that).
+	for _, n := range illTypedImports(pkgs) {
+		fmt.Fprintf(os.Stderr, "%s: %s\n", progName(), n)
+		loadErrs = append(loadErrs, n)
+		status = 1
+	}
+	loadErrs = append(loadErrs, notices...)
 	if *memprofile != "" {
 		// before the graph goes: what internal/driver keeps of every
 		// package (its types) and the facts
