@@ -99,13 +99,19 @@ func cgoOffReason(cfg *packages.Config) string {
 func illTypedImports(roots []*packages.Package) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, p := range roots {
+	// the packages themselves first, then test variants (p [p.test])
+	// whose package was analysed: a test file may import what p does not
+	sorted := slices.Clone(roots)
+	slices.SortStableFunc(sorted, func(a, b *packages.Package) int {
+		return boolInt(a.ID != a.PkgPath) - boolInt(b.ID != b.PkgPath)
+	})
+	for _, p := range sorted {
 		if !p.IllTyped || len(p.Errors) > 0 || strings.HasSuffix(p.ID, ".test") || seen[p.PkgPath] {
 			continue
 		}
 		seen[p.PkgPath] = true
 		if bad := brokenImports(p); len(bad) > 0 {
-			out = append(out, fmt.Sprintf("%s not analysed: it imports %s, which %s errors", p.PkgPath, strings.Join(bad, " and "), map[bool]string{true: "has", false: "have"}[len(bad) == 1]))
+			out = append(out, fmt.Sprintf("%s not analysed: it imports %s, which %s errors", p.ID, strings.Join(bad, " and "), map[bool]string{true: "has", false: "have"}[len(bad) == 1]))
 		}
 	}
 	return out
@@ -149,4 +155,11 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 			}
 		}
 	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
