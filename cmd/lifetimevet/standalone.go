@@ -379,6 +379,9 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string)
 	}
 	// each fix applied, at the line of its first edit in the file as it
 	// was (lines counted in what was read before the fixes)
+	// (once: a fix reported in a package and in its test variant is
+	// applied once)
+	said := map[string]bool{}
 	for _, name := range changed {
 		for _, m := range mapped {
 			if slices.Contains(conflicts, m) {
@@ -386,7 +389,11 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string)
 			}
 			for _, e := range m.Edits {
 				if e.File == name {
-					fmt.Fprintf(w, "%s: %s:%d: fixed: %s\n", progName(), shortPath(cwd, name), origLines[name](e.Start), m.Message)
+					line := fmt.Sprintf("%s: %s:%d: fixed: %s\n", progName(), shortPath(cwd, name), origLines[name](e.Start), m.Message)
+					if !said[line] {
+						said[line] = true
+						fmt.Fprint(w, line)
+					}
 					break
 				}
 			}
