@@ -350,7 +350,9 @@ func TestIllTyped(t *testing.T) {
 // On every testdata package, with every analyzer of the suite, the driver
 // finds what the x/tools checker finds, and fails where it fails.
 func TestSameAsChecker(t *testing.T) {
-	testutil.Integration(t, "type-checks the testdata packages and their dependencies, the standard library's among them, twice")
+	if testing.Short() {
+		t.Skip("type-checks the testdata packages and their dependencies twice")
+	}
 	src := filepath.Join(testutil.Testdata(), "src")
 	entries, err := os.ReadDir(src)
 	if err != nil {
