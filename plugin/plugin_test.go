@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/lifetimevet/lifetimevet/internal/testutil"
 	"github.com/lifetimevet/lifetimevet/plugin"
 )
 
@@ -89,9 +90,7 @@ func (i issue) String() string {
 // build-custom-gcl.sh (the Go module proxy is the only network it needs)
 // and runs it on testdata/sample.
 func TestGolangciLint(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds golangci-lint")
-	}
+	testutil.Integration(t, "builds golangci-lint with the plugin (minutes with empty caches)")
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}

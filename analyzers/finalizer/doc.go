@@ -38,6 +38,14 @@ no deferred use. Passing &o.field to C keeps o alive and is never reported.
 Handles copied out of a slice of such objects into a C array count too;
 then the slice must be kept alive.
 
+The suggested fix inserts runtime.KeepAlive(o) after the statement that
+makes the call; when that statement is a return, or later calls with a
+handle copied out of o are at risk too, it inserts defer
+runtime.KeepAlive(o) just before the statement instead, and in a loop with
+several calls at risk it offers none. The message says which ("add
+runtime.KeepAlive(o) after the call", "add defer runtime.KeepAlive(o)
+before the call").
+
 It also reports runtime.KeepAlive(t) where t is a struct value whose
 pointer carries the finalizer (it keeps a copy alive, not the object); a
 finalizer set on &local when local is then returned or stored by value (the

@@ -608,14 +608,28 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 		at = diag.Where(c.pass.Fset, m.fin.Pos(), pos)
 	}
 	keep := obj
-	var msg string
 	if coll != "" {
 		keep = coll
-		msg = fmt.Sprintf("the %s objects in %s may be collected while %s runs with handles copied out of them: nothing uses %s after the call, so the %s at %s (%s) can release them during it; add runtime.KeepAlive(%s) after the call",
-			m.tn.Name(), coll, cname, coll, what, at, m.fin.Name, coll)
+	}
+	// The advice says what the fix does: a runtime.KeepAlive after the
+	// call, or a deferred one before it (see keepAliveFix).
+	fix, deferred, hasFix := c.keepAliveFix(call, keep, len(more) > 0)
+	advice := "add runtime.KeepAlive(" + keep + ") after the call"
+	switch {
+	case hasFix && deferred && len(more) > 0:
+		advice = "add defer runtime.KeepAlive(" + keep + ") before the first of them"
+	case hasFix && deferred:
+		advice = "add defer runtime.KeepAlive(" + keep + ") before the call"
+	case len(more) > 0:
+		advice = "add runtime.KeepAlive(" + keep + ") after the last of them"
+	}
+	var msg string
+	if coll != "" {
+		msg = fmt.Sprintf("the %s objects in %s may be collected while %s runs with handles copied out of them: nothing uses %s after the call, so the %s at %s (%s) can release them during it",
+			m.tn.Name(), coll, cname, coll, what, at, m.fin.Name)
 	} else {
-		msg = fmt.Sprintf("%s may be collected while %s runs with %s: nothing uses %s after the call, so the %s at %s (%s) can release %s during it; add runtime.KeepAlive(%s) after the call",
-			obj, cname, handle, obj, what, at, m.fin.Name, handle, obj)
+		msg = fmt.Sprintf("%s may be collected while %s runs with %s: nothing uses %s after the call, so the %s at %s (%s) can release %s during it",
+			obj, cname, handle, obj, what, at, m.fin.Name, handle)
 	}
 	if len(more) > 0 {
 		var lines []string
@@ -630,11 +644,10 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 		if len(lines) > 1 {
 			word = "lines"
 		}
-		msg = strings.Replace(msg, "; add runtime.KeepAlive", fmt.Sprintf(" (and the same at %s %s); add runtime.KeepAlive", word, strings.Join(lines, ", ")), 1)
-		msg = strings.TrimSuffix(msg, " after the call") + " after the last of them, or defer it"
+		msg += fmt.Sprintf(" (and the same at %s %s)", word, strings.Join(lines, ", "))
 	}
-	d := analysis.Diagnostic{Pos: pos, Message: msg}
-	if fix, ok := c.keepAliveFix(call, keep, len(more) > 0); ok {
+	d := analysis.Diagnostic{Pos: pos, Message: msg + "; " + advice}
+	if hasFix {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	c.rep.Report(d)
@@ -642,8 +655,10 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 
 // keepAliveFix inserts runtime.KeepAlive(obj) after the statement that
 // makes the call, or, when that statement returns or later calls are at risk
-// too (several), defers it just before. In a loop it never defers.
-func (c *checker) keepAliveFix(call *ssa.Call, obj string, several bool) (analysis.SuggestedFix, bool) {
+// too (several), defers it just before (deferred is true). In a loop it
+// never defers, and offers no fix when later calls are at risk too (a
+// KeepAlive after the first call would not cover them).
+func (c *checker) keepAliveFix(call *ssa.Call, obj string, several bool) (fix analysis.SuggestedFix, deferred, ok bool) {
 	pos := call.Pos()
 	if cc := c.calls.Lookup(call); cc != nil {
 		pos = cc.Pos
@@ -655,7 +670,7 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, several bool) (analys
 		}
 	}
 	if file == nil || !validIdentPath(obj) {
-		return analysis.SuggestedFix{}, false
+		return analysis.SuggestedFix{}, false, false
 	}
 	path, _ := astutil.PathEnclosingInterval(file, pos, pos)
 	var stmt ast.Stmt
@@ -671,11 +686,11 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, several bool) (analys
 		}
 	}
 	if stmt == nil {
-		return analysis.SuggestedFix{}, false
+		return analysis.SuggestedFix{}, false, false
 	}
 	rt, imported, ok := c.runtimeName(file, pos)
 	if !ok {
-		return analysis.SuggestedFix{}, false
+		return analysis.SuggestedFix{}, false, false
 	}
 	indent := "\n" + strings.Repeat("\t", max(depth, 1))
 	inLoop := false
@@ -689,7 +704,14 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, several bool) (analys
 	}
 done:
 	var edits []analysis.TextEdit
-	if _, ret := stmt.(*ast.ReturnStmt); ret || several && !inLoop {
+	msg := "Add runtime.KeepAlive(" + obj + ") after the call"
+	_, ret := stmt.(*ast.ReturnStmt)
+	if several && inLoop {
+		return analysis.SuggestedFix{}, false, false
+	}
+	if ret || several {
+		deferred = true
+		msg = "Add defer runtime.KeepAlive(" + obj + ") before the call"
 		edits = append(edits, analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte("defer " + rt + "KeepAlive(" + obj + ")" + indent)})
 	} else {
 		// after the statement and any comment that ends its line
@@ -707,7 +729,7 @@ done:
 			edits = append(edits, *imp)
 		}
 	}
-	return analysis.SuggestedFix{Message: "Add runtime.KeepAlive(" + obj + ")", TextEdits: edits}, true
+	return analysis.SuggestedFix{Message: msg, TextEdits: edits}, deferred, true
 }
 
 // runtimeName returns how the file names package runtime at pos: "runtime."

@@ -23,26 +23,33 @@
 // flags, 3 when there are findings (with -format json or sarif, findings do
 // not change the status).
 //
-// Two subcommands: `lifetimevet models` prints the model of C functions in
+// `lifetimevet version` (or -version) prints the module version and VCS
+// revision the binary was built from; -V=full gives go vet the same version
+// and a hash of the executable.
+//
+// Two more subcommands: `lifetimevet models` prints the model of C functions in
 // use (built in, plus -model files); `lifetimevet lsp` is a language server
 // on standard input and output that publishes lifetimevet's diagnostics to
 // an editor, beside gopls.
 //
 // Flags common to both faces: -NAME=false turns analyzer NAME off, -NAME
 // runs only the analyzers so named; -model FILE adds a model file of C
-// functions (repeatable; give an absolute path under go vet, which runs the
-// tool in each package's directory); -stdvet adds go vet's own analyzers.
+// functions (repeatable; under go vet, which runs the tool in each
+// package's directory, a relative path is read from the main module's
+// root); -stdvet adds go vet's own analyzers.
 package main
 
 import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"text/tabwriter"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
@@ -56,6 +63,17 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix("lifetimevet: ")
 	args := os.Args[1:]
+	if versionFull(args) {
+		// go vet's question, answered before unitchecker's placeholder
+		// version ("devel comments-go-here")
+		if err := checkVetModels(); err != nil {
+			log.Fatal(err)
+		}
+		if err := printVetToolID(os.Stdout); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if vetProtocol(args) {
 		vetMain(args)
 		return
@@ -66,6 +84,9 @@ func main() {
 			os.Exit(modelsMain(args[1:]))
 		case "lsp":
 			os.Exit(lspMain(args[1:]))
+		case "version":
+			printVersion(os.Stdout)
+			return
 		case "help":
 			// go vet says "Run 'lifetimevet help' for a full list of
 			// flags and analyzers" after a bad flag
@@ -121,14 +142,16 @@ func suite(withVet bool) []*analysis.Analyzer {
 }
 
 func vetMain(args []string) {
-	if slices.Contains(args, "-V=full") || slices.Contains(args, "--V=full") {
-		// the tool's identity, with the digest of its inputs (vetcache.go)
-		if err := printVersionFull(os.Stdout); err != nil {
+	diag.OmitCgoFixes = true
+	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") {
+		resolved, err := resolveVetModels(args)
+		if err != nil {
 			log.Fatal(err)
 		}
-		return
+		// unitchecker parses os.Args
+		args = resolved
+		os.Args = append(os.Args[:1], args...)
 	}
-	diag.OmitCgoFixes = true
 	registerCommonFlags()
 	// go vet asks for the flags once (-flags) and then passes the user's
 	// flags with each unit; list vet's analyzers' flags too, so that
@@ -142,7 +165,89 @@ func vetMain(args []string) {
 			log.Fatal(err)
 		}
 	}
-	unitchecker.Main(vetConfigured(args, suite(withVet))...)
+	as := vetConfigured(args, suite(withVet))
+	if textOutput(args) {
+		as = namedInText(as)
+	}
+	unitchecker.Main(as...)
+}
+
+// hasJSONFlag reports whether -json is among args.
+func hasJSONFlag(args []string) bool {
+	for _, a := range args {
+		a = strings.TrimLeft(a, "-")
+		if a == "json" || a == "json=true" || a == "json=1" {
+			return true
+		}
+	}
+	return false
+}
+
+// textOutput reports whether the tool's findings end up as go vet's
+// text output, file:line:col: message. Before Go 1.26 the go command
+// passes -json to the tool only for go vet -json; from Go 1.26 on it
+// always passes -json and prints the text itself, so the tool asks the go
+// command that runs it whether the user gave -json (goVetText). The go
+// command caches the tool's output under the tool's flags, the same for
+// both then, and its -V=full identity, which says which of the two it is
+// (printVetToolID), so that neither output is replayed for the other.
+func textOutput(args []string) bool {
+	if slices.Contains(args, "-fix") || slices.Contains(args, "--fix") {
+		return false
+	}
+	return !hasJSONFlag(args) || goVetText()
+}
+
+// goVetText reports whether the parent process is go vet without -json
+// (nor -fix), read from /proc. When that cannot be known (no /proc, a
+// -toolexec wrapper in between), the answer is no: the JSON stays as go
+// vet's JSON has always been, and the text names no analyzer.
+func goVetText() bool {
+	rest, ok := goVetArgs()
+	return ok && !hasJSONFlag(rest) && !slices.Contains(rest, "-fix") && !slices.Contains(rest, "--fix") && !strings.Contains(os.Getenv("GOFLAGS"), "json")
+}
+
+// goVetArgs returns the arguments of the parent process when it is the go
+// command's vet subcommand (from /proc; ok is false when unknown).
+func goVetArgs() (args []string, ok bool) {
+	parent, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", os.Getppid()))
+	if err != nil {
+		return nil, false
+	}
+	pargs := strings.Split(strings.TrimSuffix(string(parent), "\x00"), "\x00")
+	if len(pargs) < 2 || filepath.Base(pargs[0]) != "go" && !strings.HasPrefix(filepath.Base(pargs[0]), "go1") {
+		return nil, false
+	}
+	rest := pargs[1:]
+	if i := slices.Index(rest, "vet"); i < 0 || slices.ContainsFunc(rest[:i], func(a string) bool { return !strings.HasPrefix(a, "-") }) {
+		return nil, false // not the vet subcommand
+	}
+	return rest, true
+}
+
+// namedInText returns copies of the analyzers whose messages end with the
+// analyzer's name in brackets ("... [doublerelease]"), as golangci-lint
+// appends a linter's name: unitchecker's text output names no analyzer,
+// and the name is what //lifetime:ignore and -NAME=false need. Only the
+// analyzers themselves are copied; their prerequisites, which report
+// nothing, are shared.
+func namedInText(as []*analysis.Analyzer) []*analysis.Analyzer {
+	out := make([]*analysis.Analyzer, len(as))
+	for i, a := range as {
+		c := *a
+		run := a.Run
+		suffix := " [" + a.Name + "]"
+		c.Run = func(pass *analysis.Pass) (any, error) {
+			report := pass.Report
+			pass.Report = func(d analysis.Diagnostic) {
+				d.Message += suffix
+				report(d)
+			}
+			return run(pass)
+		}
+		out[i] = &c
+	}
+	return out
 }
 
 // vetxOnly reports whether the unit of config file cfg only computes facts
@@ -173,24 +278,57 @@ func modelArgs(args []string) []string {
 
 func progName() string { return filepath.Base(os.Args[0]) }
 
-func usage() {
-	fmt.Fprintf(os.Stderr, `%[1]s finds lifetime and concurrency bugs in Go code that owns native
+// usage prints the help: the command's forms, the analyzers one a line,
+// and the flags but the analyzers' enable flags (-NAME, -NAME=false),
+// which one line stands for.
+func usage(w io.Writer, all []*analysis.Analyzer, enable map[*analysis.Analyzer]*triState) {
+	fmt.Fprintf(w, `%[1]s finds lifetime and concurrency bugs in Go code that owns native
 resources through cgo: handles released twice, finalizers that fire during C
 calls, unguarded check-then-release, shared counters and registries.
 
 Usage:
 	%[1]s [flags] [packages]        analyse packages (default ./...)
+	%[1]s help [NAME]               this help, or analyzer NAME's documentation
 	%[1]s -explain NAME             print an analyzer's documentation
 	%[1]s models [-model FILE]...   print the model of C functions in use
 	%[1]s lsp [flags]               serve diagnostics to an editor (LSP on stdio)
+	%[1]s version                   print the version and VCS revision
 	go vet -vettool=$(which %[1]s) [flags] [packages]
 
 Exit status: 0 nothing found, 1 load or analysis error, 2 bad flags,
 3 findings (text output only; with -format json or sarif findings leave it 0).
 
-Flags:
+Analyzers (-NAME runs only the analyzers so named, -NAME=false turns one off):
 `, progName())
-	flag.PrintDefaults()
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	for _, a := range all {
+		fmt.Fprintf(tw, "\t%s\t%s\n", a.Name, analyzerTitle(a))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nFlags:\n")
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	fs.SetOutput(w)
+	isEnable := map[string]bool{}
+	for a := range enable {
+		isEnable[a.Name] = true
+	}
+	flag.VisitAll(func(f *flag.Flag) {
+		if !isEnable[f.Name] {
+			fs.Var(f.Value, f.Name, f.Usage)
+		}
+	})
+	fs.PrintDefaults()
+}
+
+// analyzerTitle is the first line of an analyzer's documentation.
+func analyzerTitle(a *analysis.Analyzer) string {
+	if raw, ok := analyzers.Docs[a.Name]; ok {
+		if t := strings.TrimSpace(raw.Compile().Title); t != "" {
+			return t
+		}
+	}
+	title, _, _ := strings.Cut(strings.TrimSpace(a.Doc), "\n")
+	return strings.TrimSuffix(title, ".")
 }
 
 func fatalf(format string, args ...any) {

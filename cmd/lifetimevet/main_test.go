@@ -11,19 +11,66 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/lifetimevet/lifetimevet/analyzers"
+	"github.com/lifetimevet/lifetimevet/internal/testutil"
 )
 
-// build builds the command once per test binary run.
+// binDir holds the binaries the tests build, once each per test binary
+// run (TestMain removes it).
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "lifetimevet-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var builds sync.Map // build tags -> func() (string, error)
+
+// build builds the command once per test binary run. Each build links a
+// binary of some 40 MB, which takes a processor several seconds, more on a
+// loaded machine: building it once per test made the package's tests take
+// longer than go test's default timeout on a fresh 2-processor machine.
 func build(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "lifetimevet")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	return buildTags(t, "")
+}
+
+// buildTags builds the command with build tags, once per test binary run.
+func buildTags(t *testing.T, tags string) string {
+	t.Helper()
+	f, _ := builds.LoadOrStore(tags, sync.OnceValues(func() (string, error) {
+		// named lifetimevet whatever the tags, as the messages name it
+		dir := filepath.Join(binDir, "tags-"+strings.ReplaceAll(tags, ",", "-"))
+		if err := os.MkdirAll(dir, 0o777); err != nil {
+			return "", err
+		}
+		bin := filepath.Join(dir, "lifetimevet")
+		if runtime.GOOS == "windows" {
+			bin += ".exe"
+		}
+		args := []string{"build", "-o", bin}
+		if tags != "" {
+			args = append(args, "-tags", tags)
+		}
+		out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
+		if err != nil {
+			return "", fmt.Errorf("go build: %v\n%s", err, out)
+		}
+		return bin, nil
+	}))
+	bin, err := f.(func() (string, error))()
 	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		t.Fatal(err)
 	}
 	return bin
 }
@@ -63,8 +110,14 @@ func run(t *testing.T, dir, name string, args ...string) (string, string, int) {
 func TestVetProtocol(t *testing.T) {
 	bin := build(t)
 	out, _, code := run(t, ".", bin, "-V=full")
-	if code != 0 || !strings.Contains(out, "version devel") || !strings.Contains(out, "buildID=") {
+	id := vetToolID(t, out)
+	if code != 0 || strings.Contains(out, "comments-go-here") {
 		t.Errorf("-V=full: status %d, output %q", code, out)
+	}
+	// The identity changes with the binary.
+	other, _, _ := run(t, ".", buildTags(t, "lifetimevet_testfix"), "-V=full")
+	if vetToolID(t, other) == id {
+		t.Errorf("-V=full: two different binaries say the same: %q", out)
 	}
 	out, _, code = run(t, ".", bin, "-flags")
 	var flags []struct{ Name string }
@@ -89,6 +142,21 @@ func TestVetProtocol(t *testing.T) {
 	if strings.Contains(stderr, "Sprintf") {
 		t.Errorf("go vet -vettool ran vet's own checks without -stdvet:\n%s", stderr)
 	}
+	// The text names the analyzer at the end of the message, the JSON
+	// has it as a key only, whichever of the two go vet has cached.
+	if runtime.GOOS == "linux" {
+		if !strings.Contains(stderr, "clear it after the first release [doublerelease]\n") {
+			t.Errorf("go vet -vettool: no analyzer name at the end of the message:\n%s", stderr)
+		}
+		jsonOut, jsonErr, _ := run(t, dir, "go", "vet", "-vettool="+bin, "-json", "./...")
+		jsonOut += jsonErr
+		if !strings.Contains(jsonOut, `"doublerelease"`) || strings.Contains(jsonOut, "[doublerelease]") {
+			t.Errorf("go vet -vettool -json:\n%s", jsonOut)
+		}
+		if _, again, _ := run(t, dir, "go", "vet", "-vettool="+bin, "./..."); !strings.Contains(again, "[doublerelease]") {
+			t.Errorf("go vet -vettool after -json: no analyzer name:\n%s", again)
+		}
+	}
 	_, stderr, _ = run(t, dir, "go", "vet", "-vettool="+bin, "-stdvet", "./...")
 	if !strings.Contains(stderr, "Sprintf format %d has arg") || !strings.Contains(stderr, "o is released twice") {
 		t.Errorf("go vet -vettool -stdvet: want both vet's and lifetimevet's findings, got:\n%s", stderr)
@@ -96,6 +164,41 @@ func TestVetProtocol(t *testing.T) {
 	_, stderr, code = run(t, dir, "go", "vet", "-vettool="+bin, "-doublerelease=false", "./...")
 	if code != 0 || strings.Contains(stderr, "released twice") {
 		t.Errorf("go vet -vettool -doublerelease=false: status %d, stderr:\n%s", code, stderr)
+	}
+}
+
+// vetToolID parses -V=full's output as the go command does (cmd/go's
+// toolID) and returns the identity it keys go vet's cache on.
+func vetToolID(t *testing.T, out string) string {
+	t.Helper()
+	f := strings.Fields(out)
+	if len(f) < 4 || f[1] != "version" || !strings.HasPrefix(f[len(f)-1], "buildID=") || len(f[len(f)-1]) < len("buildID=")+32 {
+		t.Fatalf("-V=full: %q is not NAME version VERSION buildID=ID", out)
+	}
+	if strings.Contains(f[2], "devel") {
+		return f[len(f)-1]
+	}
+	if !strings.HasPrefix(f[2], "v") {
+		t.Errorf("-V=full: version %q is neither devel nor a module version", f[2])
+	}
+	return strings.TrimSpace(out)
+}
+
+// -version and the version command print the module's version and the
+// revision it was built from, or say that none was recorded.
+func TestVersion(t *testing.T) {
+	bin := build(t)
+	out1, _, code1 := run(t, ".", bin, "-version")
+	out2, _, code2 := run(t, ".", bin, "version")
+	if code1 != 0 || code2 != 0 || out1 != out2 {
+		t.Fatalf("-version (status %d) and version (status %d) differ:\n%s\n%s", code1, code2, out1, out2)
+	}
+	if !strings.Contains(out1, "module github.com/lifetimevet/lifetimevet ") || !strings.Contains(out1, "revision ") || !strings.Contains(out1, "built with go") {
+		t.Errorf("version:\n%s", out1)
+	}
+	vet, _, _ := run(t, ".", bin, "-V=full")
+	if v := strings.Fields(out1)[1]; v != "devel" && !strings.Contains(vet, " "+v+" ") && !strings.Contains(vet, strings.TrimPrefix(v, "devel+")) {
+		t.Errorf("-version says %s, -V=full %s", v, vet)
 	}
 }
 
@@ -133,8 +236,20 @@ func TestStandalone(t *testing.T) {
 	if len(lines) != 1 || !strings.HasPrefix(lines[0], "gpubug.go:18:") || !strings.Contains(out, ": doublerelease: ") {
 		t.Errorf("want one doublerelease finding at gpubug.go:18, got:\n%s", out)
 	}
-	if out, stderr, code := run(t, dir, bin, "help"); code != 0 || !strings.Contains(out+stderr, "doublerelease") {
-		t.Errorf("help: status %d, output %q", code, out)
+	// help lists the analyzers one a line, with their titles, and not
+	// each one's enable flag.
+	if out, stderr, code := run(t, dir, bin, "help"); code != 0 || stderr != "" {
+		t.Errorf("help: status %d, stderr %q", code, stderr)
+	} else {
+		for _, a := range analyzers.All {
+			title := strings.TrimSpace(analyzers.Docs[a.Name].Compile().Title)
+			if !regexp.MustCompile(`(?m)^\s+` + a.Name + `\s+` + regexp.QuoteMeta(title) + `$`).MatchString(out) {
+				t.Errorf("help: no line for analyzer %s (%s):\n%s", a.Name, title, out)
+			}
+		}
+		if strings.Contains(out, "enable the doublerelease analyzer") {
+			t.Errorf("help lists each analyzer's enable flag:\n%s", out)
+		}
 	}
 
 	out, _, code = run(t, dir, bin, "-json", "./...")
@@ -149,8 +264,12 @@ func TestStandalone(t *testing.T) {
 	if out, _, code := run(t, dir, bin, "-doublerelease=false"); code != 0 || out != "" {
 		t.Errorf("-doublerelease=false: status %d, output %q", code, out)
 	}
-	if _, _, code := run(t, dir, bin, "-nosuchflag"); code != 2 {
-		t.Errorf("bad flag: status %d, want 2", code)
+	// A bad flag: one line, and where the help is.
+	if _, stderr, code := run(t, dir, bin, "-nosuchflag"); code != 2 || stderr != "lifetimevet: flag provided but not defined: -nosuchflag\nrun 'lifetimevet help' for usage\n" {
+		t.Errorf("bad flag: status %d, want 2; stderr:\n%s", code, stderr)
+	}
+	if _, stderr, code := run(t, dir, bin, "models", "-nosuchflag"); code != 2 || strings.Count(stderr, "\n") != 2 {
+		t.Errorf("models, bad flag: status %d, want 2; stderr:\n%s", code, stderr)
 	}
 	if _, _, code := run(t, dir, bin, "./nosuchpackage"); code != 1 {
 		t.Errorf("missing package: status %d, want 1", code)
@@ -174,9 +293,7 @@ func TestSharedCases(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3")
 	}
-	if testing.Short() {
-		t.Skip("slow")
-	}
+	testutil.Integration(t, "runs every shared case under go vet")
 	bin := build(t)
 	out, stderr, code := run(t, ".", "python3", script, bin, cases, "--analyzers", "doublerelease", "--min-recall", "1")
 	if code != 0 {
@@ -236,5 +353,35 @@ func F(fail bool) int {
 		if strings.Contains(out, "own.go") {
 			t.Errorf("%s: the pointer given to the package's own C is reported:\n%s", tool, out)
 		}
+	}
+}
+
+// A relative -model under go vet is read from the main module's root,
+// from whichever directory go vet runs the tool in; one that is not there
+// is said once, before any package.
+func TestVetRelativeModel(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the go vet command line is read from /proc")
+	}
+	bin := build(t)
+	dir := t.TempDir()
+	src := moduleDir(t)
+	for _, name := range []string{"go.mod", "gpubug.go"} {
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, name), data, 0o666)
+	}
+	os.MkdirAll(filepath.Join(dir, "lifetime"), 0o777)
+	os.WriteFile(filepath.Join(dir, "lifetime", "mine.model"), []byte("library mine\nrelease my_dispose\n"), 0o666)
+	_, stderr, code := run(t, dir, "go", "vet", "-vettool="+bin, "-model=lifetime/mine.model", "./...")
+	if code == 0 || !strings.Contains(stderr, "o is released twice") || strings.Contains(stderr, "mine.model") {
+		t.Errorf("go vet -model=lifetime/mine.model: status %d, stderr:\n%s", code, stderr)
+	}
+	_, stderr, code = run(t, dir, "go", "vet", "-vettool="+bin, "-model=lifetime/nosuch.model", "./...")
+	want := "-model=lifetime/nosuch.model: under go vet a relative model file is read from the main module's root"
+	if code == 0 || strings.Count(stderr, want) != 1 || strings.Contains(stderr, "released twice") {
+		t.Errorf("go vet -model=lifetime/nosuch.model: status %d, want the reason once; stderr:\n%s", code, stderr)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 
@@ -29,10 +30,16 @@ Flags:
 `, progName())
 		fs.PrintDefaults()
 	}
+	usage := fs.Usage
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
+		fs.SetOutput(os.Stdout)
 		if err == flag.ErrHelp {
+			usage()
 			return 0
 		}
+		fmt.Fprintf(os.Stderr, "%s models: %v\nrun '%s help' for usage\n", progName(), err, progName())
 		return 2
 	}
 	if fs.NArg() > 0 {

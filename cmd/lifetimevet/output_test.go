@@ -5,7 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,20 +14,6 @@ import (
 	"github.com/lifetimevet/lifetimevet/analyzers"
 )
 
-// buildTags builds the command with build tags.
-func buildTags(t *testing.T, tags string) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "lifetimevet")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	out, err := exec.Command("go", "build", "-tags", tags, "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 func TestSARIF(t *testing.T) {
 	bin := build(t)
 	dir := moduleDir(t)
@@ -35,8 +21,10 @@ func TestSARIF(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("-format=sarif: status %d, stderr %s", code, stderr)
 	}
-	// The SARIF 2.1.0 JSON schema, as go-sarif embeds it.
-	report, err := sarif.FromString(out, sarif.WithStrictValidation())
+	// The SARIF 2.1.0 JSON schema, as go-sarif embeds it. Not strict:
+	// go-sarif validates its own structs, which write an absent array
+	// (lifetimevet leaves empty ones out, as the schema allows) as null.
+	report, err := sarif.FromString(out)
 	if err != nil {
 		t.Fatalf("-format=sarif: %v\n%s", err, out)
 	}
@@ -49,6 +37,19 @@ func TestSARIF(t *testing.T) {
 	r := report.Runs[0]
 	if *r.Tool.Driver.Name != "lifetimevet" {
 		t.Errorf("driver %s", *r.Tool.Driver.Name)
+	}
+	// The version -version prints, left out when the build recorded none;
+	// no placeholders for what is unknown.
+	vout, _, _ := run(t, ".", bin, "-version")
+	if f := strings.Fields(vout); len(f) < 2 {
+		t.Errorf("-version: %q", vout)
+	} else if v := r.Tool.Driver.Version; f[1] == "devel" && v != nil || f[1] != "devel" && (v == nil || *v != f[1]) {
+		t.Errorf("tool.driver.version %v, -version says %q", v, vout)
+	}
+	for _, bad := range []string{": -1", "(devel)", "[]", "{}"} {
+		if strings.Contains(strings.ReplaceAll(out, `"results": []`, ""), bad) {
+			t.Errorf("-format=sarif has a placeholder %q:\n%s", bad, out)
+		}
 	}
 	// One rule per analyzer, its id the analyzer's name, its help the
 	// analyzer's documentation.
@@ -174,7 +175,9 @@ func TestFix(t *testing.T) {
 	}
 	for _, want := range []string{
 		`keepalive.go:21: cannot apply the fix "call C.renamed instead": the edit at keepalive.go:21:2 touches text that cgo rewrote`,
-		"keepalive.go: applied 2 fix(es)",
+		// each fix applied, with the file and line it changed
+		"lifetimevet: keepalive.go:21: fixed: add runtime.KeepAlive(p)\n",
+		"lifetimevet: keepalive.go:25: fixed: add runtime.KeepAlive(p)\n",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("-fix: stderr lacks %q:\n%s", want, stderr)
@@ -214,5 +217,43 @@ func TestModels(t *testing.T) {
 	os.WriteFile(model, []byte("library mylib\nrelease\n"), 0o666)
 	if _, stderr, code := run(t, ".", bin, "models", "-model", model); code != 1 || !strings.Contains(stderr, "my.model:2:") {
 		t.Errorf("models with a bad model file: status %d, stderr %s", code, stderr)
+	}
+}
+
+// TestReadmeExample runs the analysis of README's first command
+// (lifetimevet ./examples/... from the module's root) and compares its
+// output with the sample README shows.
+func TestReadmeExample(t *testing.T) {
+	bin := build(t)
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(readme), "\n")
+	var cmdLine, want []string
+	for i, l := range lines {
+		if cmdLine == nil && strings.HasPrefix(l, "    go install ./cmd/lifetimevet && ") {
+			cmdLine = strings.Fields(l)
+		}
+		if strings.HasPrefix(l, "The example prints") {
+			j := i + 1
+			for j < len(lines) && !strings.HasPrefix(lines[j], "    ") {
+				j++
+			}
+			for ; j < len(lines) && strings.HasPrefix(lines[j], "    "); j++ {
+				want = append(want, strings.TrimPrefix(lines[j], "    "))
+			}
+			break
+		}
+	}
+	if len(cmdLine) == 0 || cmdLine[len(cmdLine)-1] != "./examples/..." || len(want) == 0 {
+		t.Fatalf("README: no first command ending in ./examples/... (%q) or no sample output (%q)", cmdLine, want)
+	}
+	out, stderr, code := run(t, "../..", bin, "./examples/...")
+	if code != 3 || stderr != "" {
+		t.Errorf("lifetimevet ./examples/...: status %d, want 3; stderr:\n%s", code, stderr)
+	}
+	if got := strings.Split(strings.TrimSuffix(out, "\n"), "\n"); !slices.Equal(got, want) {
+		t.Errorf("lifetimevet ./examples/... prints:\n%s\nREADME shows:\n%s", out, strings.Join(want, "\n"))
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"unicode/utf8"
 
@@ -31,8 +30,8 @@ const srcRoot = "%SRCROOT%"
 // the user's files. Files under dir are named relative to it.
 func sarifReport(ran []*analysis.Analyzer, findings []finding, dir string, files *fixes.Files, errs []string) *sarif.Report {
 	run := sarif.NewRunWithInformationURI("lifetimevet", informationURI)
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		run.Tool.Driver.WithVersion(bi.Main.Version)
+	if v := readBuildVersion().sarif(); v != "" {
+		run.Tool.Driver.WithVersion(v) // as -version prints it; left out when unknown
 	}
 	run.WithColumnKind("utf16CodeUnits")
 	run.WithOriginalUriBaseIds(map[string]sarif.ArtifactLocation{srcRoot: *sarif.NewArtifactLocation().WithURI(fileURI(dir) + "/")})
@@ -142,8 +141,11 @@ func writeSARIF(w io.Writer, r *sarif.Report) error {
 	if err := r.PrettyWrite(&buf); err != nil {
 		return err
 	}
-	buf.WriteByte('\n')
-	_, err := w.Write(buf.Bytes())
+	data, err := cleanSARIF(buf.Bytes())
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
 	return err
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"flag"
@@ -62,10 +63,10 @@ func (t *triState) IsBoolFlag() bool { return true }
 // the exit status.
 func standalone(args []string) (status int) {
 	flag.CommandLine.Init(progName(), flag.ContinueOnError)
-	flag.Usage = usage
 	registerCommonFlags()
 	format := flag.String("format", "text", "output `format`: text, json (go vet's -json format) or sarif (SARIF 2.1.0)")
 	jsonOut := flag.Bool("json", false, "print findings as JSON (the go vet -json format); the same as -format=json")
+	version := flag.Bool("version", false, "print the version and VCS revision lifetimevet was built from and exit")
 	explain := flag.String("explain", "", "print the documentation of analyzer `NAME` (what it finds, why, a bad and a good example, known limits) and exit")
 	fix := flag.Bool("fix", false, "apply the fixes the analyzers suggest (in files that import \"C\" too, where the fix maps back to the file through cgo's //line directives)")
 	tests := flag.Bool("test", true, "analyse test files too")
@@ -85,13 +86,24 @@ func standalone(args []string) (status int) {
 			flag.Var(f.Value, a.Name+"."+f.Name, f.Usage)
 		})
 	}
-	if err := flag.CommandLine.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
+	// A bad flag is one line and a pointer to the help, as with go vet
+	// and staticcheck; -h and -help print the help, on standard output.
+	flag.CommandLine.SetOutput(io.Discard)
+	flag.Usage = func() {}
+	err := flag.CommandLine.Parse(args)
+	flag.CommandLine.SetOutput(os.Stderr)
+	if err == flag.ErrHelp {
+		usage(os.Stdout, all, enable)
+		return 0
+	} else if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\nrun '%s help' for usage\n", progName(), err, progName())
 		return 2
 	}
 	_ = stdvet
+	if *version {
+		printVersion(os.Stdout)
+		return 0
+	}
 	if given("explain") {
 		return explainAnalyzer(os.Stdout, *explain, all)
 	}
@@ -152,9 +164,19 @@ func standalone(args []string) (status int) {
 		return 1
 	}
 	prog.stop()
-	if len(pkgs) == 0 {
+	// What the go command left out without a word: say it, and fail
+	// when nothing that was asked for is left.
+	notices, dropped := cgoDropped(cfg, patterns, pkgs)
+	for _, n := range notices {
+		fmt.Fprintf(os.Stderr, "%s: %s\n", progName(), n)
+	}
+	if len(pkgs) == 0 || dropped > 0 && !slices.ContainsFunc(pkgs, func(p *packages.Package) bool { return len(p.GoFiles) > 0 }) {
 		printLoadErrors(os.Stderr, pkgs)
-		fmt.Fprintf(os.Stderr, "%s: no packages match %s\n", progName(), strings.Join(patterns, " "))
+		if dropped > 0 {
+			fmt.Fprintf(os.Stderr, "%s: nothing to analyse in %s\n", progName(), strings.Join(patterns, " "))
+		} else {
+			fmt.Fprintf(os.Stderr, "%s: no packages match %s\n", progName(), strings.Join(patterns, " "))
+		}
 		return 1
 	}
 	// the configuration files of the packages' directories (config.go)
@@ -186,6 +208,14 @@ func standalone(args []string) (status int) {
 	if n := printLoadErrors(os.Stderr, pkgs); n > 0 {
 		status = 1
 	}
+	// The named packages left unanalysed because an import has errors
+	// (their analyzers' errors only repeat that).
+	for _, n := range illTypedImports(pkgs) {
+		fmt.Fprintf(os.Stderr, "%s: %s\n", progName(), n)
+		loadErrs = append(loadErrs, n)
+		status = 1
+	}
+	loadErrs = append(loadErrs, notices...)
 	if *memprofile != "" {
 		// before the graph goes: what internal/driver keeps of every
 		// package (its types) and the facts
@@ -396,6 +426,15 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string)
 	if len(mapped) == 0 {
 		return status
 	}
+	origLines := map[string]func(int) int{}
+	for _, m := range mapped {
+		for _, e := range m.Edits {
+			if origLines[e.File] == nil {
+				data, _ := os.ReadFile(e.File)
+				origLines[e.File] = func(off int) int { return 1 + bytes.Count(data[:min(off, len(data))], []byte("\n")) }
+			}
+		}
+	}
 	if beforeApply != nil {
 		beforeApply()
 	}
@@ -403,23 +442,27 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string)
 	for _, c := range conflicts {
 		fmt.Fprintf(w, "%s: %s: cannot apply the fix %q: it conflicts with another fix\n", progName(), shortPath(cwd, c.Edits[0].File), c.Message)
 	}
+	// each fix applied, at the line of its first edit in the file as it
+	// was (lines counted in what was read before the fixes)
+	// (once: a fix reported in a package and in its test variant is
+	// applied once)
+	said := map[string]bool{}
 	for _, name := range changed {
-		// the fixes applied, each once (a file two packages reach
-		// gets the same fix from both)
-		seen := map[fixes.Edit]bool{}
-		n := 0
 		for _, m := range mapped {
-			e := m.Edits[0]
-			if slices.Contains(conflicts, m) || !sameFile(e.File, name) {
+			if slices.Contains(conflicts, m) {
 				continue
 			}
-			e.File = ""
-			if !seen[e] {
-				seen[e] = true
-				n++
+			for _, e := range m.Edits {
+				if sameFile(e.File, name) {
+					line := fmt.Sprintf("%s: %s:%d: fixed: %s\n", progName(), shortPath(cwd, name), origLines[e.File](e.Start), m.Message)
+					if !said[line] {
+						said[line] = true
+						fmt.Fprint(w, line)
+					}
+					break
+				}
 			}
 		}
-		fmt.Fprintf(w, "%s: %s: applied %d fix(es)\n", progName(), shortPath(cwd, name), n)
 	}
 	if err != nil {
 		// one error per file that could not be written

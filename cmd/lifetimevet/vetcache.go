@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash"
-	"io"
 	"io/fs"
 	"log"
 	"os"
@@ -31,31 +30,16 @@ import (
 // inputs it can find from there (inputsDigest); when one changes, so does
 // the key of every package.
 
-// printVersionFull answers go vet's -V=full: the format of unitchecker's
-// (progname version devel ... buildID=HEX, whose HEX go vet uses as the
-// tool's ID), with the executable's content and the inputs' digest in the
-// ID. Whatever the format becomes (a real version), the digest must stay
-// in the line: for a release version go vet keys on the whole line.
-func printVersionFull(w io.Writer) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
+// inputsHex returns the hex digest of inputsDigest, which printVetToolID
+// (version.go) puts in the tool's ID. Whatever the version line's format,
+// the digest must stay in the ID: for a release version go vet keys on the
+// whole line, for a devel one on the ID.
+func inputsHex() (string, error) {
 	h := sha256.New()
-	f, err := os.Open(exe)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(h, f)
-	f.Close()
-	if err != nil {
-		return err
-	}
 	if err := inputsDigest(h); err != nil {
-		return err
+		return "", err
 	}
-	_, err = fmt.Fprintf(w, "%s version devel comments-go-here buildID=%02x\n", exe, h.Sum(nil))
-	return err
+	return fmt.Sprintf("%x", h.Sum(nil)), nil
 }
 
 // inputsDigest writes to h the name and content of each file that can

@@ -36,3 +36,21 @@ func Run(t *testing.T, a *analysis.Analyzer, patterns ...string) []*analysistest
 	})
 	return analysistest.Run(t, dir, a, patterns...)
 }
+
+// IntegrationEnv is the environment variable that opts in to the
+// integration tests: LIFETIMEVET_INTEGRATION=1 go test ./... (.ci/run sets
+// it, with a longer -timeout).
+const IntegrationEnv = "LIFETIMEVET_INTEGRATION"
+
+// Integration skips t unless the integration tests were asked for (see
+// IntegrationEnv). They are the tests whose cost on a fresh machine with
+// empty caches is minutes, not seconds (building golangci-lint, analysing
+// the standard library's packages again and again), so that the README's
+// plain `go test ./...` passes within go test's default timeout there; what
+// says why goes into the skip message.
+func Integration(t testing.TB, what string) {
+	t.Helper()
+	if os.Getenv(IntegrationEnv) != "1" {
+		t.Skipf("%s; set %s=1 to run it", what, IntegrationEnv)
+	}
+}

@@ -35,7 +35,7 @@ func NewImage(bands int) *Image {
 // The receiver is not used after the call: the finalizer can free i.p
 // while img_bands reads it.
 func (i *Image) Bands() int {
-	return int(C.img_bands(i.p)) // want `i may be collected while C.img_bands runs with i.p: nothing uses i after the call, so the finalizer set at line 31 \(func literal\) can release i.p during it; add runtime.KeepAlive\(i\) after the call`
+	return int(C.img_bands(i.p)) // want `i may be collected while C.img_bands runs with i.p: nothing uses i after the call, so the finalizer set at line 31 \(func literal\) can release i.p during it; add defer runtime.KeepAlive\(i\) before the call`
 }
 
 // Corrected with a deferred KeepAlive.
@@ -203,7 +203,7 @@ func (i *Image) Copied() int {
 // Several calls at risk with the same object: one report, naming the others.
 func (i *Image) Twice() (int, int) {
 	h := i.p
-	a := C.img_bands(h) // want `i may be collected while C.img_bands runs with i.p: nothing uses i after the call, so the finalizer set at line 31 \(func literal\) can release i.p during it \(and the same at line 207\); add runtime.KeepAlive\(i\) after the last of them, or defer it`
+	a := C.img_bands(h) // want `i may be collected while C.img_bands runs with i.p: nothing uses i after the call, so the finalizer set at line 31 \(func literal\) can release i.p during it \(and the same at line 207\); add defer runtime.KeepAlive\(i\) before the first of them`
 	b := C.img_bands(h)
 	return int(a), int(b)
 }

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// cgoDropped returns a notice for each package that the patterns name but
+// that was analysed without its files that import "C", or not at all,
+// because cgo is off (CGO_ENABLED=0, or a GOOS or GOARCH other than the
+// host's without a C compiler for it, which turns cgo off by default). The
+// go command leaves such files out without a word (a module of cgo
+// packages only "matches no packages"); what lifetimevet checks is mostly
+// in them. dropped reports whether a package was left out entirely.
+func cgoDropped(cfg *packages.Config, patterns []string, loaded []*packages.Package) (notices []string, dropped int) {
+	if cgoEnabled(cfg) {
+		return nil, 0
+	}
+	why := cgoOffReason(cfg)
+	// The same patterns with cgo on, names and files only: go list runs
+	// neither cgo nor the compiler for that.
+	on := &packages.Config{
+		Mode:       packages.NeedName | packages.NeedFiles,
+		Dir:        cfg.Dir,
+		Env:        append(slices.Clone(envOf(cfg)), "CGO_ENABLED=1"),
+		BuildFlags: cfg.BuildFlags,
+	}
+	all, err := packages.Load(on, patterns...)
+	if err != nil {
+		return nil, 0
+	}
+	have := map[string]*packages.Package{}
+	for _, p := range loaded {
+		if p.ID == p.PkgPath && len(p.GoFiles) > 0 {
+			have[p.PkgPath] = p
+		}
+	}
+	for _, p := range all {
+		h := have[p.PkgPath]
+		switch {
+		case len(p.GoFiles) == 0:
+		case h == nil:
+			dropped++
+			notices = append(notices, fmt.Sprintf("%s not analysed: its Go files need cgo, and %s", p.PkgPath, why))
+		case len(h.GoFiles) < len(p.GoFiles):
+			notices = append(notices, fmt.Sprintf("%s analysed without %d of its Go files, which need cgo: %s", p.PkgPath, len(p.GoFiles)-len(h.GoFiles), why))
+		}
+	}
+	return notices, dropped
+}
+
+func envOf(cfg *packages.Config) []string {
+	if cfg.Env != nil {
+		return cfg.Env
+	}
+	return os.Environ()
+}
+
+// goEnv returns go env NAME in cfg's environment.
+func goEnv(cfg *packages.Config, name string) string {
+	cmd := exec.Command("go", "env", name)
+	cmd.Dir = cfg.Dir
+	cmd.Env = envOf(cfg)
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func cgoEnabled(cfg *packages.Config) bool {
+	return goEnv(cfg, "CGO_ENABLED") != "0"
+}
+
+// cgoOffReason says why cgo is off.
+func cgoOffReason(cfg *packages.Config) string {
+	env := envOf(cfg)
+	for _, kv := range slices.Backward(env) {
+		if v, ok := strings.CutPrefix(kv, "CGO_ENABLED="); ok {
+			return fmt.Sprintf("cgo is disabled (CGO_ENABLED=%s); lifetimevet needs cgo and a C compiler", v)
+		}
+	}
+	goos, goarch := goEnv(cfg, "GOOS"), goEnv(cfg, "GOARCH")
+	hostOS, hostArch := goEnv(cfg, "GOHOSTOS"), goEnv(cfg, "GOHOSTARCH")
+	if goos != hostOS || goarch != hostArch {
+		return fmt.Sprintf("cgo is off when cross-compiling (GOOS=%s GOARCH=%s on %s/%s) unless CGO_ENABLED=1 and CC names a C compiler for the target", goos, goarch, hostOS, hostArch)
+	}
+	return "cgo is disabled (go env CGO_ENABLED is 0: no C compiler was found?); lifetimevet needs cgo and a C compiler"
+}
+
+// illTypedImports returns a notice for each package named on the command
+// line that was not analysed only because a package it imports has errors
+// (its own errors are printed with the others).
+func illTypedImports(roots []*packages.Package) []string {
+	var out []string
+	seen := map[string]bool{}
+	// the packages themselves first, then test variants (p [p.test])
+	// whose package was analysed: a test file may import what p does not
+	sorted := slices.Clone(roots)
+	slices.SortStableFunc(sorted, func(a, b *packages.Package) int {
+		return boolInt(a.ID != a.PkgPath) - boolInt(b.ID != b.PkgPath)
+	})
+	for _, p := range sorted {
+		if !p.IllTyped || len(p.Errors) > 0 || strings.HasSuffix(p.ID, ".test") || seen[p.PkgPath] {
+			continue
+		}
+		seen[p.PkgPath] = true
+		if bad := brokenImports(p); len(bad) > 0 {
+			out = append(out, fmt.Sprintf("%s not analysed: it imports %s, which %s errors", p.ID, strings.Join(bad, " and "), map[bool]string{true: "has", false: "have"}[len(bad) == 1]))
+		}
+	}
+	return out
+}
+
+// brokenImports returns the packages that p imports, directly or not,
+// that have errors of their own, nearest first, each with the import
+// through which p reaches it when it is not a direct one.
+func brokenImports(p *packages.Package) []string {
+	var out []string
+	seen := map[*packages.Package]bool{}
+	var visit func(q *packages.Package, via string)
+	visit = func(q *packages.Package, via string) {
+		for _, path := range slices.Sorted(mapKeys(q.Imports)) {
+			imp := q.Imports[path]
+			if seen[imp] || !imp.IllTyped {
+				continue
+			}
+			seen[imp] = true
+			switch {
+			case len(imp.Errors) > 0 && via != "":
+				out = append(out, imp.PkgPath+" (through "+via+")")
+			case len(imp.Errors) > 0:
+				out = append(out, imp.PkgPath)
+			case via == "":
+				visit(imp, imp.PkgPath)
+			default:
+				visit(imp, via)
+			}
+		}
+	}
+	visit(p, "")
+	return out
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
