@@ -446,6 +446,15 @@ func (c *checker) shared(a *guards.Access) (string, bool) {
 			}
 		}
 	}
+	if e, ok := c.conc.LifecycleLock(k.Type, a.Func); ok {
+		for _, o := range c.byKey[k] {
+			if o.Func != a.Func && slices.ContainsFunc(o.Locks, func(l guards.Lock) bool { return l.Key.Type == k.Type }) {
+				if _, ok := c.conc.LifecycleLock(k.Type, a.Func, o.Func); ok {
+					return e.Desc, true
+				}
+			}
+		}
+	}
 	fn := a.Func
 	if ctx := c.conc.SelfOverlapOn(fn, k.Type, goroutines...); ctx != nil && !ownFinalizer(ctx, k) {
 		return fmt.Sprintf("two goroutines can run %s at once (%s)", srcname.Func(fn), ctx.Desc), true
@@ -1046,17 +1055,30 @@ func (c *checker) unlockedReads() {
 			if slices.ContainsFunc(us, func(u update) bool { return u.fn == a.Func }) {
 				continue
 			}
-			done[a.Func] = true
 			u := us[0]
+			// the lock is evidence of concurrent use when the type's
+			// functions hold it (its contract), when the reader is one of
+			// the few that take it (a lifecycle lock), or goroutines reach
+			// the reader and the update
+			why := ""
+			if ev := c.conc.TypeEvidence(k.Type); slices.ContainsFunc(ev, func(e concurrency.Evidence) bool { return e.Kind == concurrency.Lock }) {
+				why = fmt.Sprintf("%s has a mutex that guards %s", k.Type.Name(), strings.TrimPrefix(k.String(), k.Type.Name()+"."))
+			} else if e, ok := c.conc.LifecycleLock(k.Type, a.Func, u.fn); ok {
+				why = e.Desc
+			} else if c1, c2, ok := c.conc.OverlapOn(a.Func, u.fn, k.Type, goroutines...); ok && (c1 != nil || c2 != nil) {
+				why = fmt.Sprintf("%s and %s", describe(c1, a.Func), describe(c2, u.fn))
+			} else {
+				continue
+			}
+			done[a.Func] = true
 			field := c.text(a)
 			lk := lockText(field, k, lock.Key)
 			what := "counter"
 			if c.refcount[k] != nil {
 				what = "reference count"
 			}
-			c.rep.Reportf(a.Pos, "%s reads the %s %s without %s, which %s holds when it updates it (%s): the update can run at the same time (%s has a mutex that guards %s), and a test of the count outside the lock acts on a value that may already have changed; hold %s while reading it",
-				srcname.Func(a.Func), what, field, lk, srcname.Func(outer(u.fn)), diag.Where(c.pass.Fset, u.pos, a.Pos), k.Type.Name(),
-				strings.TrimPrefix(k.String(), k.Type.Name()+"."), lk)
+			c.rep.Reportf(a.Pos, "%s reads the %s %s without %s, which %s holds when it updates it (%s): the update can run at the same time (%s), and a test of the count outside the lock acts on a value that may already have changed; hold %s while reading it",
+				srcname.Func(a.Func), what, field, lk, srcname.Func(outer(u.fn)), diag.Where(c.pass.Fset, u.pos, a.Pos), why, lk)
 		}
 	}
 }
