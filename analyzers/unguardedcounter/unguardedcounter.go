@@ -789,15 +789,44 @@ func (c *checker) checkThenStore(fn *ssa.Function) {
 					continue
 				}
 				st, acts := c.storeIn(fn, s, ld.Key)
-				if st == nil || !acts || c.sameLock(ld, st) || c.recheckedUnderLock(fn, ld, st) {
+				if st == nil || c.sameLock(ld, st) || c.recheckedUnderLock(fn, ld, st) {
 					continue
 				}
-				c.rep.Reportf(ld.Pos, "%s checks %s with an atomic Load and then sets it with a separate Store (%s): two goroutines can both pass the check and both run what it guards; claim it with CompareAndSwap and act only when that succeeds, or use sync.Once",
-					srcname.Func(fn), c.text(ld), diag.Where(c.pass.Fset, st.Pos, ld.Pos))
+				where := diag.Where(c.pass.Fset, st.Pos, ld.Pos)
+				switch {
+				case st.Op == "Add":
+					// a bound tested, then passed: both goroutines add
+					c.rep.Reportf(ld.Pos, "%s checks %s with an atomic Load and then changes it with a separate Add (%s): two goroutines can both pass the check before either adds, and both add past what the check allows; use a CompareAndSwap loop (load, test, CompareAndSwap the new value, retry when it fails)",
+						srcname.Func(fn), c.text(ld), where)
+				case acts:
+					c.rep.Reportf(ld.Pos, "%s checks %s with an atomic Load and then sets it with a separate Store (%s): two goroutines can both pass the check and both run what it guards; claim it with CompareAndSwap and act only when that succeeds, or use sync.Once",
+						srcname.Func(fn), c.text(ld), where)
+				case !constStore(st):
+					// if v > peak.Load() { peak.Store(v) }: the last store
+					// wins, whether or not it passes the check any more
+					c.rep.Reportf(ld.Pos, "%s checks %s with an atomic Load and then sets it with a separate Store (%s): two goroutines can both pass the check, and the one that stores last can undo the other's update; use a CompareAndSwap loop (load, test, CompareAndSwap the new value, retry when it fails)",
+						srcname.Func(fn), c.text(ld), where)
+				default:
+					continue
+				}
 				break
 			}
 		}
 	}
+}
+
+// constStore reports whether an atomic Store stores a constant (a flag).
+func constStore(st *guards.Access) bool {
+	call, ok := st.Instr.(ssa.CallInstruction)
+	if !ok {
+		return false
+	}
+	args := call.Common().Args
+	if len(args) < 2 {
+		return false
+	}
+	_, ok = args[len(args)-1].(*ssa.Const)
+	return ok
 }
 
 // condLoads returns the atomic loads a branch condition compares.
@@ -841,7 +870,7 @@ func (c *checker) storeIn(fn *ssa.Function, s *ssa.BasicBlock, k guards.Key) (*g
 		for _, instr := range bb.Instrs {
 			for _, a := range c.byInstr[instr] {
 				if a.Key == k && a.Kind == guards.AtomicRMW {
-					if a.Op != "Store" {
+					if a.Op != "Store" && a.Op != "Add" {
 						return nil, false // a claim (CompareAndSwap, Swap) decides
 					}
 					if st == nil {
