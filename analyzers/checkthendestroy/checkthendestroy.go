@@ -796,11 +796,13 @@ func (c *checker) twoReleasers() {
 		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				if _, ok := instr.(*ssa.Go); ok {
-					continue // runs in a goroutine of its own
+				if c.calls.Lookup(instr) == nil {
+					// a direct release into C: a Go function that
+					// releases is counted at its own release
+					continue
 				}
 				for _, k := range c.releasedAt(instr) {
-					if k.Type == nil || c.conc.Confined(k.Type) {
+					if k.Type == nil || c.conc.Confined(k.Type) || c.conditional(fn, instr, k) {
 						continue
 					}
 					if _, ok := byKey[k]; !ok {
@@ -818,7 +820,7 @@ func (c *checker) twoReleasers() {
 				continue
 			}
 			for _, r2 := range rs[:i] {
-				if outermostFn(r1.fn) == outermostFn(r2.fn) || c.reported[fmt.Sprintf("%s/%s", r2.fn, k)] || commonLock(r1.locks, r2.locks) {
+				if r1.fn == r2.fn || c.reported[fmt.Sprintf("%s/%s", r2.fn, k)] || commonLock(r1.locks, r2.locks) {
 					continue
 				}
 				c1, c2, ok := c.conc.OverlapOn(r1.fn, r2.fn, k.Type, goroutines...)
@@ -840,11 +842,36 @@ func (c *checker) twoReleasers() {
 	}
 }
 
-func outermostFn(fn *ssa.Function) *ssa.Function {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
+// conditional reports whether a branch on state of k's object (the handle,
+// a closed flag, a reference count) decides whether instr runs: that is a
+// check-then-act, or a count deciding who releases, not two unconditional
+// releases.
+func (c *checker) conditional(fn *ssa.Function, instr ssa.Instruction, k guards.Key) bool {
+	for _, b := range fn.Blocks {
+		iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		decides := false
+		for _, s := range b.Succs {
+			if len(s.Preds) == 1 && s.Dominates(instr.Block()) {
+				decides = true
+			}
+		}
+		if !decides {
+			continue
+		}
+		reads, claimed := c.condReads(iff.Cond)
+		if claimed {
+			return true
+		}
+		for _, a := range reads {
+			if a.Key.Type == k.Type {
+				return true
+			}
+		}
 	}
-	return fn
+	return false
 }
 
 func commonLock(a, b []guards.Lock) bool {
