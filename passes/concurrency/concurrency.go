@@ -8,15 +8,24 @@
 //     values are safe for concurrent use (the Go convention);
 //     //lifetime:confined, or a doc comment that says they are not, says
 //     the opposite and turns concurrency findings off for the type;
-//  2. the type is built to be shared: it has a sync.Mutex or RWMutex, or
-//     fields of sync/atomic types (analyzers also check that the mutex
-//     guards the state in question elsewhere);
+//  2. the type is built to be shared: it has a sync.Mutex or RWMutex that
+//     at least half of the functions that change its state, pass it to C
+//     or hold the lock hold (its contract, inferred from the majority as
+//     checklocks does; analyzers also check that it guards the state in
+//     question elsewhere), or fields of sync/atomic types. A mutex that
+//     only a few of them take (Init, Close) is a lock of the lifecycle,
+//     evidence only for those functions (see Result.LifecycleLock);
 //  3. a go statement (through closures and method values), a finalizer or
 //     cleanup (they run on the finalizer goroutine), or an //export
 //     directive (C may call the function from any thread) reaches the code;
 //  4. in a package that uses cgo, an exported function is library API that
-//     callers may call from any goroutine (a weaker kind, for package-level
-//     state).
+//     callers may call from several goroutines at once when the package
+//     says so (a weaker kind, for package-level state): it, or the
+//     function, is documented for concurrent callers, or it guards
+//     package-level state of its own. Being exported is no evidence on its
+//     own, and a package that pins its work to one OS thread
+//     (runtime.LockOSThread outside a goroutine it starts) has none; its
+//     types are confined.
 //
 // Contexts model where code runs: each go statement starts one (several
 // goroutines when the statement is in a loop or its function may run
