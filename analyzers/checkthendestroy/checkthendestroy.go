@@ -12,6 +12,7 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
+	"github.com/lifetimevet/lifetimevet/internal/scope"
 	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/concurrency"
@@ -48,6 +49,7 @@ type checker struct {
 	// hold a value of a C type (directly or through their fields).
 	owners   map[*types.TypeName]bool
 	reported map[string]bool
+	cgo      bool // the package calls C
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -66,6 +68,7 @@ func run(pass *analysis.Pass) (any, error) {
 		reported: map[string]bool{},
 	}
 	c.rep = diag.New(pass, c.model)
+	c.cgo = scope.UsesCgo(pass)
 	defer c.rep.ReportUnused()
 	for _, a := range c.guards.Accesses {
 		c.byInstr[a.Instr] = append(c.byInstr[a.Instr], a)
@@ -78,7 +81,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		c.checkThenAct(fn)
 	}
+	c.releaseOutsideLock()
 	c.lockDiscipline()
+	c.twoReleasers()
 	return nil, nil
 }
 
@@ -152,6 +157,11 @@ func loadedFrom(r access.Ref) (guards.Key, bool) {
 }
 
 func keyOfAddr(r access.Ref) (guards.Key, bool) {
+	if fv, ok := r.Root.(*ssa.FreeVar); ok && len(r.Ops) > 0 && r.Ops[0].Kind == access.Load {
+		if v := guards.Captured(fv); v != nil {
+			r = lifetime.Expand(v).With(r.Ops[1:]...)
+		}
+	}
 	// reuse the pass's naming through a synthetic expansion: the last
 	// load's pointee and the field path after it
 	ops := r.Ops
@@ -294,8 +304,11 @@ func (c *checker) checkThenAct(fn *ssa.Function) {
 				continue
 			}
 			lifetime := release != nil || c.lifetimeKey(k)
-			if !lifetime && !c.owners[k.Type] {
-				continue // once-only transitions matter here in types that own a handle
+			if !lifetime && !c.owners[k.Type] && !c.cgo {
+				// ordinary Go state of a pure-Go package: the race
+				// detector's (in a package that calls C, every cgo call
+				// hides such races from it)
+				continue
 			}
 			why, ok := c.concurrent(fn, k, lifetime)
 			if !ok {
@@ -410,9 +423,19 @@ func (c *checker) covered(fn *ssa.Function, chk, act *guards.Access, k guards.Ke
 			}
 		}
 	}
-	// re-checked under a lock held at the act
+	// re-checked under a lock held at the act: a branch on k again, not
+	// just a load of the handle to release it
+	rechecks := map[*guards.Access]bool{}
+	for _, b := range fn.Blocks {
+		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+			reads, _ := c.condReads(iff.Cond)
+			for _, a := range reads {
+				rechecks[a] = true
+			}
+		}
+	}
 	for _, a := range c.byKey[k] {
-		if a.Func != fn || a == chk || a.Kind != guards.Read {
+		if a.Func != fn || a == chk || a.Kind != guards.Read || !rechecks[a] {
 			continue
 		}
 		for _, l := range a.Locks {
@@ -448,6 +471,11 @@ func (c *checker) concurrent(fn *ssa.Function, k guards.Key, lifetime bool) (str
 			if guardedElsewhere && lock.Type == k.Type {
 				return fmt.Sprintf("two goroutines (%s, which guards %s elsewhere)", e.Desc, strings.TrimPrefix(k.String(), k.Type.Name()+".")), true
 			}
+		}
+	}
+	if guardedElsewhere && lock.Type == k.Type {
+		if e, ok := c.conc.LifecycleLock(k.Type, fn); ok {
+			return "two goroutines (" + e.Desc + ")", true
 		}
 	}
 	if ctx := c.conc.SelfOverlapOn(fn, k.Type, goroutines...); ctx != nil && !ownFinalizer(ctx, k) {
@@ -515,8 +543,14 @@ func (c *checker) text(a *guards.Access) string {
 	if al, ok := r.Root.(*ssa.Alloc); ok && srcname.IsVar(al) {
 		return strings.TrimPrefix(access.Render(name, al.Type(), append([]access.Op{{Kind: access.Load}}, r.Ops...)), "*")
 	}
-	s := access.Render(name, r.Root.Type(), r.Ops)
-	return strings.TrimPrefix(s, "&")
+	s := strings.TrimPrefix(access.Render(name, r.Root.Type(), r.Ops), "&")
+	switch r.Root.(type) {
+	case *ssa.FreeVar, *ssa.Alloc:
+		if len(r.Ops) > 0 && r.Ops[0].Kind == access.Load {
+			s = strings.TrimPrefix(s, "*") // a variable a function literal captures
+		}
+	}
+	return s
 }
 
 func (c *checker) reportCheck(fn *ssa.Function, chk, release, write *guards.Access, k guards.Key, why string) {
@@ -525,6 +559,7 @@ func (c *checker) reportCheck(fn *ssa.Function, chk, release, write *guards.Acce
 		return
 	}
 	c.reported[key] = true
+	c.reported[fmt.Sprintf("%d/%s", chk.Pos, k)] = true // one finding per check
 	field := c.text(chk)
 	lock, ok := c.guardingLock(k)
 	hold := "hold a lock across both"
@@ -590,6 +625,9 @@ func (c *checker) lockDiscipline() {
 					if fresh(a) {
 						continue // a constructor filling in a new object
 					}
+					if c.reported[fmt.Sprintf("%s/%s", a.Func, k)] {
+						continue // its check-then-act is reported
+					}
 					if a.Kind == guards.Read && cuse[fmt.Sprint(c.pass.Fset.Position(a.Pos).Line, a.Key)] {
 						continue
 					}
@@ -614,6 +652,9 @@ func (c *checker) concurrentPair(f, g *ssa.Function, k guards.Key) (string, bool
 	for _, e := range c.conc.TypeEvidence(k.Type) {
 		return e.Desc, true
 	}
+	if e, ok := c.conc.LifecycleLock(k.Type, f, g); ok {
+		return e.Desc, true
+	}
 	if c1, c2, ok := c.conc.OverlapOn(f, g, k.Type, goroutines...); ok && (c1 != nil || c2 != nil) && !ownFinalizer(c1, k) && !ownFinalizer(c2, k) {
 		return fmt.Sprintf("%s and %s", c.describe(c1, f, c2), c.describe(c2, g, c1)), true
 	}
@@ -634,4 +675,215 @@ func (c *checker) reportDiscipline(a, w *guards.Access, lock guards.Key, why str
 	}
 	c.rep.Reportf(a.Pos, "%s %s %s without %s, which %s holds when it changes it (%s): %s can run in between (%s); take %s before using %s",
 		srcname.Func(a.Func), what, field, lt, srcname.Func(w.Func), diag.Where(c.pass.Fset, w.Pos, a.Pos), srcname.Func(w.Func), why, lt, field)
+}
+
+// ownLock returns a lock of k's type that the write w holds (not one that
+// the function's name or doc only says its callers hold).
+func ownLock(w *guards.Access, k guards.Key) (guards.Key, bool) {
+	for _, l := range w.Locks {
+		if !l.Read && l.Key.Type == k.Type && l.Key.Fields != guards.Some {
+			return l.Key, true
+		}
+	}
+	return guards.Key{}, false
+}
+
+func heldKey(ls []guards.Lock, k guards.Key) bool {
+	for _, l := range ls {
+		if l.Key == k || l.Key.Type == k.Type && l.Key.Fields == guards.Some {
+			return true
+		}
+	}
+	return false
+}
+
+// releaseOutsideLock reports a release of lifetime state made without the
+// lock under which the same function then clears it (free(c.h); lock;
+// c.h = nil): two calls can both release the handle before either clears
+// it.
+func (c *checker) releaseOutsideLock() {
+	for _, fn := range c.calls.Funcs {
+		if c.guards.InOnce(fn) {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if _, ok := instr.(*ssa.Go); ok {
+					continue
+				}
+				held := c.guards.Held(instr)
+				for _, k := range c.releasedAt(instr) {
+					if k.Type == nil || c.conc.Confined(k.Type) || c.reported[fmt.Sprintf("%s/%s", fn, k)] {
+						continue
+					}
+					// a write of k later in fn under a lock not held here
+					var clear *guards.Access
+					var lock guards.Key
+					for _, w := range c.byKey[k] {
+						if w.Func != fn || w.Kind != guards.Write || fresh(w) || !reaches(instr, w.Instr) {
+							continue
+						}
+						if l, ok := ownLock(w, k); ok && !heldKey(held, l) {
+							clear, lock = w, l
+							break
+						}
+					}
+					if clear == nil {
+						continue
+					}
+					why, ok := c.concurrentPair(fn, fn, k)
+					if !ok {
+						continue
+					}
+					pos := callPos(c.calls, instr)
+					key := fmt.Sprintf("%d/%s", pos, k)
+					if c.reported[key] {
+						continue
+					}
+					c.reported[key] = true
+					c.reported[fmt.Sprintf("%s/%s", fn, k)] = true
+					field := c.text(clear)
+					lt := lockText(field, k, lock)
+					c.rep.Reportf(pos, "%s releases %s without %s and clears it under the lock only afterwards (%s): two calls can both release it before either clears it (%s); take the handle under %s (h := %s; %s = nil) and release it after unlocking",
+						srcname.Func(fn), field, lt, diag.Where(c.pass.Fset, clear.Pos, pos), why, lt, field, field)
+				}
+			}
+		}
+	}
+}
+
+// reaches reports whether b can run after a in their function.
+func reaches(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() {
+		return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{a.Block()}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, s := range x.Succs {
+			if s == b.Block() {
+				return true
+			}
+			if !seen[s] {
+				seen[s] = true
+				stack = append(stack, s)
+			}
+		}
+	}
+	return false
+}
+
+// A release is a call that releases the handle in a field.
+type release struct {
+	fn    *ssa.Function
+	instr ssa.Instruction
+	pos   token.Pos
+	locks []guards.Lock
+}
+
+// twoReleasers reports one handle released by two different functions
+// that goroutines of the package's own (go statements, finalizers, C
+// threads) can run at the same time, with no lock common to both: both
+// release it.
+func (c *checker) twoReleasers() {
+	byKey := map[guards.Key][]release{}
+	var keys []guards.Key
+	for _, fn := range c.calls.Funcs {
+		if c.guards.InOnce(fn) {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if c.calls.Lookup(instr) == nil {
+					// a direct release into C: a Go function that
+					// releases is counted at its own release
+					continue
+				}
+				for _, k := range c.releasedAt(instr) {
+					if k.Type == nil || c.conc.Confined(k.Type) || c.conditional(fn, instr, k) {
+						continue
+					}
+					if _, ok := byKey[k]; !ok {
+						keys = append(keys, k)
+					}
+					byKey[k] = append(byKey[k], release{fn, instr, callPos(c.calls, instr), c.guards.Held(instr)})
+				}
+			}
+		}
+	}
+	for _, k := range keys {
+		rs := byKey[k]
+		for i, r1 := range rs {
+			if c.reported[fmt.Sprintf("%s/%s", r1.fn, k)] {
+				continue
+			}
+			for _, r2 := range rs[:i] {
+				if r1.fn == r2.fn || c.reported[fmt.Sprintf("%s/%s", r2.fn, k)] || commonLock(r1.locks, r2.locks) {
+					continue
+				}
+				c1, c2, ok := c.conc.OverlapOn(r1.fn, r2.fn, k.Type, goroutines...)
+				if !ok || c1 == nil && c2 == nil || ownFinalizer(c1, k) || ownFinalizer(c2, k) {
+					continue
+				}
+				key := fmt.Sprintf("%d/%s", r1.pos, k)
+				if c.reported[key] {
+					continue
+				}
+				c.reported[key] = true
+				c.reported[fmt.Sprintf("%s/%s", r1.fn, k)] = true
+				field := k.String()
+				c.rep.Reportf(r1.pos, "%s releases %s, and %s releases it too (%s): they can run at once (%s and %s), and both release it; claim it with atomic.Pointer.Swap(nil) in both, or hold one lock across each check and release",
+					srcname.Func(r1.fn), field, srcname.Func(r2.fn), diag.Where(c.pass.Fset, r2.pos, r1.pos), c.describe(c1, r1.fn, c2), c.describe(c2, r2.fn, c1))
+				break
+			}
+		}
+	}
+}
+
+// conditional reports whether a branch on state of k's object (the handle,
+// a closed flag, a reference count) decides whether instr runs: that is a
+// check-then-act, or a count deciding who releases, not two unconditional
+// releases.
+func (c *checker) conditional(fn *ssa.Function, instr ssa.Instruction, k guards.Key) bool {
+	for _, b := range fn.Blocks {
+		iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		decides := false
+		for _, s := range b.Succs {
+			if len(s.Preds) == 1 && s.Dominates(instr.Block()) {
+				decides = true
+			}
+		}
+		if !decides {
+			continue
+		}
+		reads, claimed := c.condReads(iff.Cond)
+		if claimed {
+			return true
+		}
+		for _, a := range reads {
+			if a.Key.Type == k.Type {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func commonLock(a, b []guards.Lock) bool {
+	for _, l := range a {
+		if l.Read {
+			continue
+		}
+		for _, m := range b {
+			if !m.Read && l.Key == m.Key {
+				return true
+			}
+		}
+	}
+	return false
 }

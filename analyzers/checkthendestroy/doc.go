@@ -39,7 +39,12 @@ tested or passed to C without that lock in another (a closed flag read
 before taking the lock);
 - other once-only transitions (a check of a field followed by a write of
 it, such as popping one of the pending errors) on fields a lock guards
-elsewhere.
+elsewhere, in types that own a handle and, in a package that calls C, in
+any type (the lock elsewhere is the evidence);
+- a release made without the lock under which the same function then
+clears the handle (free(c.h); lock; c.h = nil);
+- one handle released, with no test deciding it, by two functions that
+goroutines of the package's own can run at once.
 
 Lifetime state is a field that holds a handle some function releases, or
 a field a releasing function writes (a closed flag) in a type that owns a
@@ -48,8 +53,10 @@ that release one). Types that own no handle are ordinary Go state, out of
 scope: the race detector sees those races.
 
 Concurrency comes from the type (//lifetime:threadsafe, a doc comment that
-says it is safe for concurrent use, a mutex or atomic fields that guard the
-state elsewhere), from go statements that hand the goroutine a value of
+says it is safe for concurrent use, a mutex that guards the state
+elsewhere and that at least half of the functions that change the type's
+state or pass it to C hold: its contract, inferred from the majority as
+checklocks infers guards), from go statements that hand the goroutine a value of
 the type (as an argument, receiver or captured variable), finalizers and
 cleanups, and //export functions that reach the code (for values they
 reach through package-level variables). A goroutine its spawner waits for
@@ -64,9 +71,13 @@ how a test uses the package is no evidence of how its callers do. Locks a
 function's callers hold count as held: found through the
 package's calls, declared with checklocks (// +checklocks:c.mu), or said
 by Go's conventions (a name ending in Locked, a doc comment such as "c.mu
-must be held"). //lifetime:confined, or a doc comment that says the
+must be held"). A mutex that only a few of those functions take (Init, Close)
+is a lock of the lifecycle: it is evidence only for the functions that
+take it (Close against Close, against Init or the finalizer), and the
+message says so. //lifetime:confined, or a doc comment that says the
 type is not safe for concurrent use, turns these findings off for the
-type. The fix is to claim the handle atomically (atomic.Pointer.Swap(nil),
+type, as does a package that pins its work to one OS thread
+(runtime.LockOSThread on its callers' goroutine, in its Init). The fix is to claim the handle atomically (atomic.Pointer.Swap(nil),
 CompareAndSwap) or to hold the lock across the check and the act.
 
 Known limits: locks are told apart by type and field, not by instance;

@@ -45,14 +45,21 @@ In Go, the analyzer reports, for package-level variables:
 value computed from the variable's own earlier value (peak = cur after
 if cur > peak);
 - map writes and deletes;
-- check-then-set of a lazily created value (if h == nil { h = create() });
+- check-then-set of a lazily created value (if h == nil { h = create() }),
+also when a helper the branch calls sets it, or when the set holds a lock
+that the check does not and nothing tests it again under the lock;
 - a map read without a lock where the map is written elsewhere under one;
 
 in a function that can run at the same time as itself, or as another
 function that writes the variable: reached from a go statement in a loop,
 from two goroutines, a finalizer, an //export function (C threads), or,
-in a package that uses cgo, exported functions and methods, which are
-library API that callers may call from any goroutine. Set-up and teardown
+in a package that uses cgo and says its callers run at once, exported
+functions and methods (library API): the package or the function is
+documented for concurrent callers, or the package guards package-level
+state of its own (a package-level mutex it locks, sync/atomic variables,
+sync.Map). Being exported is no evidence on its own, and a package that
+pins its work to one OS thread (runtime.LockOSThread in its Init) has
+none. Set-up and teardown
 API (exported functions named Init…, Initialize…, Setup…, Shutdown…,
 Destroy…, Cleanup…, Load…, Set…) is taken to be called once, before or
 after concurrent use, as such functions document: it counts as evidence

@@ -63,6 +63,10 @@ type write struct {
 	locks []guards.Lock
 	once  bool
 	check token.Pos // checkSet: the check
+	// unheldCheck: a checkSet whose set holds a lock that its check does
+	// not, and that is not tested again under it
+	unheldCheck bool
+	via         *ssa.Function // checkSet: the helper that sets it
 }
 
 type checker struct {
@@ -107,6 +111,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.taken = addressTaken(c.calls.Funcs)
 	c.direct = directCallers(c.calls.Funcs)
 	writes := c.writes()
+	writes = append(writes, c.helperSets()...)
 	c.reportWrites(writes)
 	c.mapReads(writes)
 	c.cside()
@@ -249,8 +254,14 @@ func (c *checker) writes() []*write {
 						w := &write{key: a.Key, fn: fn, instr: instr, pos: a.Pos, locks: a.Locks, once: a.Once}
 						if k := c.selfDerived(st.Val, a.Key); k != 0 {
 							w.kind = k
-						} else if chk := c.checked(fn, b, a.Key); chk.IsValid() {
+						} else if chk, held := c.checkedAt(fn, b, a.Key); chk.IsValid() {
 							w.kind, w.check = checkSet, chk
+							// the set under a lock that the check does
+							// not hold, with no test again under it: both
+							// pass the check, then set in turn
+							if w.locked() && !c.checkedUnder(fn, b, a.Key, w.locks, held) {
+								w.unheldCheck = true
+							}
 						} else {
 							continue
 						}
@@ -269,6 +280,58 @@ func (c *checker) writes() []*write {
 						if k, ok := mapKey(call.Call.Args[0]); ok && k.Global != nil && k.Global.Pkg() == c.pass.Pkg {
 							out = append(out, &write{key: k, kind: mapDelete, fn: fn, instr: instr, pos: call.Pos(),
 								locks: c.guards.Held(instr), once: c.guards.InOnce(fn)})
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// helperSets finds check-then-set split over a call: a function tests a
+// package-level variable and, in the branch the test decides, calls a
+// function of the package that sets it without a lock (if lib == nil {
+// initLib() }).
+func (c *checker) helperSets() []*write {
+	// the variables each function stores plainly without a lock
+	sets := map[*ssa.Function][]guards.Key{}
+	for _, a := range c.guards.Accesses {
+		if a.Kind == guards.Write && a.Key.Global != nil && a.Key.Global.Pkg() == c.pass.Pkg && len(a.Locks) == 0 && !slices.Contains(sets[a.Func], a.Key) {
+			sets[a.Func] = append(sets[a.Func], a.Key)
+		}
+	}
+	var out []*write
+	for _, fn := range c.calls.Funcs {
+		for _, b := range fn.Blocks {
+			iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+			if !ok {
+				continue
+			}
+			for _, s := range b.Succs {
+				if len(s.Preds) != 1 {
+					continue
+				}
+				for _, bb := range fn.Blocks {
+					if !s.Dominates(bb) {
+						continue
+					}
+					for _, instr := range bb.Instrs {
+						call, ok := instr.(*ssa.Call)
+						if !ok {
+							continue
+						}
+						callee := call.Call.StaticCallee()
+						if callee == nil || callee == fn {
+							continue
+						}
+						for _, k := range sets[callee] {
+							pos := c.condReads(iff.Cond, k)
+							if !pos.IsValid() || len(c.guards.Held(iff)) > 0 {
+								continue
+							}
+							out = append(out, &write{key: k, kind: checkSet, fn: fn, instr: call, pos: call.Pos(),
+								locks: c.guards.Held(call), once: c.guards.InOnce(fn), check: pos, via: callee})
 						}
 					}
 				}
@@ -334,6 +397,12 @@ func (c *checker) selfDerived(v ssa.Value, k guards.Key) kind {
 // checked returns the position of a test of k that decides whether block b
 // runs (b is dominated by one branch of an If whose condition reads k).
 func (c *checker) checked(fn *ssa.Function, b *ssa.BasicBlock, k guards.Key) token.Pos {
+	pos, _ := c.checkedAt(fn, b, k)
+	return pos
+}
+
+// checkedAt is checked, with the locks held at the check.
+func (c *checker) checkedAt(fn *ssa.Function, b *ssa.BasicBlock, k guards.Key) (token.Pos, []guards.Lock) {
 	for _, ib := range fn.Blocks {
 		iff, ok := ib.Instrs[len(ib.Instrs)-1].(*ssa.If)
 		if !ok || ib == b {
@@ -349,10 +418,39 @@ func (c *checker) checked(fn *ssa.Function, b *ssa.BasicBlock, k guards.Key) tok
 			continue
 		}
 		if pos := c.condReads(iff.Cond, k); pos.IsValid() {
-			return pos
+			return pos, c.guards.Held(iff)
 		}
 	}
-	return token.NoPos
+	return token.NoPos, nil
+}
+
+// checkedUnder reports whether a test of k that decides block b holds one
+// of the write's locks (the check itself, or a test again under the lock:
+// double-checked locking).
+func (c *checker) checkedUnder(fn *ssa.Function, b *ssa.BasicBlock, k guards.Key, locks, atCheck []guards.Lock) bool {
+	holds := func(ls []guards.Lock) bool {
+		for _, l := range locks {
+			if !l.Read && slices.ContainsFunc(ls, func(m guards.Lock) bool { return m.Key == l.Key && !m.Read }) {
+				return true
+			}
+		}
+		return false
+	}
+	if holds(atCheck) {
+		return true
+	}
+	for _, ib := range fn.Blocks {
+		iff, ok := ib.Instrs[len(ib.Instrs)-1].(*ssa.If)
+		if !ok || ib == b || !holds(c.guards.Held(iff)) {
+			continue
+		}
+		for _, s := range ib.Succs {
+			if len(s.Preds) == 1 && s.Dominates(b) && c.condReads(iff.Cond, k).IsValid() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // condReads returns the position of a plain read of k in a branch
@@ -421,7 +519,7 @@ func (c *checker) reportWrites(writes []*write) {
 		byKey[w.key] = append(byKey[w.key], w)
 	}
 	for _, w := range writes {
-		if w.locked() || w.once || c.exempt(w.fn, w.pos) {
+		if w.locked() && !w.unheldCheck || w.once || c.exempt(w.fn, w.pos) {
 			continue
 		}
 		why, ok := c.overlap(w.fn, byKey[w.key], w.kind == checkSet)
@@ -615,8 +713,18 @@ func (c *checker) report(w *write, why string) {
 		c.rep.Reportf(w.pos, "%s appends to the package-level slice %s without a lock: %s, and one append can overwrite the other; hold a mutex around every access",
 			fn, name, why)
 	case checkSet:
-		c.rep.Reportf(w.pos, "%s checks the package-level variable %s (%s) and then sets it without a lock: %s, and both can pass the check; hold a mutex across the check and the set, or use sync.Once or CompareAndSwap",
-			fn, name, diag.Where(c.pass.Fset, w.check, w.pos), why)
+		switch {
+		case w.unheldCheck:
+			lock := w.locks[0].Key.String()
+			c.rep.Reportf(w.pos, "%s checks the package-level variable %s (%s) without %s and then sets it under %s: %s, and both can pass the check and set it in turn; test it again under the lock, or use sync.Once",
+				fn, name, diag.Where(c.pass.Fset, w.check, w.pos), lock, lock, why)
+		case w.via != nil:
+			c.rep.Reportf(w.pos, "%s checks the package-level variable %s (%s) and then has %s set it without a lock: %s, and both can pass the check; hold a mutex across the check and the set, or use sync.Once or CompareAndSwap",
+				fn, name, diag.Where(c.pass.Fset, w.check, w.pos), srcname.Func(w.via), why)
+		default:
+			c.rep.Reportf(w.pos, "%s checks the package-level variable %s (%s) and then sets it without a lock: %s, and both can pass the check; hold a mutex across the check and the set, or use sync.Once or CompareAndSwap",
+				fn, name, diag.Where(c.pass.Fset, w.check, w.pos), why)
+		}
 	case mapWrite:
 		c.rep.Reportf(w.pos, "%s writes the package-level map %s without a lock: %s (concurrent map writes crash the program); hold a mutex around every access, or use sync.Map",
 			fn, name, why)

@@ -58,7 +58,9 @@ code with no call, store or other read of the counter in between (a fix
 must not change what the program does);
 - check-then-act on an atomic: if a.Load() == 0 { ...; a.Store(1) }
 guarding a once-only action, which two goroutines can both pass; use
-CompareAndSwap or sync.Once.
+CompareAndSwap or sync.Once; a bound tested and then passed
+(if n.Load() < max { n.Add(1) }), or a value tested and then stored
+(if v > peak.Load() { peak.Store(v) }): use a CompareAndSwap loop.
 
 Accesses with a lock held (including in a deferred function literal that
 runs before the deferred Unlock), in a sync.Once body, to an object the

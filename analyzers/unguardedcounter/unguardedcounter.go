@@ -446,6 +446,15 @@ func (c *checker) shared(a *guards.Access) (string, bool) {
 			}
 		}
 	}
+	if e, ok := c.conc.LifecycleLock(k.Type, a.Func); ok {
+		for _, o := range c.byKey[k] {
+			if o.Func != a.Func && slices.ContainsFunc(o.Locks, func(l guards.Lock) bool { return l.Key.Type == k.Type }) {
+				if _, ok := c.conc.LifecycleLock(k.Type, a.Func, o.Func); ok {
+					return e.Desc, true
+				}
+			}
+		}
+	}
 	fn := a.Func
 	if ctx := c.conc.SelfOverlapOn(fn, k.Type, goroutines...); ctx != nil && !ownFinalizer(ctx, k) {
 		return fmt.Sprintf("two goroutines can run %s at once (%s)", srcname.Func(fn), ctx.Desc), true
@@ -919,15 +928,44 @@ func (c *checker) checkThenStore(fn *ssa.Function) {
 					continue
 				}
 				st, acts := c.storeIn(fn, s, ld.Key)
-				if st == nil || !acts || c.sameLock(ld, st) || c.recheckedUnderLock(fn, ld, st) {
+				if st == nil || c.sameLock(ld, st) || c.recheckedUnderLock(fn, ld, st) {
 					continue
 				}
-				c.rep.Reportf(ld.Pos, "%s checks %s with an atomic Load and then sets it with a separate Store (%s): two goroutines can both pass the check and both run what it guards; claim it with CompareAndSwap and act only when that succeeds, or use sync.Once",
-					srcname.Func(fn), c.text(ld), diag.Where(c.pass.Fset, st.Pos, ld.Pos))
+				where := diag.Where(c.pass.Fset, st.Pos, ld.Pos)
+				switch {
+				case st.Op == "Add":
+					// a bound tested, then passed: both goroutines add
+					c.rep.Reportf(ld.Pos, "%s checks %s with an atomic Load and then changes it with a separate Add (%s): two goroutines can both pass the check before either adds, and both add past what the check allows; use a CompareAndSwap loop (load, test, CompareAndSwap the new value, retry when it fails)",
+						srcname.Func(fn), c.text(ld), where)
+				case acts:
+					c.rep.Reportf(ld.Pos, "%s checks %s with an atomic Load and then sets it with a separate Store (%s): two goroutines can both pass the check and both run what it guards; claim it with CompareAndSwap and act only when that succeeds, or use sync.Once",
+						srcname.Func(fn), c.text(ld), where)
+				case !constStore(st):
+					// if v > peak.Load() { peak.Store(v) }: the last store
+					// wins, whether or not it passes the check any more
+					c.rep.Reportf(ld.Pos, "%s checks %s with an atomic Load and then sets it with a separate Store (%s): two goroutines can both pass the check, and the one that stores last can undo the other's update; use a CompareAndSwap loop (load, test, CompareAndSwap the new value, retry when it fails)",
+						srcname.Func(fn), c.text(ld), where)
+				default:
+					continue
+				}
 				break
 			}
 		}
 	}
+}
+
+// constStore reports whether an atomic Store stores a constant (a flag).
+func constStore(st *guards.Access) bool {
+	call, ok := st.Instr.(ssa.CallInstruction)
+	if !ok {
+		return false
+	}
+	args := call.Common().Args
+	if len(args) < 2 {
+		return false
+	}
+	_, ok = args[len(args)-1].(*ssa.Const)
+	return ok
 }
 
 // condLoads returns the atomic loads a branch condition compares.
@@ -971,7 +1009,7 @@ func (c *checker) storeIn(fn *ssa.Function, s *ssa.BasicBlock, k guards.Key) (*g
 		for _, instr := range bb.Instrs {
 			for _, a := range c.byInstr[instr] {
 				if a.Key == k && a.Kind == guards.AtomicRMW {
-					if a.Op != "Store" {
+					if a.Op != "Store" && a.Op != "Add" {
 						return nil, false // a claim (CompareAndSwap, Swap) decides
 					}
 					if st == nil {
@@ -1185,17 +1223,30 @@ func (c *checker) unlockedReads() {
 			if slices.ContainsFunc(us, func(u update) bool { return u.fn == a.Func }) {
 				continue
 			}
-			done[a.Func] = true
 			u := us[0]
+			// the lock is evidence of concurrent use when the type's
+			// functions hold it (its contract), when the reader is one of
+			// the few that take it (a lifecycle lock), or goroutines reach
+			// the reader and the update
+			why := ""
+			if ev := c.conc.TypeEvidence(k.Type); slices.ContainsFunc(ev, func(e concurrency.Evidence) bool { return e.Kind == concurrency.Lock }) {
+				why = fmt.Sprintf("%s has a mutex that guards %s", k.Type.Name(), strings.TrimPrefix(k.String(), k.Type.Name()+"."))
+			} else if e, ok := c.conc.LifecycleLock(k.Type, a.Func, u.fn); ok {
+				why = e.Desc
+			} else if c1, c2, ok := c.conc.OverlapOn(a.Func, u.fn, k.Type, goroutines...); ok && (c1 != nil || c2 != nil) {
+				why = fmt.Sprintf("%s and %s", describe(c1, a.Func), describe(c2, u.fn))
+			} else {
+				continue
+			}
+			done[a.Func] = true
 			field := c.text(a)
 			lk := lockText(field, k, lock.Key)
 			what := "counter"
 			if c.refcount[k] != nil {
 				what = "reference count"
 			}
-			c.rep.Reportf(a.Pos, "%s reads the %s %s without %s, which %s holds when it updates it (%s): the update can run at the same time (%s has a mutex that guards %s), and a test of the count outside the lock acts on a value that may already have changed; hold %s while reading it",
-				srcname.Func(a.Func), what, field, lk, srcname.Func(outer(u.fn)), diag.Where(c.pass.Fset, u.pos, a.Pos), k.Type.Name(),
-				strings.TrimPrefix(k.String(), k.Type.Name()+"."), lk)
+			c.rep.Reportf(a.Pos, "%s reads the %s %s without %s, which %s holds when it updates it (%s): the update can run at the same time (%s), and a test of the count outside the lock acts on a value that may already have changed; hold %s while reading it",
+				srcname.Func(a.Func), what, field, lk, srcname.Func(outer(u.fn)), diag.Where(c.pass.Fset, u.pos, a.Pos), why, lk)
 		}
 	}
 }

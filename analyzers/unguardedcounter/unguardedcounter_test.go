@@ -10,7 +10,7 @@ import (
 )
 
 func TestUnguardedCounter(t *testing.T) {
-	testutil.Run(t, unguardedcounter.Analyzer, "unguardedcounter/refs", "unguardedcounter/facts/...", "unguardedcounter/purego")
+	testutil.Run(t, unguardedcounter.Analyzer, "unguardedcounter/refs", "unguardedcounter/facts/...", "unguardedcounter/purego", "unguardedcounter/atomiccheck", "unguardedcounter/lifecycle")
 }
 
 func TestReloadFix(t *testing.T) {

@@ -8,15 +8,24 @@
 //     values are safe for concurrent use (the Go convention);
 //     //lifetime:confined, or a doc comment that says they are not, says
 //     the opposite and turns concurrency findings off for the type;
-//  2. the type is built to be shared: it has a sync.Mutex or RWMutex, or
-//     fields of sync/atomic types (analyzers also check that the mutex
-//     guards the state in question elsewhere);
+//  2. the type is built to be shared: it has a sync.Mutex or RWMutex that
+//     at least half of the functions that change its state, pass it to C
+//     or hold the lock hold (its contract, inferred from the majority as
+//     checklocks does; analyzers also check that it guards the state in
+//     question elsewhere), or fields of sync/atomic types. A mutex that
+//     only a few of them take (Init, Close) is a lock of the lifecycle,
+//     evidence only for those functions (see Result.LifecycleLock);
 //  3. a go statement (through closures and method values), a finalizer or
 //     cleanup (they run on the finalizer goroutine), or an //export
 //     directive (C may call the function from any thread) reaches the code;
 //  4. in a package that uses cgo, an exported function is library API that
-//     callers may call from any goroutine (a weaker kind, for package-level
-//     state).
+//     callers may call from several goroutines at once when the package
+//     says so (a weaker kind, for package-level state): it, or the
+//     function, is documented for concurrent callers, or it guards
+//     package-level state of its own. Being exported is no evidence on its
+//     own, and a package that pins its work to one OS thread
+//     (runtime.LockOSThread outside a goroutine it starts) has none; its
+//     types are confined.
 //
 // Contexts model where code runs: each go statement starts one (several
 // goroutines when the statement is in a loop or its function may run
@@ -63,7 +72,9 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/internal/cfg"
 	"github.com/lifetimevet/lifetimevet/internal/cgofile"
+	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
+	"github.com/lifetimevet/lifetimevet/passes/guards"
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 	"github.com/lifetimevet/lifetimevet/passes/model"
 )
@@ -74,7 +85,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "find which functions may run at the same time as which, and why (a pass: reports nothing)",
 	URL:        "https://github.com/lifetimevet/lifetimevet/tree/main/passes/concurrency",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{cgocall.Analyzer, model.Analyzer, lifetime.Analyzer},
+	Requires:   []*analysis.Analyzer{cgocall.Analyzer, model.Analyzer, lifetime.Analyzer, guards.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 }
 
@@ -196,8 +207,12 @@ type EvidenceKind uint8
 const (
 	ThreadSafe EvidenceKind = iota + 1 // //lifetime:threadsafe
 	Documented                         // its doc comment says it is safe for concurrent use
-	Lock                               // it has a sync.Mutex or sync.RWMutex
+	Lock                               // it has a sync.Mutex or sync.RWMutex that its functions hold (its contract)
 	Atomic                             // it has fields of sync/atomic types
+	// Lifecycle is the evidence of a lock that only a few of the type's
+	// functions take (Init, Close): it makes those safe against each
+	// other and the finalizer, and says nothing about the rest.
+	Lifecycle
 )
 
 // Result is what the pass found in the package.
@@ -215,6 +230,18 @@ type Result struct {
 	callerTests map[*ssa.Function]testSet
 	types       map[*types.TypeName][]Evidence
 	confined    map[*types.TypeName]bool
+	// locks says, per type with a mutex, which of the functions that use
+	// its state hold it (see lockContract).
+	locks map[*types.TypeName]*lockUse
+}
+
+// lockUse is how a type's functions use its mutex: users are the declared
+// functions (with their function literals) that change its state or pass
+// it to C, or hold its lock; holders those of them that hold its lock
+// somewhere.
+type lockUse struct {
+	users, holders map[*ssa.Function]bool
+	contract       bool
 }
 
 // Contexts returns the contexts that reach fn, ordered by position. For a
@@ -258,6 +285,101 @@ func (r *Result) TypeEvidence(t *types.TypeName) []Evidence {
 // Confined reports whether t is used by one goroutine at a time: declared
 // //lifetime:confined, or documented as not safe for concurrent use.
 func (r *Result) Confined(t *types.TypeName) bool { return r.confined[t] }
+
+// LifecycleLock returns the evidence of t's mutex for code in fns when the
+// mutex is not the type's contract (most of the functions that change or
+// use its state do so without it) but every one of fns holds it somewhere:
+// a lock that Init and Close take says they may run at the same time as
+// each other (or as a finalizer that closes), not that the type's other
+// methods do. It reports false otherwise.
+func (r *Result) LifecycleLock(t *types.TypeName, fns ...*ssa.Function) (Evidence, bool) {
+	if t == nil || r.Confined(t) {
+		return Evidence{}, false
+	}
+	u := r.locks[t]
+	if u == nil || u.contract || len(fns) == 0 {
+		return Evidence{}, false
+	}
+	var names []string
+	for _, fn := range fns {
+		o := outermost(fn)
+		if !u.holders[o] {
+			return Evidence{}, false
+		}
+		if n := srcname.Func(o); !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	verb := "holds"
+	if len(names) > 1 {
+		verb = "hold"
+	}
+	return Evidence{Kind: Lifecycle, Pos: t.Pos(), Desc: fmt.Sprintf("%s %s %s's mutex, which only %d of the %d functions that use its state take: a lock of its lifecycle, that makes them safe against each other",
+		strings.Join(names, " and "), verb, t.Name(), len(u.holders), len(u.users))}, true
+}
+
+// outermost returns the declared function a function literal is in.
+func outermost(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	return fn
+}
+
+// lockContract infers, as checklocks infers a field's guard from the
+// majority of its accesses, whether a type's mutex is a promise of
+// concurrent use: it is when at least half of the declared functions that
+// change the type's state, pass it to C or hold the lock, hold it. A type
+// whose functions mostly change it without any lock is used by one
+// goroutine at a time; its mutex guards only the functions that take it
+// (Init against Close, Close against the finalizer).
+func (r *Result) lockContract(g *guards.Result, calls *cgocall.Result) {
+	own := func(t *types.TypeName) *lockUse {
+		if t == nil || t.Pkg() != r.pass.Pkg {
+			return nil
+		}
+		u := r.locks[t]
+		if u == nil {
+			return nil
+		}
+		return u
+	}
+	for _, fn := range calls.Funcs {
+		o := outermost(fn)
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				for _, l := range g.Held(instr) {
+					if u := own(l.Key.Type); u != nil {
+						u.holders[o] = true
+						u.users[o] = true
+					}
+				}
+			}
+		}
+	}
+	for _, a := range g.Accesses {
+		switch a.Kind {
+		case guards.Write, guards.MapWrite, guards.CUse:
+		default:
+			continue
+		}
+		if al, ok := a.Ref.Root.(*ssa.Alloc); ok && !srcname.IsVar(al) {
+			continue // an object the function allocates: a constructor
+		}
+		if u := own(a.Key.Type); u != nil {
+			u.users[outermost(a.Func)] = true
+		}
+	}
+	for t, u := range r.locks {
+		u.contract = len(u.holders) > 0 && 2*len(u.holders) >= len(u.users)
+		if u.contract {
+			r.types[t] = append(r.types[t], Evidence{Lock, t.Pos(), t.Name() + " has a mutex"})
+		}
+	}
+}
 
 // CallerEntry returns the function through which the package's callers
 // reach fn on their own goroutine (an exported function, or fn itself), or
@@ -422,8 +544,10 @@ func run(pass *analysis.Pass) (any, error) {
 		entry:    map[*ssa.Function]*ssa.Function{},
 		types:    map[*types.TypeName][]Evidence{},
 		confined: map[*types.TypeName]bool{},
+		locks:    map[*types.TypeName]*lockUse{},
 	}
 	r.typeEvidence(mres)
+	r.lockContract(pass.ResultOf[guards.Analyzer].(*guards.Result), calls)
 	usesCgo := slices.ContainsFunc(pass.Pkg.Imports(), func(p *types.Package) bool { return p.Path() == "C" || p.Path() == "runtime/cgo" })
 	for _, f := range pass.Files {
 		if cgofile.GeneratedByCgo(f) {
@@ -447,16 +571,35 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	fset := pass.Fset
 	where := func(pos token.Pos) string { return fmt.Sprintf("line %d", fset.Position(pos).Line) }
+	pinned := pinsThread(calls)
+	if pinned {
+		// a package that pins its work to the OS thread of its Init is
+		// used from that thread, one goroutine at a time
+		for _, name := range pass.Pkg.Scope().Names() {
+			if tn, ok := pass.Pkg.Scope().Lookup(name).(*types.TypeName); ok && !slices.ContainsFunc(r.types[tn], func(e Evidence) bool { return e.Kind == ThreadSafe || e.Kind == Documented }) {
+				r.confined[tn] = true
+			}
+		}
+	}
+	apiWhy, funcDoc := apiEvidence(pass, calls)
 	for _, fn := range calls.Funcs {
 		if obj := fn.Object(); obj != nil && fn.Parent() == nil {
 			if exports[obj] {
 				roots = append(roots, root{fn: fn, ctx: &Context{Kind: Export, Pos: fn.Pos(), Multi: true,
 					Desc:   fmt.Sprintf("C threads calling the //export function %s", fn.Name()),
 					shared: globals}})
-			} else if usesCgo && obj.Exported() && exportedAPI(fn) && !inTestFile(fset, fn.Pos()) {
-				// (Test and Benchmark functions are not API: go test runs them)
-				roots = append(roots, root{fn: fn, ctx: &Context{Kind: API, Pos: fn.Pos(), Multi: true, caller: fn,
-					Desc: fmt.Sprintf("callers of %s, library API of a package that uses cgo", apiName(fn))}})
+			} else if usesCgo && obj.Exported() && exportedAPI(fn) && !inTestFile(fset, fn.Pos()) && !pinned {
+				// (Test and Benchmark functions are not API: go test runs
+				// them.) Being exported is no evidence on its own: the
+				// package must say its callers may call it at once.
+				why := apiWhy
+				if d := funcDoc[obj]; d != "" {
+					why = d
+				}
+				if why != "" {
+					roots = append(roots, root{fn: fn, ctx: &Context{Kind: API, Pos: fn.Pos(), Multi: true, caller: fn,
+						Desc: fmt.Sprintf("callers of %s, library API of a package that %s", apiName(fn), why)}})
+				}
 			}
 		}
 	}
@@ -1010,6 +1153,129 @@ func apiName(fn *ssa.Function) string {
 	return fn.Name()
 }
 
+// pinsThread reports whether the package pins its work to one OS thread:
+// it calls runtime.LockOSThread on its callers' goroutine (in an init
+// function or its Init, where a GPU context is made current), rather than
+// in the body of a goroutine it starts (a worker that pins itself).
+func pinsThread(calls *cgocall.Result) bool {
+	started := map[*ssa.Function]bool{}
+	for _, fn := range calls.Funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if g, ok := instr.(*ssa.Go); ok {
+					if t := goTarget(calls, g); t != nil {
+						started[t] = true
+					}
+					if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok {
+						if f, ok := mc.Fn.(*ssa.Function); ok {
+							started[f] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, fn := range calls.Funcs {
+		if started[fn] {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				if f := call.Call.StaticCallee(); f != nil && f.Name() == "LockOSThread" && f.Pkg != nil && f.Pkg.Pkg.Path() == "runtime" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// concurrentDoc matches a doc comment that says a function is called, or
+// may be called, from several goroutines at once.
+var concurrentDoc = regexp.MustCompile(`(?i)\b(called|used|invoked|run)\s+(concurrently|in parallel|simultaneously|from (many|multiple|several|any|different) (goroutines|threads))\b`)
+
+// apiEvidence says why the package's callers may call its exported
+// functions from several goroutines at once, which being exported from a
+// package that uses cgo does not say on its own: the package documents
+// that it is safe for concurrent use, or it guards package-level state of
+// its own (a package-level mutex it locks, a variable of a sync/atomic
+// type or a sync.Map, atomic operations on a package-level variable): its
+// author expects concurrent callers. It also returns, per function, a doc
+// comment that says so of the function alone.
+func apiEvidence(pass *analysis.Pass, calls *cgocall.Result) (string, map[types.Object]string) {
+	funcDoc := map[types.Object]string{}
+	why := ""
+	for _, f := range pass.Files {
+		if f.Doc != nil && safeDoc.MatchString(f.Doc.Text()) && !notSafeDo.MatchString(f.Doc.Text()) {
+			why = "is documented as safe for concurrent use"
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Doc == nil {
+				continue
+			}
+			text := fd.Doc.Text()
+			if (safeDoc.MatchString(text) || concurrentDoc.MatchString(text)) && !notSafeDo.MatchString(text) {
+				if obj := pass.TypesInfo.Defs[fd.Name]; obj != nil {
+					funcDoc[obj] = "documents " + fd.Name.Name + " for concurrent callers"
+				}
+			}
+		}
+	}
+	if why != "" {
+		return why, funcDoc
+	}
+	global := func(v ssa.Value) *types.Var {
+		for {
+			switch x := v.(type) {
+			case *ssa.FieldAddr:
+				v = x.X
+				continue
+			case *ssa.Global:
+				if o, ok := x.Object().(*types.Var); ok && o.Pkg() == pass.Pkg {
+					return o
+				}
+			}
+			return nil
+		}
+	}
+	for _, fn := range calls.Funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok || len(call.Call.Args) == 0 {
+					continue
+				}
+				callee := call.Call.StaticCallee()
+				if callee == nil || callee.Pkg == nil {
+					continue
+				}
+				if o := callee.Origin(); o != nil {
+					callee = o
+				}
+				path := callee.Pkg.Pkg.Path()
+				if path != "sync" && path != "sync/atomic" {
+					continue
+				}
+				switch callee.Name() {
+				case "Do", "Wait", "Done", "Add", "Go":
+					if path == "sync" {
+						continue // a sync.Once or WaitGroup says nothing about callers
+					}
+				}
+				if g := global(call.Call.Args[0]); g != nil {
+					return "guards its package-level state (" + g.Name() + ")", funcDoc
+				}
+			}
+		}
+	}
+	return "", funcDoc
+}
+
 // exportedToC returns the functions of the package marked //export.
 func exportedToC(pass *analysis.Pass) map[types.Object]bool {
 	out := map[types.Object]bool{}
@@ -1033,7 +1299,9 @@ func exportedToC(pass *analysis.Pass) map[types.Object]bool {
 
 var (
 	safeDoc   = regexp.MustCompile(`(?i)\b(safe (for|to) (concurrent|simultaneous|parallel) use|safe (for|to) use (concurrently|from multiple goroutines|by multiple goroutines)|safe for use by multiple goroutines|(goroutine|thread|concurrency)[- ]safe)\b`)
-	notSafeDo = regexp.MustCompile(`(?i)\b(not|isn't|is not|aren't|are not|never|un)\s*(safe|thread-safe|goroutine-safe)\b|\bnot\b[^.]*\b(goroutine|thread|concurrency)[- ]safe\b|\bunsafe for concurrent\b|\bnot\b[^.]*\bsafe for (concurrent|simultaneous)`)
+	notSafeDo = regexp.MustCompile(`(?i)\b(not|isn't|is not|aren't|are not|never|un)\s*(safe|thread-safe|goroutine-safe)\b|\bnot\b[^.]*\b(goroutine|thread|concurrency)[- ]safe\b|\bunsafe for concurrent\b|\bnot\b[^.]*\bsafe for (concurrent|simultaneous)` +
+		`|\b(must|should|may|can)\s*not\s+be\s+(used|called|shared|accessed)\s+(concurrently|in parallel|simultaneously|(from|by|on|across) (multiple|several|many|different|two) (goroutines|threads))` +
+		`|\b(one|single) goroutine at a time\b|\bonly\b[^.]*\bfrom (a single|one) goroutine\b`)
 )
 
 // typeEvidence collects the type-level evidence of the package's types.
@@ -1091,7 +1359,9 @@ func (r *Result) typeEvidence(mres *model.Result) {
 					continue
 				}
 				if lock {
-					r.types[tn] = append(r.types[tn], Evidence{Lock, ts.Pos(), tn.Name() + " has a mutex"})
+					// evidence once its functions are seen to hold it
+					// (lockContract)
+					r.locks[tn] = &lockUse{users: map[*ssa.Function]bool{}, holders: map[*ssa.Function]bool{}}
 				}
 				if atomic {
 					r.types[tn] = append(r.types[tn], Evidence{Atomic, ts.Pos(), tn.Name() + " has atomic fields"})

@@ -249,8 +249,51 @@ func (s *lockSet) equal(o *lockSet) bool {
 // KeyOf names the shared state at address v (a field address or a global),
 // or reports false for local memory.
 func KeyOf(v ssa.Value) (Key, bool) {
-	r := lifetime.Expand(v)
-	return keyOfRef(r)
+	return keyOfAny(lifetime.Expand(v))
+}
+
+// keyOfAny is keyOfRef, which also sees through variables assigned once.
+func keyOfAny(r access.Ref) (Key, bool) {
+	if k, ok := keyOfRef(r); ok {
+		return k, true
+	}
+	// a variable assigned once, such as a receiver a function literal
+	// captures (&(*x).f, x the captured variable), is its value
+	if !r.Valid() {
+		return Key{}, false
+	}
+	if fv, ok := r.Root.(*ssa.FreeVar); ok && len(r.Ops) > 0 && r.Ops[0].Kind == access.Load {
+		if v := Captured(fv); v != nil {
+			return keyOfRef(lifetime.Expand(v).With(r.Ops[1:]...))
+		}
+	}
+	return keyOfRef(normalize(r))
+}
+
+// capturedValue returns the value of the variable a function literal
+// captures in fv when its function assigns it once (a parameter, a
+// receiver), or nil.
+func Captured(fv *ssa.FreeVar) ssa.Value {
+	fn := fv.Parent()
+	i := slices.Index(fn.FreeVars, fv)
+	if i < 0 || fn.Parent() == nil {
+		return nil
+	}
+	var out ssa.Value
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn || i >= len(mc.Bindings) {
+				continue
+			}
+			v := lifetime.SingleStore(mc.Bindings[i])
+			if v == nil || out != nil && out != v {
+				return nil
+			}
+			out = v
+		}
+	}
+	return out
 }
 
 // keyOfRef names the location r denotes when r is an address: the ops after
@@ -605,7 +648,12 @@ func (g *guardsPass) locks() {
 				if _, isGo := ci.(*ssa.Go); isGo {
 					continue
 				}
-				if _, isDefer := ci.(*ssa.Defer); isDefer {
+				if d, isDefer := ci.(*ssa.Defer); isDefer {
+					// a deferred function literal runs at the return,
+					// with the locks it inherits (deferredHeld)
+					if f := funcOf(d.Call.Value); f != nil && f.Parent() == fn {
+						callers[f] = append(callers[f], ci)
+					}
 					continue
 				}
 				if c := ci.Common().StaticCallee(); c != nil {
@@ -642,6 +690,9 @@ func (g *guardsPass) locks() {
 					if !ok {
 						continue // caller not a user function, or unreachable
 					}
+					if d, isDefer := site.(*ssa.Defer); isDefer {
+						h = g.deferredHeld(d, h)
+					}
 					s := &lockSet{locks: h}
 					if in == nil {
 						in = s
@@ -668,6 +719,44 @@ func (g *guardsPass) locks() {
 	for _, fn := range funcs {
 		g.flow(fn)
 	}
+}
+
+// deferredHeld returns the locks, of those held at the defer statement d,
+// that are still held when its call runs at the function's return: those
+// its function's callers hold across the call, and those whose unlock is
+// deferred before d (deferred calls run last in, first out). A lock
+// unlocked explicitly before the return is not among them.
+func (g *guardsPass) deferredHeld(d *ssa.Defer, held []Lock) []Lock {
+	fn := d.Parent()
+	entry := g.entry[fn]
+	var out []Lock
+	for _, l := range held {
+		if entry != nil && !entry.top && entry.has(l) || unlockDeferredBefore(fn, l.Key, d) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// unlockDeferredBefore reports whether fn defers the unlock of k before d
+// on every path to d (so that the unlock runs after d's call).
+func unlockDeferredBefore(fn *ssa.Function, k Key, d *ssa.Defer) bool {
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			u, ok := in.(*ssa.Defer)
+			if !ok || u == d {
+				continue
+			}
+			op, uk, ok := lockOp(&u.Call)
+			if !ok || op != "Unlock" && op != "RUnlock" || !uk.matches(k) {
+				continue
+			}
+			if u.Block() == d.Block() && slices.Index(b.Instrs, in) < slices.Index(b.Instrs, ssa.Instruction(d)) || u.Block() != d.Block() && u.Block().Dominates(d.Block()) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func exported(fn *ssa.Function) bool {
@@ -848,8 +937,16 @@ func (g *guardsPass) callAccess(fn *ssa.Function, ci ssa.CallInstruction, once b
 			r = normalize(r)
 			// a handle loaded from a field and passed to C
 			if n := len(r.Ops); n > 0 && r.Ops[n-1].Kind == access.Load {
-				if k, ok := keyOfRef(access.Ref{Root: r.Root, Ops: r.Ops[:n-1]}); ok {
+				if k, ok := keyOfAny(access.Ref{Root: r.Root, Ops: r.Ops[:n-1]}); ok {
 					g.add(fn, ci, once, k, CUse, c.Name, r, c.Pos)
+					// the handle was read where it was loaded: one taken
+					// under a lock (h := c.h; c.h = nil; unlock; free(h))
+					// was read with the lock held
+					if load := loadOf(com.Args, k); load != nil {
+						if h, ok := g.r.held[load]; ok {
+							g.r.Accesses[len(g.r.Accesses)-1].Locks = h
+						}
+					}
 				}
 			}
 		}
@@ -884,6 +981,39 @@ func (g *guardsPass) callAccess(fn *ssa.Function, ci ssa.CallInstruction, once b
 	if k, ok := KeyOf(addr); ok {
 		g.add(fn, ci, once, k, kind, name, lifetime.Expand(addr), ci.Pos())
 	}
+}
+
+// loadOf returns the load of the field k among a call's arguments (seen
+// through conversions and a variable assigned once), or nil.
+func loadOf(args []ssa.Value, k Key) *ssa.UnOp {
+	for _, a := range args {
+		for range 6 {
+			switch x := a.(type) {
+			case *ssa.Convert:
+				a = x.X
+				continue
+			case *ssa.ChangeType:
+				a = x.X
+				continue
+			case *ssa.UnOp:
+				if x.Op == token.MUL {
+					if al, ok := x.X.(*ssa.Alloc); ok {
+						if v := lifetime.SingleStore(al); v != nil {
+							a = v
+							continue
+						}
+					}
+				}
+			}
+			break
+		}
+		if u, ok := a.(*ssa.UnOp); ok && u.Op == token.MUL {
+			if kk, ok := KeyOf(u.X); ok && kk == k {
+				return u
+			}
+		}
+	}
+	return nil
 }
 
 // normalize expands the root of a call-into-C argument path in its frame

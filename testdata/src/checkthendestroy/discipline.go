@@ -175,8 +175,9 @@ func (c *Ctx) PopOK() error {
 	return nil
 }
 
-// The same shape in a type that owns no handle is ordinary Go state, out
-// of lifetimevet's scope (the race detector sees it): silent.
+// The same shape in a type that owns no handle: the lock that push holds
+// is the evidence, and in a package that calls C the race detector misses
+// it (every cgo call synchronizes).
 type Queue struct {
 	mu   sync.Mutex
 	errs []error
@@ -189,7 +190,7 @@ func (q *Queue) push(err error) {
 }
 
 func (q *Queue) Pop() error {
-	if len(q.errs) > 0 {
+	if len(q.errs) > 0 { // want `Pop checks q.errs and then sets it \(line \d+\) without a guard: two goroutines \(Queue has a mutex, which guards errs elsewhere\)`
 		e := q.errs[0]
 		q.errs = q.errs[1:]
 		return e

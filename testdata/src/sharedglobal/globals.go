@@ -16,7 +16,7 @@ import (
 var allocated int64
 
 func Alloc(n int) unsafe.Pointer {
-	allocated += int64(n) // want `Alloc updates the package-level variable allocated \(read-modify-write\) without a lock: two goroutines can run Alloc at once \(callers of Alloc, library API of a package that uses cgo\)`
+	allocated += int64(n) // want `Alloc updates the package-level variable allocated \(read-modify-write\) without a lock: two goroutines can run Alloc at once \(callers of Alloc, library API of a package that guards its package-level state \(\w+\)\)`
 	return C.malloc(C.size_t(n))
 }
 
