@@ -48,11 +48,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c.rep = diag.New(pass, pass.ResultOf[model.Analyzer].(*model.Result))
 	defer c.rep.ReportUnused()
-	for _, f := range c.lt.Finalizers {
-		if f.Func != nil {
-			c.fins[f.Func] = true
-		}
-	}
+	c.finalizerOnly()
 	for _, fn := range c.calls.Funcs {
 		if c.fins[fn] {
 			continue // the object is being finalized already
@@ -61,6 +57,51 @@ func run(pass *analysis.Pass) (any, error) {
 		c.registrations(fn)
 	}
 	return nil, nil
+}
+
+// finalizerOnly collects the functions that run only as a finalizer or
+// cleanup, or on its behalf: the registered functions, the method a method
+// expression's thunk calls, and unexported functions called only from
+// those. There the object is being finalized already: no KeepAlive is due.
+func (c *checker) finalizerOnly() {
+	for _, f := range c.lt.Finalizers {
+		if f.Func == nil {
+			continue
+		}
+		c.fins[f.Func] = true
+		if f.Func.Synthetic != "" {
+			// (*T).free as a value: a thunk that calls the method
+			for _, b := range f.Func.Blocks {
+				for _, instr := range b.Instrs {
+					if ci, ok := instr.(ssa.CallInstruction); ok {
+						if callee := ci.Common().StaticCallee(); callee != nil {
+							c.fins[callee] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range c.calls.Funcs {
+			if c.fins[fn] || fn.Object() != nil && fn.Object().Exported() && fn.Parent() == nil {
+				continue
+			}
+			callers := c.lt.Callers(fn)
+			if len(callers) == 0 {
+				continue
+			}
+			all := true
+			for _, caller := range callers {
+				all = all && c.fins[caller]
+			}
+			if all {
+				c.fins[fn] = true
+				changed = true
+			}
+		}
+	}
 }
 
 // A managed handle: a handle loaded from an object whose finalizer or

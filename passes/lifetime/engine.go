@@ -58,6 +58,8 @@ type fnAnalysis struct {
 
 	rels     []*relRec
 	relIndex map[relKey]*relRec
+	drops    []*relRec // counted references dropped with the count unknown here
+	dropSeen map[relKey]bool
 	exits    []*state
 	disarms  map[string]access.Path
 	uses     map[string]access.Path
@@ -107,6 +109,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		escapes: map[*ssa.Parameter]bool{},
 
 		relIndex: map[relKey]*relRec{},
+		dropSeen: map[relKey]bool{},
 	}
 	n := 0
 	a.local = map[*ssa.BasicBlock][]valKey{}
@@ -684,6 +687,11 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				// number, and nothing is said.
 				n, known := s.counts[t]
 				if !known {
+					// Still a release for whoever holds the last
+					// reference (a finalizer's clRelease*): noted apart.
+					a.drop(a.site(instr, nil, c.Name, e.Class(), e.Arg, deferred, func() string {
+						return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(e.Arg))
+					}), t)
 					continue
 				}
 				if n > 0 {
@@ -830,6 +838,13 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				continue
 			}
 			a.release(s, t, site)
+		}
+		for _, r := range sum.Drops {
+			if t := a.evalPath(s, eff, args, r.Path); t != nil {
+				a.drop(a.site(instr, r, r.CFunc, r.Class, r.Path.Root, deferred, func() string {
+					return a.pathText(instr, eff.callee, r.Path)
+				}), t)
+			}
 		}
 		for _, st := range sum.Stores {
 			l := a.evalPath(s, eff, args, st.Path)
@@ -987,6 +1002,16 @@ func (a *fnAnalysis) record(site *Site, t *tok, guarded bool) {
 		a.relIndex[relKey{site, t}] = r
 		a.rels = append(a.rels, r)
 	}
+}
+
+// drop notes, for the summary, that the function drops a counted reference
+// to t at site whose count it does not know.
+func (a *fnAnalysis) drop(site *Site, t *tok) {
+	if t == nil || t.kind == tZero || a.dropSeen[relKey{site, t}] {
+		return
+	}
+	a.dropSeen[relKey{site, t}] = true
+	a.drops = append(a.drops, &relRec{site: site, tok: t})
 }
 
 // release records the release of t at site, and a double release when t

@@ -88,6 +88,11 @@ func (pa *pkgAnalysis) setFinalizer(fn *ssa.Function, call *ssa.Call) {
 				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: r.Path.Ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded})
 			}
 		}
+		for _, r := range sum.Drops {
+			if r.Path.Root == 0 {
+				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: r.Path.Ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Counted: true})
+			}
+		}
 	}
 	pa.res.Finalizers = append(pa.res.Finalizers, fin)
 }
@@ -109,6 +114,12 @@ func (pa *pkgAnalysis) addCleanup(fn *ssa.Function, call *ssa.Call) {
 			if r.Path.Root == 0 {
 				ops := append(append([]access.Op{}, rel...), r.Path.Ops...)
 				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded})
+			}
+		}
+		for _, r := range sum.Drops {
+			if r.Path.Root == 0 && ok {
+				ops := append(append([]access.Op{}, rel...), r.Path.Ops...)
+				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Counted: true})
 			}
 		}
 	}
