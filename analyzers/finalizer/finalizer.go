@@ -35,6 +35,7 @@ type checker struct {
 	pass  *analysis.Pass
 	calls *cgocall.Result
 	lt    *lifetime.Result
+	model *model.Result
 	rep   *diag.Reporter
 	fins  map[*ssa.Function]bool // the package's finalizer and cleanup functions
 }
@@ -45,8 +46,9 @@ func run(pass *analysis.Pass) (any, error) {
 		calls: pass.ResultOf[cgocall.Analyzer].(*cgocall.Result),
 		lt:    pass.ResultOf[lifetime.Analyzer].(*lifetime.Result),
 		fins:  map[*ssa.Function]bool{},
+		model: pass.ResultOf[model.Analyzer].(*model.Result),
 	}
-	c.rep = diag.New(pass, pass.ResultOf[model.Analyzer].(*model.Result))
+	c.rep = diag.New(pass, c.model)
 	defer c.rep.ReportUnused()
 	c.finalizerOnly()
 	for _, fn := range c.calls.Funcs {

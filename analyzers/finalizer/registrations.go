@@ -17,6 +17,10 @@ import (
 func (c *checker) registrations(fn *ssa.Function) {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
+			if d, ok := instr.(*ssa.Defer); ok {
+				c.deferredRegistration(fn, d)
+				continue
+			}
 			call, ok := instr.(*ssa.Call)
 			if !ok {
 				continue
@@ -43,7 +47,7 @@ func (c *checker) registrations(fn *ssa.Function) {
 					if k, ok := f.(*ssa.Const); ok && k.Value == nil {
 						continue // disarming
 					}
-					c.finalizerOnCopy(fn, call, obj)
+					c.finalizerOnCopy(fn, call, obj, f)
 					c.neverRuns(fn, call, obj, f, nil, false)
 					c.armedEarly(fn, call, obj, f)
 				}
@@ -93,10 +97,61 @@ func (c *checker) where(f *lifetime.Finalizer, at ssa.Instruction) string {
 	return f.Posn
 }
 
+// deferredRegistration checks defer runtime.SetFinalizer(&x, f), which
+// registers as the function returns (c-for-go generates it).
+func (c *checker) deferredRegistration(fn *ssa.Function, d *ssa.Defer) {
+	callee := d.Call.StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "runtime" || callee.Name() != "SetFinalizer" || len(d.Call.Args) != 2 {
+		return
+	}
+	obj, f := unwrap(d.Call.Args[0]), unwrap(d.Call.Args[1])
+	if k, ok := f.(*ssa.Const); ok && k.Value == nil {
+		return // disarming
+	}
+	c.finalizerOnCopy(fn, d, obj, f)
+}
+
+// mayRelease reports whether the finalizer function f releases something,
+// itself or through what it calls (also on a new goroutine, or a handle
+// kept in a map): a release the summary cannot place on the object counts.
+func (c *checker) mayRelease(f ssa.Value, depth int) bool {
+	var fn *ssa.Function
+	switch f := f.(type) {
+	case *ssa.Function:
+		fn = f
+	case *ssa.MakeClosure:
+		fn, _ = f.Fn.(*ssa.Function)
+	}
+	if fn == nil || depth > 3 {
+		return false
+	}
+	if sum := c.lt.SummaryOf(fn); sum != nil && (len(sum.Releases) > 0 || len(sum.Drops) > 0) {
+		return true
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if cc := c.calls.Lookup(ci); cc != nil {
+				if len(c.model.Model.Releases(cc.Name, cc.Sig)) > 0 {
+					return true
+				}
+				continue
+			}
+			if callee := ci.Common().StaticCallee(); callee != nil && c.mayRelease(callee, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // finalizerOnCopy reports runtime.SetFinalizer(&local, f) when local is then
 // returned or stored by value: the copy outlives the variable, which the
 // collector finalizes once the function is done with it.
-func (c *checker) finalizerOnCopy(fn *ssa.Function, call *ssa.Call, obj ssa.Value) {
+func (c *checker) finalizerOnCopy(fn *ssa.Function, call ssa.CallInstruction, obj, f ssa.Value) {
 	// &local or &local.field: an Alloc of the function, possibly a field of it.
 	var alloc *ssa.Alloc
 	switch o := obj.(type) {
@@ -115,7 +170,7 @@ func (c *checker) finalizerOnCopy(fn *ssa.Function, call *ssa.Call, obj ssa.Valu
 	}
 	// only a finalizer that releases something leaves the copy holding a
 	// released handle
-	if c.releaseAt(pointee(obj.Type()), call) == nil {
+	if c.releaseAt(pointee(obj.Type()), call) == nil && !c.mayRelease(f, 0) {
 		return
 	}
 	for _, ref := range *alloc.Referrers() {
@@ -131,6 +186,9 @@ func (c *checker) finalizerOnCopy(fn *ssa.Function, call *ssa.Call, obj ssa.Valu
 			case *ssa.Store:
 				if use.Val == load {
 					how = "stored"
+					if resultSlot(fn, use.Addr) {
+						how = "returned" // through the result, past the defers
+					}
 				}
 			case *ssa.MapUpdate:
 				if use.Value == load {
@@ -146,11 +204,37 @@ func (c *checker) finalizerOnCopy(fn *ssa.Function, call *ssa.Call, obj ssa.Valu
 			if name == "" {
 				name = "the variable"
 			}
+			verb := map[string]string{"returned": "return", "stored": "store", "sent": "send"}[how]
 			c.rep.Reportf(call.Pos(), "the finalizer is set on &%s, but %s is %s by value at %s: the copy outlives %s, whose finalizer runs (releasing what the copy still holds) once the function is done with it; allocate %s with new or &T{} and %s the pointer",
-				name, name, how, diag.Where(c.pass.Fset, use.Pos(), call.Pos()), name, name, how)
+				name, name, how, diag.Where(c.pass.Fset, use.Pos(), call.Pos()), name, name, verb)
 			return
 		}
 	}
+}
+
+// resultSlot reports whether addr is a variable of fn that only carries a
+// result to a return (go/ssa's slot for results of a function with defers).
+func resultSlot(fn *ssa.Function, addr ssa.Value) bool {
+	a, ok := addr.(*ssa.Alloc)
+	if !ok || a.Parent() != fn || a.Referrers() == nil {
+		return false
+	}
+	returned := false
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+		case *ssa.UnOp:
+			for _, u := range *r.Referrers() {
+				if _, ok := u.(*ssa.Return); !ok {
+					return false
+				}
+				returned = true
+			}
+		default:
+			return false
+		}
+	}
+	return returned
 }
 
 // neverRuns reports finalizers and cleanups that keep their own object
@@ -194,7 +278,7 @@ func (c *checker) neverRuns(fn *ssa.Function, call *ssa.Call, obj, f, arg ssa.Va
 
 // releaseAt returns the first release of the finalizer or cleanup that call
 // registers on a *t, or nil when it releases nothing (or t is nil).
-func (c *checker) releaseAt(t *types.TypeName, call *ssa.Call) *lifetime.FinalizerRelease {
+func (c *checker) releaseAt(t *types.TypeName, call ssa.CallInstruction) *lifetime.FinalizerRelease {
 	if t == nil {
 		return nil
 	}

@@ -13,11 +13,13 @@ func (pa *pkgAnalysis) finalizers() {
 	for _, fn := range pa.calls.Funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				call, ok := instr.(*ssa.Call)
-				if !ok {
+				// a call, or a deferred one: defer runtime.SetFinalizer(&x, f)
+				// registers when the function returns
+				call, ok := instr.(ssa.CallInstruction)
+				if _, isGo := instr.(*ssa.Go); !ok || isGo {
 					continue
 				}
-				callee := call.Call.StaticCallee()
+				callee := call.Common().StaticCallee()
 				if callee == nil {
 					continue
 				}
@@ -70,8 +72,8 @@ func funcValue(v ssa.Value) *ssa.Function {
 	return nil
 }
 
-func (pa *pkgAnalysis) setFinalizer(fn *ssa.Function, call *ssa.Call) {
-	args := call.Call.Args
+func (pa *pkgAnalysis) setFinalizer(fn *ssa.Function, call ssa.CallInstruction) {
+	args := call.Common().Args
 	if len(args) != 2 {
 		return
 	}
@@ -97,8 +99,8 @@ func (pa *pkgAnalysis) setFinalizer(fn *ssa.Function, call *ssa.Call) {
 	pa.res.Finalizers = append(pa.res.Finalizers, fin)
 }
 
-func (pa *pkgAnalysis) addCleanup(fn *ssa.Function, call *ssa.Call) {
-	args := call.Call.Args
+func (pa *pkgAnalysis) addCleanup(fn *ssa.Function, call ssa.CallInstruction) {
+	args := call.Common().Args
 	if len(args) != 3 {
 		return
 	}
