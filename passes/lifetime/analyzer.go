@@ -439,7 +439,7 @@ func (a *fnAnalysis) summarize() *Summary {
 	for _, k := range ukeys {
 		sum.Uses = append(sum.Uses, a.uses[k])
 	}
-	sum.Returns = returns(a.fn)
+	sum.Returns = returns(a.fn, a.pa.summaryOf)
 	if a.exitsNormal > 0 {
 		for i := range a.fn.Signature.Results().Len() {
 			if a.retAcq[i] == a.exitsNormal && resultCanHoldHandle(a.fn.Signature.Results().At(i).Type()) {

@@ -179,7 +179,7 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 			}
 		}
 	}
-	sum.Returns = returns(fn)
+	sum.Returns = returns(fn, pa.summaryOf)
 	return sum
 }
 

@@ -34,6 +34,9 @@ func (r *Result) dump(w io.Writer) {
 		for _, d := range s.Disarms {
 			fmt.Fprintf(w, "  disarm %s\n", d.Key())
 		}
+		for _, u := range s.Uses {
+			fmt.Fprintf(w, "  use %s\n", u.Key())
+		}
 		if s.Globals {
 			fmt.Fprintf(w, "  globals\n")
 		}

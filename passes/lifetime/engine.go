@@ -251,6 +251,9 @@ func (a *fnAnalysis) block(b *ssa.BasicBlock, s *state) (*state, bool) {
 			s.br = a.branchOf(s, instr.Cond)
 		case *ssa.Call:
 			a.call(s, instr, false)
+			if t := a.accessed(s, instr); t != nil {
+				s.vals[a.vnum[instr]] = t
+			}
 		case *ssa.Defer:
 			a.deferCall(s, instr)
 		case *ssa.Go:
@@ -381,8 +384,31 @@ func (a *fnAnalysis) tokOf(s *state, v ssa.Value) *tok {
 		return a.ts.field(a.tokOf(s, v.X), v.Field)
 	case *ssa.Extract:
 		return a.ts.field(a.tokOf(s, v.Tuple), v.Index)
+	case *ssa.Call:
+		if t, ok := s.vals[a.vnum[v]]; ok {
+			return t
+		}
 	}
 	return a.ts.rootOf(v)
+}
+
+// accessed returns what call returns when its callee is an accessor (func
+// (m *Module) inner() *C.module { return m._inner }): the parameter path its
+// summary says it always returns, read in s; nil otherwise.
+func (a *fnAnalysis) accessed(s *state, call *ssa.Call) *tok {
+	callee := call.Call.StaticCallee()
+	if callee == nil || call.Call.IsInvoke() || call.Call.Signature().Results().Len() != 1 {
+		return nil
+	}
+	sum := a.pa.summaryOf(callee)
+	if sum == nil || len(sum.Releases) > 0 || len(sum.Acquires) > 0 || len(sum.Drops) > 0 {
+		return nil
+	}
+	p, ok := sum.ReturnOf(0)
+	if !ok || p.Root < 0 || p.Root >= len(call.Call.Args) || len(p.Ops) == 0 {
+		return nil
+	}
+	return a.apply(s, a.tokOf(s, call.Call.Args[p.Root]), p.Ops)
 }
 
 // content returns what location l holds in s.
