@@ -1,6 +1,7 @@
 package finalizer
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -290,6 +291,51 @@ func (c *checker) releaseAt(t *types.TypeName, call ssa.CallInstruction) *lifeti
 	return nil
 }
 
+// outToField reports whether r is the address of a variable of fn whose
+// value fn stores into field: an out-parameter the handle is copied from.
+func (c *checker) outToField(fn *ssa.Function, r access.Ref, field access.Ref) bool {
+	a, ok := r.Root.(*ssa.Alloc)
+	if !ok || len(r.Ops) > 0 || a.Parent() != fn || a.Referrers() == nil {
+		return false
+	}
+	for _, ref := range *a.Referrers() {
+		load, ok := ref.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL || load.Referrers() == nil {
+			continue
+		}
+		for _, u := range *load.Referrers() {
+			if st, ok := u.(*ssa.Store); ok && st.Val == load && sameRef(norm(st.Addr), field) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writesField reports whether call, of a Go function, writes field (a
+// path of one of its arguments) according to the callee's summary.
+func (c *checker) writesField(call *ssa.Call, field access.Ref) bool {
+	callee := call.Call.StaticCallee()
+	if callee == nil || call.Call.IsInvoke() {
+		return false
+	}
+	sum := c.lt.SummaryOf(callee)
+	if sum == nil {
+		return false
+	}
+	for i, a := range call.Call.Args {
+		ar := norm(a)
+		if ar.Root != field.Root || !hasPrefix(field.Ops, ar.Ops) {
+			continue
+		}
+		p := access.Path{Root: i, Ops: slices.Clone(field.Ops[len(ar.Ops):])}
+		if sum.StoresTo(p) {
+			return true
+		}
+	}
+	return false
+}
+
 // armedEarly reports a finalizer or cleanup armed on a new object before
 // the handle it releases is acquired, when an error return can then drop
 // the object: the finalizer gets a handle that was never acquired.
@@ -302,9 +348,14 @@ func (c *checker) armedEarly(fn *ssa.Function, call *ssa.Call, obj, f ssa.Value)
 	if rel == nil || len(rel.Ops) < 2 || rel.Ops[len(rel.Ops)-1].Kind != access.Load {
 		return
 	}
+	if rel.Guarded {
+		return // the finalizer tests the handle first: an unset one is skipped
+	}
 	field := access.Ref{Root: o.Root, Ops: rel.Ops[:len(rel.Ops)-1]} // the location of the handle
-	// The acquisition after the registration: a store to the field, or a
-	// call into C that writes the handle through &o.field.
+	// The acquisition after the registration: a store to the field, a call
+	// into C that writes the handle through &o.field, or through &h of a
+	// variable later stored in the field (an out-parameter), or a helper of
+	// the package that writes the field (t.init()).
 	var acq ssa.Instruction
 	cfg.After(call, func(instr ssa.Instruction) bool {
 		switch instr := instr.(type) {
@@ -315,10 +366,12 @@ func (c *checker) armedEarly(fn *ssa.Function, call *ssa.Call, obj, f ssa.Value)
 		case *ssa.Call:
 			if cc := c.calls.Lookup(instr); cc != nil {
 				for _, r := range cc.Args {
-					if sameRef(normRef(r), field) {
+					if sameRef(normRef(r), field) || c.outToField(fn, normRef(r), field) {
 						acq = instr
 					}
 				}
+			} else if c.writesField(instr, field) {
+				acq = instr
 			}
 		}
 		return acq == nil
