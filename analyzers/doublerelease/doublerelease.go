@@ -56,6 +56,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c.finalizerArmed()
 	c.handleTypes()
+	c.wrappedThenReleased()
 	return nil, nil
 }
 
