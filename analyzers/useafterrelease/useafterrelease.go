@@ -11,6 +11,7 @@ import (
 	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 	"github.com/lifetimevet/lifetimevet/passes/model"
 )
@@ -20,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "useafterrelease",
 	Doc:      Doc.Compile().Format(false),
 	URL:      "https://github.com/lifetimevet/lifetimevet/blob/main/analyzers/useafterrelease/doc.go",
-	Requires: []*analysis.Analyzer{cgocall.Analyzer, model.Analyzer, lifetime.Analyzer},
+	Requires: []*analysis.Analyzer{cgocall.Analyzer, model.Analyzer, lifetime.Analyzer, cpreamble.Analyzer},
 	Run:      run,
 }
 
@@ -30,9 +31,11 @@ func run(pass *analysis.Pass) (any, error) {
 	lt := pass.ResultOf[lifetime.Analyzer].(*lifetime.Result)
 	rep := diag.New(pass, mres)
 	defer rep.ReportUnused()
+	cres := pass.ResultOf[cpreamble.Analyzer].(*cpreamble.Result)
 	cleared := clearedFields(calls, lt, mres)
 	constructors(pass, rep, calls, lt, mres)
 	var unchecked []unchecked
+	safe := map[*ssa.Function]bool{}
 	for _, fn := range calls.Funcs {
 		tr := lt.Traces[fn]
 		if tr == nil {
@@ -44,12 +47,16 @@ func run(pass *analysis.Pass) (any, error) {
 				useAfterRelease(pass, rep, fn, ev)
 			case lifetime.UncheckedUse:
 				if u, ok := uncheckedUse(mres, fn, ev, cleared); ok {
-					unchecked = append(unchecked, u)
+					if testsNull(pass, calls, cres, fn, ev) {
+						safe[fn] = true // the package's C handles NULL
+					} else {
+						unchecked = append(unchecked, u)
+					}
 				}
 			}
 		}
 	}
-	reportUnchecked(pass, rep, calls, lt, cleared, unchecked)
+	reportUnchecked(pass, rep, calls, lt, cleared, unchecked, safe)
 	return nil, nil
 }
 
@@ -204,12 +211,43 @@ func uncheckedUse(mres *model.Result, fn *ssa.Function, ev *lifetime.Event, clea
 	return unchecked{fn, ev, f, cl}, true
 }
 
+// testsNull reports whether the C function of an unchecked use is the
+// package's own and compares the argument with NULL: it handles a closed
+// handle itself.
+func testsNull(pass *analysis.Pass, calls *cgocall.Result, cres *cpreamble.Result, fn *ssa.Function, ev *lifetime.Event) bool {
+	if ev.Second.Instr == nil {
+		return false
+	}
+	cc := calls.Lookup(ev.Second.Instr)
+	if cc == nil {
+		return false
+	}
+	cf := cres.Lookup(cc.Name, pass.Fset.Position(cc.Pos).Filename)
+	if cf == nil {
+		return false
+	}
+	for i, r := range cc.Args {
+		if !r.Valid() {
+			continue
+		}
+		p, ok := lifetime.ParamPath(fn, r.Root)
+		if !ok {
+			continue
+		}
+		p.Ops = append(slices.Clone(p.Ops), r.Ops...)
+		if p.Key() == ev.Path.Key() && cf.TestsNull(i) {
+			return true
+		}
+	}
+	return false
+}
+
 // reportUnchecked reports the unchecked uses of a field when the type keeps
 // a closed-handle convention, as checklocks infers a guard from the
 // majority of accesses: (nearly) all of its exported methods that pass the
 // field to C test it (or the receiver's state, or call a validating helper)
 // first. Where most do not, the type has no such convention: silence.
-func reportUnchecked(pass *analysis.Pass, rep *diag.Reporter, calls *cgocall.Result, lt *lifetime.Result, cleared map[field]clearer, us []unchecked) {
+func reportUnchecked(pass *analysis.Pass, rep *diag.Reporter, calls *cgocall.Result, lt *lifetime.Result, cleared map[field]clearer, us []unchecked, safe map[*ssa.Function]bool) {
 	byField := map[field][]unchecked{}
 	for _, u := range us {
 		byField[u.f] = append(byField[u.f], u)
@@ -236,7 +274,7 @@ func reportUnchecked(pass *analysis.Pass, rep *diag.Reporter, calls *cgocall.Res
 				continue
 			}
 			users++
-			if !bad[fn] && checksReceiver(fn, 0) {
+			if !bad[fn] && (checksReceiver(fn, 0) || safe[fn]) {
 				checking++
 			}
 		}
