@@ -712,12 +712,15 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				// this path are known: with none, the caller may hold any
 				// number, and nothing is said.
 				n, known := s.counts[t]
-				if !known {
+				if !known && !e.Global {
 					// Still a release for whoever holds the last
 					// reference (a finalizer's clRelease*): noted apart.
 					a.drop(a.site(instr, nil, c.Name, e.Class(), e.Arg, deferred, func() string {
 						return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(e.Arg))
 					}), t)
+					continue
+				}
+				if !known {
 					continue
 				}
 				if n > 0 {

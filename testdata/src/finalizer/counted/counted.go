@@ -19,6 +19,9 @@ typedef struct { int n; } blob;
 //lifetime:release blob_unref key=0
 static void blob_unref(blob* b) {}
 static int blob_len(blob* b) { return b->n; }
+
+typedef int nvmlReturn_t;
+static nvmlReturn_t nvmlShutdown(void) { return 0; }
 */
 import "C"
 
@@ -45,7 +48,7 @@ func newKernel(h C.cl_kernel) *Kernel {
 
 func (k *Kernel) NumArgs() int {
 	var n C.int
-	C.clGetKernelInfo(k.k, 1, unsafe.Pointer(&n)) // want `k may be collected while C.clGetKernelInfo runs with k.k: nothing uses k after the call, so the finalizer set at line 42 \(releaseKernel\) can release k.k during it; add runtime.KeepAlive\(k\) after the call`
+	C.clGetKernelInfo(k.k, 1, unsafe.Pointer(&n)) // want `k may be collected while C.clGetKernelInfo runs with k.k: nothing uses k after the call, so the finalizer set at line 45 \(releaseKernel\) can release k.k during it; add runtime.KeepAlive\(k\) after the call`
 	return int(n)
 }
 
@@ -86,7 +89,7 @@ func wrapPixbuf(h *C.GdkPixbuf) *Pixbuf {
 }
 
 func (p *Pixbuf) Width() int {
-	return int(C.gdk_pixbuf_get_width(p.p)) // want `p may be collected while C.gdk_pixbuf_get_width runs with p.p: nothing uses p after the call, so the finalizer set at line 84 \(\(\*Pixbuf\).unref\) can release p.p during it; add runtime.KeepAlive\(p\) after the call`
+	return int(C.gdk_pixbuf_get_width(p.p)) // want `p may be collected while C.gdk_pixbuf_get_width runs with p.p: nothing uses p after the call, so the finalizer set at line 87 \(\(\*Pixbuf\).unref\) can release p.p during it; add runtime.KeepAlive\(p\) after the call`
 }
 
 func (p *Pixbuf) WidthOK() int {
@@ -109,7 +112,7 @@ func NewBlob(h *C.blob) *Blob {
 }
 
 func (b *Blob) Len() int {
-	n := C.blob_len(b.b) // want `b may be collected while C.blob_len runs with b.b: nothing uses b after the call, so the finalizer set at line 107 \(func literal\) can release b.b during it; add runtime.KeepAlive\(b\) after the call`
+	n := C.blob_len(b.b) // want `b may be collected while C.blob_len runs with b.b: nothing uses b after the call, so the finalizer set at line 110 \(func literal\) can release b.b during it; add runtime.KeepAlive\(b\) after the call`
 	return int(n)
 }
 
@@ -117,4 +120,16 @@ func (b *Blob) Len() int {
 func (b *Blob) LenOK() (int, *Blob) {
 	n := C.blob_len(b.b)
 	return int(n), b
+}
+
+// A counted release of the library's own state has no argument (regression:
+// dropping it with the count unknown must not panic).
+type Lib struct{ n int }
+
+func (l *Lib) Shutdown() { C.nvmlShutdown() }
+
+func newLib() *Lib {
+	l := &Lib{}
+	runtime.SetFinalizer(l, func(*Lib) { C.nvmlShutdown() })
+	return l
 }
