@@ -191,6 +191,9 @@ func (c *checker) wrappedThenReleased() {
 		// releases on a path after the wrapping call (before it, on a path
 		// that never wraps, the caller releases what it still owns)
 		for _, w := range ws {
+			if c.disarmsResult(fn, w.call) {
+				continue // the caller disarms the wrapper's finalizer
+			}
 			reported := false
 			cfg.After(w.call, func(instr ssa.Instruction) bool {
 				call, ok := instr.(*ssa.Call)
@@ -254,4 +257,44 @@ func (c *checker) releasedBy(call *ssa.Call) []access.Ref {
 		out = append(out, access.Ref{Root: a.Root, Ops: canon(append(slices.Clone(a.Ops), r.Path.Ops...))})
 	}
 	return out
+}
+
+// disarmsResult reports whether fn disarms the finalizer of the object call
+// returns: runtime.SetFinalizer(obj, nil), or a function whose summary
+// disarms the argument it is given.
+func (c *checker) disarmsResult(fn *ssa.Function, call *ssa.Call) bool {
+	isResult := func(v ssa.Value) bool {
+		if mi, ok := v.(*ssa.MakeInterface); ok {
+			v = mi.X
+		}
+		r := lifetime.Expand(v)
+		return r.Root == call && len(r.Ops) == 0
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			callee := d.Common().StaticCallee()
+			if callee == nil {
+				continue
+			}
+			args := d.Common().Args
+			if callee.Pkg != nil && callee.Pkg.Pkg.Path() == "runtime" && callee.Name() == "SetFinalizer" && len(args) == 2 && isResult(args[0]) {
+				if k, ok := args[1].(*ssa.Const); ok && k.IsNil() {
+					return true
+				}
+				continue
+			}
+			if sum := c.lt.SummaryOf(callee); sum != nil {
+				for i, a := range args {
+					if isResult(a) && sum.DisarmsPath(access.Path{Root: i}) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

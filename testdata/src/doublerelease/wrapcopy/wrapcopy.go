@@ -107,3 +107,15 @@ func openStreamTwice(s *C.dec_stream) *Stream {
 	C.dec_stream_free(s) // want `this releases the handle that wrapRaw at line 106 copied into a Stream`
 	return st
 }
+
+// The caller disarms the wrapper's finalizer before releasing the handle
+// itself: one release.
+func openStreamDisarmed(s *C.dec_stream, bad bool) *Stream {
+	st := wrapRaw(s)
+	if bad {
+		runtime.SetFinalizer(st, nil)
+		C.dec_stream_free(s)
+		return nil
+	}
+	return st
+}
