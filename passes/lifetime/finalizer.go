@@ -159,7 +159,7 @@ func (pa *pkgAnalysis) register(call ssa.CallInstruction, objV, fV ssa.Value) {
 			}
 		}
 		for _, r := range sum.Drops {
-			if r.Path.Root == 0 {
+			if r.Path.Root == 0 && len(f.Params) > 0 && pointerHandle(access.TypeAfter(f.Params[0].Type(), r.Path.Ops)) {
 				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: r.Path.Ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Counted: true})
 			}
 		}
@@ -187,13 +187,26 @@ func (pa *pkgAnalysis) addCleanup(fn *ssa.Function, call ssa.CallInstruction) {
 			}
 		}
 		for _, r := range sum.Drops {
-			if r.Path.Root == 0 && ok {
+			if r.Path.Root == 0 && len(f.Params) > 0 && pointerHandle(access.TypeAfter(f.Params[0].Type(), r.Path.Ops)) {
 				ops := append(append([]access.Op{}, rel...), r.Path.Ops...)
 				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Counted: true})
 			}
 		}
 	}
 	pa.res.Finalizers = append(pa.res.Finalizers, fin)
+}
+
+// pointerHandle reports whether a dropped reference's key can point to the
+// object: a reference keyed by an integer identifier (a device ordinal)
+// leaves the identifier valid after the drop.
+func pointerHandle(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if b, ok := t.Underlying().(*types.Basic); ok {
+		return b.Kind() == types.UnsafePointer || b.Kind() == types.Uintptr
+	}
+	return true
 }
 
 func finalizerName(f *ssa.Function) string {

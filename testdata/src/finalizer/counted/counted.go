@@ -22,6 +22,11 @@ static int blob_len(blob* b) { return b->n; }
 
 typedef int nvmlReturn_t;
 static nvmlReturn_t nvmlShutdown(void) { return 0; }
+//lifetime:acquire dev_retain key=0
+//lifetime:release dev_release key=0
+static int dev_retain(int ord) { return 0; }
+static int dev_release(int ord) { return 0; }
+static int dev_name(int ord) { return 0; }
 */
 import "C"
 
@@ -48,7 +53,7 @@ func newKernel(h C.cl_kernel) *Kernel {
 
 func (k *Kernel) NumArgs() int {
 	var n C.int
-	C.clGetKernelInfo(k.k, 1, unsafe.Pointer(&n)) // want `k may be collected while C.clGetKernelInfo runs with k.k: nothing uses k after the call, so the finalizer set at line 45 \(releaseKernel\) can release k.k during it; add runtime.KeepAlive\(k\) after the call`
+	C.clGetKernelInfo(k.k, 1, unsafe.Pointer(&n)) // want `k may be collected while C.clGetKernelInfo runs with k.k: nothing uses k after the call, so the finalizer set at line 50 \(releaseKernel\) can release k.k during it; add runtime.KeepAlive\(k\) after the call`
 	return int(n)
 }
 
@@ -89,7 +94,7 @@ func wrapPixbuf(h *C.GdkPixbuf) *Pixbuf {
 }
 
 func (p *Pixbuf) Width() int {
-	return int(C.gdk_pixbuf_get_width(p.p)) // want `p may be collected while C.gdk_pixbuf_get_width runs with p.p: nothing uses p after the call, so the finalizer set at line 87 \(\(\*Pixbuf\).unref\) can release p.p during it; add runtime.KeepAlive\(p\) after the call`
+	return int(C.gdk_pixbuf_get_width(p.p)) // want `p may be collected while C.gdk_pixbuf_get_width runs with p.p: nothing uses p after the call, so the finalizer set at line 92 \(\(\*Pixbuf\).unref\) can release p.p during it; add runtime.KeepAlive\(p\) after the call`
 }
 
 func (p *Pixbuf) WidthOK() int {
@@ -112,7 +117,7 @@ func NewBlob(h *C.blob) *Blob {
 }
 
 func (b *Blob) Len() int {
-	n := C.blob_len(b.b) // want `b may be collected while C.blob_len runs with b.b: nothing uses b after the call, so the finalizer set at line 110 \(func literal\) can release b.b during it; add runtime.KeepAlive\(b\) after the call`
+	n := C.blob_len(b.b) // want `b may be collected while C.blob_len runs with b.b: nothing uses b after the call, so the finalizer set at line 115 \(func literal\) can release b.b during it; add runtime.KeepAlive\(b\) after the call`
 	return int(n)
 }
 
@@ -133,3 +138,16 @@ func newLib() *Lib {
 	runtime.SetFinalizer(l, func(*Lib) { C.nvmlShutdown() })
 	return l
 }
+
+// A reference keyed by an integer identifier: the device ordinal stays
+// valid when the finalizer drops the primary context's reference.
+type Device struct{ ord C.int }
+
+func newDevice(ord C.int) *Device {
+	d := &Device{ord: ord}
+	C.dev_retain(ord)
+	runtime.SetFinalizer(d, func(d *Device) { C.dev_release(d.ord) })
+	return d
+}
+
+func (d *Device) Name() int { return int(C.dev_name(d.ord)) }
