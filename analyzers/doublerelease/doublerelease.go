@@ -56,6 +56,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c.finalizerArmed()
 	c.handleTypes()
+	c.wrappedThenReleased()
 	return nil, nil
 }
 
@@ -277,6 +278,19 @@ func (c *checker) finalizerOnly() map[*ssa.Function]bool {
 	for _, f := range c.lt.Finalizers {
 		if f.Func != nil && !exported(f.Func) {
 			only[f.Func] = true
+		}
+		if f.Func != nil && f.Func.Synthetic != "" {
+			// (*T).close as a value: the thunk's method is the finalizer's
+			// function, exported or not
+			for _, b := range f.Func.Blocks {
+				for _, instr := range b.Instrs {
+					if ci, ok := instr.(ssa.CallInstruction); ok {
+						if callee := ci.Common().StaticCallee(); callee != nil && !exported(callee) {
+							only[callee] = true
+						}
+					}
+				}
+			}
 		}
 	}
 	for changed := true; changed; {

@@ -35,8 +35,14 @@ argument to C) with a handle loaded from an object whose finalizer or
 cleanup releases that handle, when nothing keeps the object reachable
 until the call returns: no later use of the object, no runtime.KeepAlive,
 no deferred use. Passing &o.field to C keeps o alive and is never reported.
-Handles copied out of a slice of such objects into a C array count too;
-then the slice must be kept alive.
+Handles copied out of a slice of such objects into a Go array or slice
+that reaches C (&in[0], directly or through a helper) count too; then the
+slice must be kept alive. A finalizer that drops a counted reference
+(clRelease*, g_object_unref) releases like any other; a handle read
+through an accessor method (o.inner()) is the field it returns; a
+finalizer registered by a helper of the package (generic, or taking
+interface values) counts at the helper's call. The finalizer's own
+function, and helpers only it calls, are never asked for a KeepAlive.
 
 The suggested fix inserts runtime.KeepAlive(o) after the statement that
 makes the call; when that statement is a return, or later calls with a
@@ -49,14 +55,17 @@ before the call").
 It also reports runtime.KeepAlive(t) where t is a struct value whose
 pointer carries the finalizer (it keeps a copy alive, not the object); a
 finalizer set on &local when local is then returned or stored by value (the
-copy outlives the finalized variable); a cleanup whose argument or function
+copy outlives the finalized variable), deferred or not, as c-for-go
+generates it; a cleanup whose argument or function
 keeps its object reachable, and a finalizer function that captures its own
 object, so that neither ever runs (staticcheck's SA5005 reports the
 SetFinalizer form too); and a finalizer armed before construction has
-succeeded, so that an error return hands a half-built handle to it.
+succeeded, so that an error return hands a half-built handle to it (the
+handle acquired in a helper or through an out-parameter too; a finalizer
+that tests the handle first is fine).
 
 Known limits: objects reached through interfaces or function values are
-not followed; an object kept alive by its caller still gets the report (a
+not followed, nor handles gathered into a slice by another function; an object kept alive by its caller still gets the report (a
 method cannot rely on its callers).`,
 	Before: `func (r *ImageRef) HasAlpha() bool {
 	return C.vips_image_hasalpha(r.image) == 1

@@ -35,6 +35,7 @@ type checker struct {
 	pass  *analysis.Pass
 	calls *cgocall.Result
 	lt    *lifetime.Result
+	model *model.Result
 	rep   *diag.Reporter
 	fins  map[*ssa.Function]bool // the package's finalizer and cleanup functions
 }
@@ -45,14 +46,11 @@ func run(pass *analysis.Pass) (any, error) {
 		calls: pass.ResultOf[cgocall.Analyzer].(*cgocall.Result),
 		lt:    pass.ResultOf[lifetime.Analyzer].(*lifetime.Result),
 		fins:  map[*ssa.Function]bool{},
+		model: pass.ResultOf[model.Analyzer].(*model.Result),
 	}
-	c.rep = diag.New(pass, pass.ResultOf[model.Analyzer].(*model.Result))
+	c.rep = diag.New(pass, c.model)
 	defer c.rep.ReportUnused()
-	for _, f := range c.lt.Finalizers {
-		if f.Func != nil {
-			c.fins[f.Func] = true
-		}
-	}
+	c.finalizerOnly()
 	for _, fn := range c.calls.Funcs {
 		if c.fins[fn] {
 			continue // the object is being finalized already
@@ -61,6 +59,51 @@ func run(pass *analysis.Pass) (any, error) {
 		c.registrations(fn)
 	}
 	return nil, nil
+}
+
+// finalizerOnly collects the functions that run only as a finalizer or
+// cleanup, or on its behalf: the registered functions, the method a method
+// expression's thunk calls, and unexported functions called only from
+// those. There the object is being finalized already: no KeepAlive is due.
+func (c *checker) finalizerOnly() {
+	for _, f := range c.lt.Finalizers {
+		if f.Func == nil {
+			continue
+		}
+		c.fins[f.Func] = true
+		if f.Func.Synthetic != "" {
+			// (*T).free as a value: a thunk that calls the method
+			for _, b := range f.Func.Blocks {
+				for _, instr := range b.Instrs {
+					if ci, ok := instr.(ssa.CallInstruction); ok {
+						if callee := ci.Common().StaticCallee(); callee != nil {
+							c.fins[callee] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range c.calls.Funcs {
+			if c.fins[fn] || fn.Object() != nil && fn.Object().Exported() && fn.Parent() == nil {
+				continue
+			}
+			callers := c.lt.Callers(fn)
+			if len(callers) == 0 {
+				continue
+			}
+			all := true
+			for _, caller := range callers {
+				all = all && c.fins[caller]
+			}
+			if all {
+				c.fins[fn] = true
+				changed = true
+			}
+		}
+	}
 }
 
 // A managed handle: a handle loaded from an object whose finalizer or
@@ -332,13 +375,11 @@ func (c *checker) handleArgs(fn *ssa.Function, call *ssa.Call) (string, []access
 		return "", nil
 	}
 	sum := c.lt.SummaryOf(callee)
-	if sum == nil || len(sum.Uses) == 0 {
-		return "", nil
-	}
 	var refs []access.Ref
 	for i, a := range call.Call.Args {
-		// a handle passed by value that the callee hands to C
-		if sum.UsesPath(access.Path{Root: i}) {
+		// a handle passed by value that the callee hands to C, or a slice
+		// whose elements it hands to C (&in[0])
+		if sum != nil && sum.UsesPath(access.Path{Root: i}) || isSlice(a.Type()) && c.passesElems(callee, i) {
 			refs = append(refs, access.Ref{Root: a})
 		}
 	}
@@ -346,6 +387,33 @@ func (c *checker) handleArgs(fn *ssa.Function, call *ssa.Call) (string, []access
 		return "", nil
 	}
 	return calleeName(callee), refs
+}
+
+// passesElems reports whether fn, a function of the package, passes C the
+// address of an element of its slice parameter i (&in[0], the array C
+// reads), in its own body.
+func (c *checker) passesElems(fn *ssa.Function, i int) bool {
+	if fn.Pkg == nil || fn.Pkg.Pkg != c.pass.Pkg || i >= len(fn.Params) {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			cc := c.calls.Lookup(instr)
+			if cc == nil || cc.Mode != cgocall.Direct {
+				continue
+			}
+			for _, r := range cc.Args {
+				if !r.Valid() {
+					continue
+				}
+				a := normRef(r)
+				if a.Root == fn.Params[i] && len(a.Ops) > 0 && a.Ops[0].Kind == access.IndexAddr {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func calleeName(fn *ssa.Function) string {
@@ -365,10 +433,17 @@ func calleeName(fn *ssa.Function) string {
 func (c *checker) gathered(fn *ssa.Function, arg access.Ref) (managed, access.Ref, bool) {
 	r := normRef(arg)
 	i := slices.IndexFunc(r.Ops, func(o access.Op) bool { return o.Kind == access.IndexAddr })
-	if i < 0 {
+	var arrays []access.Ref
+	switch {
+	case i >= 0:
+		arrays = []access.Ref{{Root: r.Root, Ops: r.Ops[:i]}}
+	case len(r.Ops) == 0 && isSlice(r.Root.Type()):
+		// a Go slice handed to a function that passes its elements to C,
+		// built by appends or over an array
+		arrays = sliceSources(r.Root)
+	default:
 		return managed{}, access.Ref{}, false
 	}
-	array := access.Ref{Root: r.Root, Ops: r.Ops[:i]}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			st, ok := instr.(*ssa.Store)
@@ -376,7 +451,7 @@ func (c *checker) gathered(fn *ssa.Function, arg access.Ref) (managed, access.Re
 				continue
 			}
 			ia, ok := st.Addr.(*ssa.IndexAddr)
-			if !ok || !sameRef(norm(ia.X), array) {
+			if !ok || !slices.ContainsFunc(arrays, func(a access.Ref) bool { return sameRef(norm(ia.X), a) }) {
 				continue
 			}
 			m, ok := c.handleOf(fn, access.Ref{Root: st.Val})
@@ -393,6 +468,45 @@ func (c *checker) gathered(fn *ssa.Function, arg access.Ref) (managed, access.Re
 		}
 	}
 	return managed{}, access.Ref{}, false
+}
+
+func isSlice(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Slice)
+	return ok
+}
+
+// sliceSources returns the arrays and slices a slice value is made of:
+// through appends (the slice appended to and the values appended), phis of
+// a loop, reslicing and conversions.
+func sliceSources(v ssa.Value) []access.Ref {
+	var out []access.Ref
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value)
+	walk = func(v ssa.Value) {
+		if v == nil || seen[v] || len(seen) > 32 {
+			return
+		}
+		seen[v] = true
+		out = append(out, norm(v))
+		switch v := v.(type) {
+		case *ssa.Phi:
+			for _, e := range v.Edges {
+				walk(e)
+			}
+		case *ssa.Slice:
+			walk(v.X)
+		case *ssa.ChangeType:
+			walk(v.X)
+		case *ssa.Call:
+			if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" {
+				for _, a := range v.Call.Args {
+					walk(a)
+				}
+			}
+		}
+	}
+	walk(v)
+	return out
 }
 
 func sameRef(a, b access.Ref) bool {

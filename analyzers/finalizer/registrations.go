@@ -1,6 +1,7 @@
 package finalizer
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -17,6 +18,10 @@ import (
 func (c *checker) registrations(fn *ssa.Function) {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
+			if d, ok := instr.(*ssa.Defer); ok {
+				c.deferredRegistration(fn, d)
+				continue
+			}
 			call, ok := instr.(*ssa.Call)
 			if !ok {
 				continue
@@ -43,7 +48,7 @@ func (c *checker) registrations(fn *ssa.Function) {
 					if k, ok := f.(*ssa.Const); ok && k.Value == nil {
 						continue // disarming
 					}
-					c.finalizerOnCopy(fn, call, obj)
+					c.finalizerOnCopy(fn, call, obj, f)
 					c.neverRuns(fn, call, obj, f, nil, false)
 					c.armedEarly(fn, call, obj, f)
 				}
@@ -93,10 +98,61 @@ func (c *checker) where(f *lifetime.Finalizer, at ssa.Instruction) string {
 	return f.Posn
 }
 
+// deferredRegistration checks defer runtime.SetFinalizer(&x, f), which
+// registers as the function returns (c-for-go generates it).
+func (c *checker) deferredRegistration(fn *ssa.Function, d *ssa.Defer) {
+	callee := d.Call.StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "runtime" || callee.Name() != "SetFinalizer" || len(d.Call.Args) != 2 {
+		return
+	}
+	obj, f := unwrap(d.Call.Args[0]), unwrap(d.Call.Args[1])
+	if k, ok := f.(*ssa.Const); ok && k.Value == nil {
+		return // disarming
+	}
+	c.finalizerOnCopy(fn, d, obj, f)
+}
+
+// mayRelease reports whether the finalizer function f releases something,
+// itself or through what it calls (also on a new goroutine, or a handle
+// kept in a map): a release the summary cannot place on the object counts.
+func (c *checker) mayRelease(f ssa.Value, depth int) bool {
+	var fn *ssa.Function
+	switch f := f.(type) {
+	case *ssa.Function:
+		fn = f
+	case *ssa.MakeClosure:
+		fn, _ = f.Fn.(*ssa.Function)
+	}
+	if fn == nil || depth > 3 {
+		return false
+	}
+	if sum := c.lt.SummaryOf(fn); sum != nil && (len(sum.Releases) > 0 || len(sum.Drops) > 0) {
+		return true
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if cc := c.calls.Lookup(ci); cc != nil {
+				if len(c.model.Model.Releases(cc.Name, cc.Sig)) > 0 {
+					return true
+				}
+				continue
+			}
+			if callee := ci.Common().StaticCallee(); callee != nil && c.mayRelease(callee, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // finalizerOnCopy reports runtime.SetFinalizer(&local, f) when local is then
 // returned or stored by value: the copy outlives the variable, which the
 // collector finalizes once the function is done with it.
-func (c *checker) finalizerOnCopy(fn *ssa.Function, call *ssa.Call, obj ssa.Value) {
+func (c *checker) finalizerOnCopy(fn *ssa.Function, call ssa.CallInstruction, obj, f ssa.Value) {
 	// &local or &local.field: an Alloc of the function, possibly a field of it.
 	var alloc *ssa.Alloc
 	switch o := obj.(type) {
@@ -115,7 +171,7 @@ func (c *checker) finalizerOnCopy(fn *ssa.Function, call *ssa.Call, obj ssa.Valu
 	}
 	// only a finalizer that releases something leaves the copy holding a
 	// released handle
-	if c.releaseAt(pointee(obj.Type()), call) == nil {
+	if c.releaseAt(pointee(obj.Type()), call) == nil && !c.mayRelease(f, 0) {
 		return
 	}
 	for _, ref := range *alloc.Referrers() {
@@ -131,6 +187,9 @@ func (c *checker) finalizerOnCopy(fn *ssa.Function, call *ssa.Call, obj ssa.Valu
 			case *ssa.Store:
 				if use.Val == load {
 					how = "stored"
+					if resultSlot(fn, use.Addr) {
+						how = "returned" // through the result, past the defers
+					}
 				}
 			case *ssa.MapUpdate:
 				if use.Value == load {
@@ -146,11 +205,37 @@ func (c *checker) finalizerOnCopy(fn *ssa.Function, call *ssa.Call, obj ssa.Valu
 			if name == "" {
 				name = "the variable"
 			}
+			verb := map[string]string{"returned": "return", "stored": "store", "sent": "send"}[how]
 			c.rep.Reportf(call.Pos(), "the finalizer is set on &%s, but %s is %s by value at %s: the copy outlives %s, whose finalizer runs (releasing what the copy still holds) once the function is done with it; allocate %s with new or &T{} and %s the pointer",
-				name, name, how, diag.Where(c.pass.Fset, use.Pos(), call.Pos()), name, name, how)
+				name, name, how, diag.Where(c.pass.Fset, use.Pos(), call.Pos()), name, name, verb)
 			return
 		}
 	}
+}
+
+// resultSlot reports whether addr is a variable of fn that only carries a
+// result to a return (go/ssa's slot for results of a function with defers).
+func resultSlot(fn *ssa.Function, addr ssa.Value) bool {
+	a, ok := addr.(*ssa.Alloc)
+	if !ok || a.Parent() != fn || a.Referrers() == nil {
+		return false
+	}
+	returned := false
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+		case *ssa.UnOp:
+			for _, u := range *r.Referrers() {
+				if _, ok := u.(*ssa.Return); !ok {
+					return false
+				}
+				returned = true
+			}
+		default:
+			return false
+		}
+	}
+	return returned
 }
 
 // neverRuns reports finalizers and cleanups that keep their own object
@@ -194,7 +279,7 @@ func (c *checker) neverRuns(fn *ssa.Function, call *ssa.Call, obj, f, arg ssa.Va
 
 // releaseAt returns the first release of the finalizer or cleanup that call
 // registers on a *t, or nil when it releases nothing (or t is nil).
-func (c *checker) releaseAt(t *types.TypeName, call *ssa.Call) *lifetime.FinalizerRelease {
+func (c *checker) releaseAt(t *types.TypeName, call ssa.CallInstruction) *lifetime.FinalizerRelease {
 	if t == nil {
 		return nil
 	}
@@ -204,6 +289,51 @@ func (c *checker) releaseAt(t *types.TypeName, call *ssa.Call) *lifetime.Finaliz
 		}
 	}
 	return nil
+}
+
+// outToField reports whether r is the address of a variable of fn whose
+// value fn stores into field: an out-parameter the handle is copied from.
+func (c *checker) outToField(fn *ssa.Function, r access.Ref, field access.Ref) bool {
+	a, ok := r.Root.(*ssa.Alloc)
+	if !ok || len(r.Ops) > 0 || a.Parent() != fn || a.Referrers() == nil {
+		return false
+	}
+	for _, ref := range *a.Referrers() {
+		load, ok := ref.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL || load.Referrers() == nil {
+			continue
+		}
+		for _, u := range *load.Referrers() {
+			if st, ok := u.(*ssa.Store); ok && st.Val == load && sameRef(norm(st.Addr), field) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writesField reports whether call, of a Go function, writes field (a
+// path of one of its arguments) according to the callee's summary.
+func (c *checker) writesField(call *ssa.Call, field access.Ref) bool {
+	callee := call.Call.StaticCallee()
+	if callee == nil || call.Call.IsInvoke() {
+		return false
+	}
+	sum := c.lt.SummaryOf(callee)
+	if sum == nil {
+		return false
+	}
+	for i, a := range call.Call.Args {
+		ar := norm(a)
+		if ar.Root != field.Root || !hasPrefix(field.Ops, ar.Ops) {
+			continue
+		}
+		p := access.Path{Root: i, Ops: slices.Clone(field.Ops[len(ar.Ops):])}
+		if sum.StoresTo(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // armedEarly reports a finalizer or cleanup armed on a new object before
@@ -218,9 +348,14 @@ func (c *checker) armedEarly(fn *ssa.Function, call *ssa.Call, obj, f ssa.Value)
 	if rel == nil || len(rel.Ops) < 2 || rel.Ops[len(rel.Ops)-1].Kind != access.Load {
 		return
 	}
+	if rel.Guarded {
+		return // the finalizer tests the handle first: an unset one is skipped
+	}
 	field := access.Ref{Root: o.Root, Ops: rel.Ops[:len(rel.Ops)-1]} // the location of the handle
-	// The acquisition after the registration: a store to the field, or a
-	// call into C that writes the handle through &o.field.
+	// The acquisition after the registration: a store to the field, a call
+	// into C that writes the handle through &o.field, or through &h of a
+	// variable later stored in the field (an out-parameter), or a helper of
+	// the package that writes the field (t.init()).
 	var acq ssa.Instruction
 	cfg.After(call, func(instr ssa.Instruction) bool {
 		switch instr := instr.(type) {
@@ -231,10 +366,12 @@ func (c *checker) armedEarly(fn *ssa.Function, call *ssa.Call, obj, f ssa.Value)
 		case *ssa.Call:
 			if cc := c.calls.Lookup(instr); cc != nil {
 				for _, r := range cc.Args {
-					if sameRef(normRef(r), field) {
+					if sameRef(normRef(r), field) || c.outToField(fn, normRef(r), field) {
 						acq = instr
 					}
 				}
+			} else if c.writesField(instr, field) {
+				acq = instr
 			}
 		}
 		return acq == nil

@@ -106,7 +106,9 @@ func childOwner(cc *cgocall.Call, e *model.Entry) (*types.TypeName, []access.Op,
 func finalized(lt *lifetime.Result, t *types.TypeName, ops []access.Op) bool {
 	for _, f := range lt.FinalizersOf(t) {
 		for _, r := range f.Releases {
-			if slices.Equal(r.Ops, ops) {
+			// a counted parent is not destroyed by a drop while its
+			// children hold references (OpenCL objects retain their context)
+			if slices.Equal(r.Ops, ops) && !r.Counted {
 				return true
 			}
 		}

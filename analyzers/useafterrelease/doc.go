@@ -22,7 +22,15 @@ clears the handle field (or //lifetime:handle types), it reports exported
 methods that pass the field to C without any check on the path: after
 Close they hand C a NULL handle, and the C side's own checks are often
 assertions compiled out of release builds. The fix is a clean error such as
-ErrClosed.
+ErrClosed. The contract is inferred from the type's own methods, as
+checklocks infers guards: only when at least four of the exported methods
+that pass the field to C test it first (the handle, the receiver's state,
+or a validating helper such as validate() whose verdict is tested, or that
+panics), and at most one (or a tenth) does not, are the exceptions
+reported; otherwise the type keeps no closed-handle convention and nothing
+is said. A C function the model marks null-safe (or its library
+checks-null), or one of the package's own C whose body compares the
+argument with NULL, handles a closed handle itself.
 
 It also reports a constructor that returns a new object together with a
 non-nil error on a path where the object's handle field was never set, when

@@ -11,6 +11,7 @@ import (
 	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 	"github.com/lifetimevet/lifetimevet/passes/model"
 )
@@ -20,7 +21,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "useafterrelease",
 	Doc:      Doc.Compile().Format(false),
 	URL:      "https://github.com/lifetimevet/lifetimevet/blob/main/analyzers/useafterrelease/doc.go",
-	Requires: []*analysis.Analyzer{cgocall.Analyzer, model.Analyzer, lifetime.Analyzer},
+	Requires: []*analysis.Analyzer{cgocall.Analyzer, model.Analyzer, lifetime.Analyzer, cpreamble.Analyzer},
 	Run:      run,
 }
 
@@ -30,8 +31,11 @@ func run(pass *analysis.Pass) (any, error) {
 	lt := pass.ResultOf[lifetime.Analyzer].(*lifetime.Result)
 	rep := diag.New(pass, mres)
 	defer rep.ReportUnused()
+	cres := pass.ResultOf[cpreamble.Analyzer].(*cpreamble.Result)
 	cleared := clearedFields(calls, lt, mres)
 	constructors(pass, rep, calls, lt, mres)
+	var unchecked []unchecked
+	safe := map[*ssa.Function]bool{}
 	for _, fn := range calls.Funcs {
 		tr := lt.Traces[fn]
 		if tr == nil {
@@ -42,10 +46,17 @@ func run(pass *analysis.Pass) (any, error) {
 			case lifetime.UseAfterRelease:
 				useAfterRelease(pass, rep, fn, ev)
 			case lifetime.UncheckedUse:
-				uncheckedUse(pass, rep, mres, fn, ev, cleared)
+				if u, ok := uncheckedUse(mres, fn, ev, cleared); ok {
+					if testsNull(pass, calls, cres, fn, ev) {
+						safe[fn] = true // the package's C handles NULL
+					} else {
+						unchecked = append(unchecked, u)
+					}
+				}
 			}
 		}
 	}
+	reportUnchecked(pass, rep, calls, lt, cleared, unchecked, safe)
 	return nil, nil
 }
 
@@ -172,22 +183,262 @@ func named(t types.Type) *types.TypeName {
 	return nil
 }
 
-func uncheckedUse(pass *analysis.Pass, rep *diag.Reporter, mres *model.Result, fn *ssa.Function, ev *lifetime.Event, cleared map[field]clearer) {
+// An unchecked use: a method that passes a field a release method clears
+// to C with no test on the path.
+type unchecked struct {
+	fn *ssa.Function
+	ev *lifetime.Event
+	f  field
+	cl clearer
+}
+
+func uncheckedUse(mres *model.Result, fn *ssa.Function, ev *lifetime.Event, cleared map[field]clearer) (unchecked, bool) {
 	if ev.Path.Root != 0 || fn.Signature.Recv() == nil || fn.Object() == nil || !fn.Object().Exported() {
-		return
+		return unchecked{}, false
 	}
 	tn := named(fn.Signature.Recv().Type())
 	if tn == nil {
-		return
+		return unchecked{}, false
 	}
-	cl, ok := cleared[field{tn, opsKey(ev.Path.Ops)}]
+	f := field{tn, opsKey(ev.Path.Ops)}
+	cl, ok := cleared[f]
 	if !ok || cl.method == fn.Name() || mres.Model.ChecksNull(ev.Second.CFunc) {
-		return
+		return unchecked{}, false
 	}
-	h := ev.Second.Handle
-	if h == "" {
-		h = access.Render(fn.Params[0].Name(), fn.Params[0].Type(), ev.Path.Ops)
+	if validated(fn, ev.Second.Instr) {
+		return unchecked{}, false
 	}
-	rep.Reportf(ev.Second.Pos, "%s passes %s to C.%s without checking it, but %s checks it, releases it and sets it to nil: after %s this hands C a NULL handle (C's own checks may be assertions that release builds leave out); return an error such as ErrClosed when %s is nil, as %s does",
-		fn.Name(), h, ev.Second.CFunc, cl.method, cl.method, h, cl.method)
+	return unchecked{fn, ev, f, cl}, true
+}
+
+// testsNull reports whether the C function of an unchecked use is the
+// package's own and compares the argument with NULL: it handles a closed
+// handle itself.
+func testsNull(pass *analysis.Pass, calls *cgocall.Result, cres *cpreamble.Result, fn *ssa.Function, ev *lifetime.Event) bool {
+	if ev.Second.Instr == nil {
+		return false
+	}
+	cc := calls.Lookup(ev.Second.Instr)
+	if cc == nil {
+		return false
+	}
+	cf := cres.Lookup(cc.Name, pass.Fset.Position(cc.Pos).Filename)
+	if cf == nil {
+		return false
+	}
+	for i, r := range cc.Args {
+		if !r.Valid() {
+			continue
+		}
+		p, ok := lifetime.ParamPath(fn, r.Root)
+		if !ok {
+			continue
+		}
+		p.Ops = append(slices.Clone(p.Ops), r.Ops...)
+		if p.Key() == ev.Path.Key() && cf.TestsNull(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// reportUnchecked reports the unchecked uses of a field when the type keeps
+// a closed-handle convention, as checklocks infers a guard from the
+// majority of accesses: (nearly) all of its exported methods that pass the
+// field to C test it (or the receiver's state, or call a validating helper)
+// first. Where most do not, the type has no such convention: silence.
+func reportUnchecked(pass *analysis.Pass, rep *diag.Reporter, calls *cgocall.Result, lt *lifetime.Result, cleared map[field]clearer, us []unchecked, safe map[*ssa.Function]bool) {
+	byField := map[field][]unchecked{}
+	for _, u := range us {
+		byField[u.f] = append(byField[u.f], u)
+	}
+	for _, u := range us {
+		list := byField[u.f]
+		if list == nil {
+			continue
+		}
+		byField[u.f] = nil
+		// The methods of the type that pass the field to C, and which of
+		// them check first.
+		bad := map[*ssa.Function]bool{}
+		for _, v := range list {
+			bad[v.fn] = true
+		}
+		users, checking := 0, 0
+		for _, fn := range calls.Funcs {
+			if fn.Signature.Recv() == nil || fn.Object() == nil || !fn.Object().Exported() || fn.Name() == u.cl.method || named(fn.Signature.Recv().Type()) != u.f.typ {
+				continue
+			}
+			sum := lt.Summaries[fn]
+			if sum == nil || !sum.UsesPath(access.Path{Root: 0, Ops: u.ev.Path.Ops}) {
+				continue
+			}
+			users++
+			if !bad[fn] && (checksReceiver(fn, 0) || safe[fn]) {
+				checking++
+			}
+		}
+		if users < len(bad) {
+			users = len(bad)
+		}
+		if checking < minConvention || users-checking > max(1, users/10) {
+			continue // no closed-handle convention for this field
+		}
+		for _, v := range list {
+			h := v.ev.Second.Handle
+			if h == "" {
+				h = access.Render(v.fn.Params[0].Name(), v.fn.Params[0].Type(), v.ev.Path.Ops)
+			}
+			rep.Reportf(v.ev.Second.Pos, "%s passes %s to C.%s without checking it, but %s checks it, releases it and sets it to nil, and %d of the %d methods of %s that pass it to C check it first: after %s this hands C a NULL handle (C's own checks may be assertions that release builds leave out); return an error such as ErrClosed when %s is nil, as %s does",
+				v.fn.Name(), h, v.ev.Second.CFunc, v.cl.method, checking, users, u.f.typ.Name(), v.cl.method, h, v.cl.method)
+		}
+	}
+}
+
+// minConvention is the fewest checking methods that make a convention; with
+// it, the exceptions may be one method, or a tenth of those that pass the
+// field to C.
+const minConvention = 4
+
+// checksReceiver reports whether fn tests the state of its parameter i:
+// a branch on a value loaded from it (a nil handle, a closed flag), or on
+// the result of a validating helper given it.
+func checksReceiver(fn *ssa.Function, i int) bool {
+	return checksParam(fn, i, 0)
+}
+
+func checksParam(fn *ssa.Function, i, depth int) bool {
+	if i >= len(fn.Params) {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.If:
+				if condReads(fn, instr.Cond, i, 0) {
+					return true
+				}
+			case *ssa.Call:
+				if depth < 2 && validatorCall(fn, instr, i, depth) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// condReads reports whether a branch condition reads a value loaded from
+// parameter i (or the result of a call that validates it).
+func condReads(fn *ssa.Function, v ssa.Value, i, depth int) bool {
+	if v == nil || depth > 6 {
+		return false
+	}
+	switch v := v.(type) {
+	case *ssa.BinOp:
+		return condReads(fn, v.X, i, depth+1) || condReads(fn, v.Y, i, depth+1)
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			p, ok := lifetime.ParamPath(fn, v.X)
+			return ok && p.Root == i
+		}
+		return condReads(fn, v.X, i, depth+1)
+	case *ssa.Extract:
+		return condReads(fn, v.Tuple, i, depth+1)
+	case *ssa.Call:
+		return isValidator(fn, v, i, depth)
+	case *ssa.Phi:
+		return false
+	}
+	if p, ok := lifetime.ParamPath(fn, v); ok && p.Root == i && len(p.Ops) > 0 {
+		return true
+	}
+	return false
+}
+
+// isValidator reports whether call passes parameter i of fn (or a path of
+// it) to a function of the package that tests it and returns the verdict
+// (an error or a bool).
+func isValidator(fn *ssa.Function, call *ssa.Call, i, depth int) bool {
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Pkg != fn.Pkg || len(callee.Blocks) == 0 || depth > 2 {
+		return false
+	}
+	args := call.Call.Args
+	for j, a := range args {
+		p, ok := lifetime.ParamPath(fn, a)
+		if !ok || p.Root != i || len(p.Ops) > 0 && j >= len(callee.Params) {
+			continue
+		}
+		if checksParam(callee, j, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// validatorCall reports whether call validates parameter i and acts on
+// the verdict: its result is tested, or the helper panics.
+func validatorCall(fn *ssa.Function, call *ssa.Call, i, depth int) bool {
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Pkg != fn.Pkg || len(callee.Blocks) == 0 {
+		return false
+	}
+	if !panics(callee) {
+		return false // a tested result is found through the branch
+	}
+	return isValidator(fn, call, i, depth)
+}
+
+func panics(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if _, ok := instr.(*ssa.Panic); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// validated reports whether a validating helper given the receiver, its
+// verdict tested, runs before use (if err := r.validate(); err != nil).
+func validated(fn *ssa.Function, use ssa.Instruction) bool {
+	if use == nil {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			var ok bool
+			switch instr := instr.(type) {
+			case *ssa.If:
+				ok = condCalls(fn, instr.Cond, 0)
+			case *ssa.Call:
+				ok = validatorCall(fn, instr, 0, 0)
+			}
+			if ok && (instr.Block() == use.Block() && slices.Index(b.Instrs, instr) < slices.Index(b.Instrs, use) || instr.Block() != use.Block() && instr.Block().Dominates(use.Block())) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// condCalls reports whether a branch condition tests the verdict of a
+// validating helper given the receiver.
+func condCalls(fn *ssa.Function, v ssa.Value, depth int) bool {
+	if v == nil || depth > 6 {
+		return false
+	}
+	switch v := v.(type) {
+	case *ssa.BinOp:
+		return condCalls(fn, v.X, depth+1) || condCalls(fn, v.Y, depth+1)
+	case *ssa.UnOp:
+		return v.Op != token.MUL && condCalls(fn, v.X, depth+1)
+	case *ssa.Extract:
+		return condCalls(fn, v.Tuple, depth+1)
+	case *ssa.Call:
+		return isValidator(fn, v, 0, 0)
+	}
+	return false
 }

@@ -127,9 +127,19 @@ type Func struct {
 	Writes []Write // the package's variables the function writes
 	Calls  []Call  // the functions it calls, in order
 	Locks  bool    // it takes a lock (pthread_mutex_lock, mtx_lock, …)
+	// Params are the parameters' names, in order; NullTested those the
+	// body compares with NULL (!p, p == NULL, NULL != p, if (p)).
+	Params     []string
+	NullTested map[string]bool
 
 	writes []pendingWrite
 	locals map[string]bool
+}
+
+// TestsNull reports whether the function compares its parameter i with
+// NULL: it handles a NULL handle itself.
+func (f *Func) TestsNull(i int) bool {
+	return f != nil && i >= 0 && i < len(f.Params) && f.NullTested[f.Params[i]]
 }
 
 // A Call is a call in a function body.

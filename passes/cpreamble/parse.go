@@ -317,10 +317,13 @@ func (p *parser) function(head []tok, name, params, body, end int) {
 	// parameters
 	pend := match(toks, params)
 	for _, part := range splitTop(toks[params+1:pend], ",") {
-		if nm, _, _, ok := declarator(part, true); ok {
+		nm, _, _, ok := declarator(part, true)
+		if ok {
 			fn.locals[nm.text] = true
 		}
+		fn.Params = append(fn.Params, nm.text) // "" for one without a name
 	}
+	fn.NullTested = nullTests(toks[body+1:end], fn.Params)
 	skip := map[int]bool{} // token indices of declarations
 	stmtStart := true
 	for i := body + 1; i < end; i++ {
@@ -399,6 +402,45 @@ func (p *parser) function(head []tok, name, params, body, end int) {
 		}
 	}
 	p.funcs = append(p.funcs, fn)
+}
+
+// nullTests returns the parameters a body compares with NULL: !p, p == NULL,
+// p != 0, NULL == p, and p alone as a condition (if (p), p && …).
+func nullTests(toks []tok, params []string) map[string]bool {
+	out := map[string]bool{}
+	isParam := map[string]bool{}
+	for _, p := range params {
+		if p != "" {
+			isParam[p] = true
+		}
+	}
+	text := func(i int) string {
+		if i < 0 || i >= len(toks) {
+			return ""
+		}
+		return toks[i].text
+	}
+	null := func(s string) bool { return s == "NULL" || s == "0" || s == "nullptr" }
+	cond := func(s string) bool { return s == "(" || s == "||" || s == "&&" || s == "?" || s == "return" }
+	for i, t := range toks {
+		if t.kind != ident || !isParam[t.text] {
+			continue
+		}
+		next, prev := text(i+1), text(i-1)
+		if next == "->" || next == "." || next == "[" || next == "(" {
+			continue // a member, an element, a call: not the pointer itself
+		}
+		switch {
+		case (next == "==" || next == "!=") && null(text(i+2)):
+		case (prev == "==" || prev == "!=") && null(text(i-2)):
+		case prev == "!" && cond(text(i-2)):
+		case cond(prev) && (next == ")" || next == "||" || next == "&&" || next == "?") && (prev != "(" || text(i-2) == "if" || text(i-2) == "while"):
+		default:
+			continue
+		}
+		out[t.text] = true
+	}
+	return out
 }
 
 // stmtEnd returns the index of the ';' that ends the statement starting at

@@ -155,6 +155,7 @@ type FinalizerRelease struct {
 	CFunc   string
 	Class   string // see model.Compatible
 	Guarded bool   // released only after a test (idempotent by design if the handle is cleared)
+	Counted bool   // drops a counted reference (clRelease*, g_object_unref): the last one releases
 }
 
 // FinalizerFact lists the finalizers and cleanups a package registers on
@@ -232,6 +233,13 @@ func factCopy(s *Summary) *Summary {
 		rc.pos = token.NoPos
 		rc.via, rc.viaFn = nil, nil
 		c.Releases = append(c.Releases, &rc)
+	}
+	c.Drops = nil
+	for _, r := range s.Drops {
+		rc := *r
+		rc.pos = token.NoPos
+		rc.via, rc.viaFn = nil, nil
+		c.Drops = append(c.Drops, &rc)
 	}
 	return &c
 }
@@ -381,6 +389,24 @@ func (a *fnAnalysis) summarize() *Summary {
 		}
 		sum.Releases = append(sum.Releases, ri.rel)
 	}
+	// Drops of parameter paths, once each.
+	dropped := map[string]bool{}
+	for _, r := range a.drops {
+		p, ok := r.tok.path(a.fn)
+		if !ok || dropped[p.Key()] || sum.ReleaseOf(p) != nil {
+			continue
+		}
+		dropped[p.Key()] = true
+		rel := &Release{Path: p, Func: funcName(a.fn), Class: r.site.Class, pos: r.site.Pos, Text: a.paramText(p)}
+		if r.site.Release != nil {
+			rel.CFunc, rel.Posn = r.site.Release.CFunc, r.site.Release.Posn
+			rel.via, rel.viaFn = r.site.Release, r.site.Callee
+		} else {
+			rel.CFunc, rel.Posn = r.site.CFunc, posn(a.pa.pass.Fset, r.site.Pos)
+		}
+		sum.Drops = append(sum.Drops, rel)
+	}
+	slices.SortFunc(sum.Drops, func(x, y *Release) int { return strings.Compare(x.Path.Key(), y.Path.Key()) })
 	// Stores: locations of the caller written on the paths to a return.
 	type stInfo struct {
 		path  access.Path
@@ -432,7 +458,7 @@ func (a *fnAnalysis) summarize() *Summary {
 	for _, k := range ukeys {
 		sum.Uses = append(sum.Uses, a.uses[k])
 	}
-	sum.Returns = returns(a.fn)
+	sum.Returns = returns(a.fn, a.pa.summaryOf)
 	if a.exitsNormal > 0 {
 		for i := range a.fn.Signature.Results().Len() {
 			if a.retAcq[i] == a.exitsNormal && resultCanHoldHandle(a.fn.Signature.Results().At(i).Type()) {

@@ -35,7 +35,7 @@ func (pa *pkgAnalysis) relevant(fn *ssa.Function) bool {
 					return true
 				}
 			}
-			if s := pa.summaryOf(callee); s != nil && (len(s.Releases) > 0 || len(s.Disarms) > 0 || len(s.Acquires) > 0) {
+			if s := pa.summaryOf(callee); s != nil && (len(s.Releases) > 0 || len(s.Drops) > 0 || len(s.Disarms) > 0 || len(s.Acquires) > 0) {
 				return true
 			}
 		}
@@ -179,7 +179,7 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 			}
 		}
 	}
-	sum.Returns = returns(fn)
+	sum.Returns = returns(fn, pa.summaryOf)
 	return sum
 }
 

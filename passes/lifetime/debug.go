@@ -22,6 +22,9 @@ func (r *Result) dump(w io.Writer) {
 		for _, rel := range s.Releases {
 			fmt.Fprintf(w, "  release %s (%s) by %s guarded=%v clears=%v\n", rel.Path.Key(), rel.Text, rel.CFunc, rel.Guarded, rel.Clears)
 		}
+		for _, rel := range s.Drops {
+			fmt.Fprintf(w, "  drop %s (%s) by %s\n", rel.Path.Key(), rel.Text, rel.CFunc)
+		}
 		for _, st := range s.Stores {
 			fmt.Fprintf(w, "  store %s zero=%v\n", st.Path.Key(), st.Zero)
 		}
@@ -30,6 +33,9 @@ func (r *Result) dump(w io.Writer) {
 		}
 		for _, d := range s.Disarms {
 			fmt.Fprintf(w, "  disarm %s\n", d.Key())
+		}
+		for _, u := range s.Uses {
+			fmt.Fprintf(w, "  use %s\n", u.Key())
 		}
 		if s.Globals {
 			fmt.Fprintf(w, "  globals\n")

@@ -58,6 +58,8 @@ type fnAnalysis struct {
 
 	rels     []*relRec
 	relIndex map[relKey]*relRec
+	drops    []*relRec // counted references dropped with the count unknown here
+	dropSeen map[relKey]bool
 	exits    []*state
 	disarms  map[string]access.Path
 	uses     map[string]access.Path
@@ -107,6 +109,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		escapes: map[*ssa.Parameter]bool{},
 
 		relIndex: map[relKey]*relRec{},
+		dropSeen: map[relKey]bool{},
 	}
 	n := 0
 	a.local = map[*ssa.BasicBlock][]valKey{}
@@ -248,6 +251,9 @@ func (a *fnAnalysis) block(b *ssa.BasicBlock, s *state) (*state, bool) {
 			s.br = a.branchOf(s, instr.Cond)
 		case *ssa.Call:
 			a.call(s, instr, false)
+			if t := a.accessed(s, instr); t != nil {
+				s.vals[a.vnum[instr]] = t
+			}
 		case *ssa.Defer:
 			a.deferCall(s, instr)
 		case *ssa.Go:
@@ -378,8 +384,31 @@ func (a *fnAnalysis) tokOf(s *state, v ssa.Value) *tok {
 		return a.ts.field(a.tokOf(s, v.X), v.Field)
 	case *ssa.Extract:
 		return a.ts.field(a.tokOf(s, v.Tuple), v.Index)
+	case *ssa.Call:
+		if t, ok := s.vals[a.vnum[v]]; ok {
+			return t
+		}
 	}
 	return a.ts.rootOf(v)
+}
+
+// accessed returns what call returns when its callee is an accessor (func
+// (m *Module) inner() *C.module { return m._inner }): the parameter path its
+// summary says it always returns, read in s; nil otherwise.
+func (a *fnAnalysis) accessed(s *state, call *ssa.Call) *tok {
+	callee := call.Call.StaticCallee()
+	if callee == nil || call.Call.IsInvoke() || call.Call.Signature().Results().Len() != 1 {
+		return nil
+	}
+	sum := a.pa.summaryOf(callee)
+	if sum == nil || len(sum.Releases) > 0 || len(sum.Acquires) > 0 || len(sum.Drops) > 0 {
+		return nil
+	}
+	p, ok := sum.ReturnOf(0)
+	if !ok || p.Root < 0 || p.Root >= len(call.Call.Args) || len(p.Ops) == 0 {
+		return nil
+	}
+	return a.apply(s, a.tokOf(s, call.Call.Args[p.Root]), p.Ops)
 }
 
 // content returns what location l holds in s.
@@ -683,6 +712,14 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				// this path are known: with none, the caller may hold any
 				// number, and nothing is said.
 				n, known := s.counts[t]
+				if !known && !e.Global {
+					// Still a release for whoever holds the last
+					// reference (a finalizer's clRelease*): noted apart.
+					a.drop(a.site(instr, nil, c.Name, e.Class(), e.Arg, deferred, func() string {
+						return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(e.Arg))
+					}), t)
+					continue
+				}
 				if !known {
 					continue
 				}
@@ -830,6 +867,13 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				continue
 			}
 			a.release(s, t, site)
+		}
+		for _, r := range sum.Drops {
+			if t := a.evalPath(s, eff, args, r.Path); t != nil {
+				a.drop(a.site(instr, r, r.CFunc, r.Class, r.Path.Root, deferred, func() string {
+					return a.pathText(instr, eff.callee, r.Path)
+				}), t)
+			}
 		}
 		for _, st := range sum.Stores {
 			l := a.evalPath(s, eff, args, st.Path)
@@ -987,6 +1031,16 @@ func (a *fnAnalysis) record(site *Site, t *tok, guarded bool) {
 		a.relIndex[relKey{site, t}] = r
 		a.rels = append(a.rels, r)
 	}
+}
+
+// drop notes, for the summary, that the function drops a counted reference
+// to t at site whose count it does not know.
+func (a *fnAnalysis) drop(site *Site, t *tok) {
+	if t == nil || t.kind == tZero || a.dropSeen[relKey{site, t}] {
+		return
+	}
+	a.dropSeen[relKey{site, t}] = true
+	a.drops = append(a.drops, &relRec{site: site, tok: t})
 }
 
 // release records the release of t at site, and a double release when t

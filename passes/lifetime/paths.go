@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"path/filepath"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -154,7 +155,7 @@ func onlyLoaded(mc *ssa.MakeClosure, a ssa.Value) bool {
 }
 
 // returns computes the results of fn that are always the same parameter path.
-func returns(fn *ssa.Function) []Returned {
+func returns(fn *ssa.Function, sumOf func(*ssa.Function) *Summary) []Returned {
 	var rets []*ssa.Return
 	for _, b := range fn.Blocks {
 		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
@@ -170,6 +171,9 @@ func returns(fn *ssa.Function) []Returned {
 		ok := true
 		for j, r := range rets {
 			q, k := ParamPath(fn, r.Results[i])
+			if !k {
+				q, k = returnedVia(fn, r.Results[i], sumOf)
+			}
 			if !k || j > 0 && q.Key() != p.Key() {
 				ok = false
 				break
@@ -181,6 +185,33 @@ func returns(fn *ssa.Function) []Returned {
 		}
 	}
 	return out
+}
+
+// returnedVia names v, the result of a call of an accessor (a function that
+// always returns a path of a parameter), as a path of fn's parameters:
+// func (t *Table) inner() *C.table { return t.ptr() }.
+func returnedVia(fn *ssa.Function, v ssa.Value, sumOf func(*ssa.Function) *Summary) (access.Path, bool) {
+	call, ok := v.(*ssa.Call)
+	if !ok || sumOf == nil || call.Call.IsInvoke() || call.Call.Signature().Results().Len() != 1 {
+		return access.Path{}, false
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee == fn {
+		return access.Path{}, false
+	}
+	sum := sumOf(callee)
+	if sum == nil {
+		return access.Path{}, false
+	}
+	q, ok := sum.ReturnOf(0)
+	if !ok || q.Root < 0 || q.Root >= len(call.Call.Args) {
+		return access.Path{}, false
+	}
+	base, ok := ParamPath(fn, call.Call.Args[q.Root])
+	if !ok {
+		return access.Path{}, false
+	}
+	return access.Path{Root: base.Root, Ops: append(slices.Clone(base.Ops), q.Ops...)}, true
 }
 
 // posn describes pos for messages in other packages (facts): the file's base

@@ -18,6 +18,11 @@ import (
 // packages, from facts.
 type Summary struct {
 	Releases []*Release
+	// Drops are the counted references (clRelease*, g_object_unref) the
+	// function drops without knowing the count: a release for whoever
+	// holds the last reference, as a finalizer does. Not in Releases: a
+	// second drop is no double release.
+	Drops []*Release
 	// Stores are the locations the function assigns on every path, with
 	// Zero set when it always assigns nil or zero (a clear).
 	Stores []Store
@@ -99,7 +104,7 @@ func (*SummaryFact) AFact() {}
 func (f *SummaryFact) String() string { return "lifetime summary" }
 
 func (s *Summary) empty() bool {
-	return s == nil || len(s.Releases) == 0 && len(s.Stores) == 0 && len(s.Clobbers) == 0 && len(s.Disarms) == 0 && !s.Globals &&
+	return s == nil || len(s.Releases) == 0 && len(s.Drops) == 0 && len(s.Stores) == 0 && len(s.Clobbers) == 0 && len(s.Disarms) == 0 && !s.Globals &&
 		len(s.Uses) == 0 && len(s.Returns) == 0 && len(s.Acquires) == 0 && len(s.Escapes) == 0
 }
 

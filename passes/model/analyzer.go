@@ -25,6 +25,7 @@
 //	prefix NAME_              the start of the library's function names
 //	checks-null               the library rejects NULL handles with an error
 //	                          in release builds too (libgit2's GIT_ASSERT_ARG)
+//	null-safe FUNC...         these functions are documented to reject NULL
 //	kind NAME [parent=KIND]   a handle kind, and the kind it belongs to
 //	acquire FUNC [result|out=N] [parent=N] [key=N] [kind=K] [counted] [global]
 //	borrow  FUNC [result|out=N] [kind=K]

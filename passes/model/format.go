@@ -351,6 +351,19 @@ func ParseFile(name string, data []byte) (*Model, error) {
 				return nil, bad("checks-null takes no arguments")
 			}
 			cur.ChecksNull = true
+		case "null-safe":
+			if lib == "" {
+				return nil, bad("null-safe before any library line")
+			}
+			if len(fields) < 2 {
+				return nil, bad("want: null-safe FUNC... (functions documented to reject a NULL handle with an error)")
+			}
+			for _, f := range fields[1:] {
+				if !isCIdent(f) {
+					return nil, bad("null-safe %q: want a C function name", f)
+				}
+			}
+			cur.NullSafe = append(cur.NullSafe, fields[1:]...)
 		case "kind":
 			if lib == "" {
 				return nil, bad("kind before any library line")

@@ -22,6 +22,9 @@ type Library struct {
 	// error in release builds too (libgit2's GIT_ASSERT_ARG), so passing a
 	// cleared handle is a clean failure, not a crash.
 	ChecksNull bool
+	// NullSafe are functions of the library documented to reject a NULL
+	// handle with an error (gpgme's setters return GPG_ERR_INV_VALUE).
+	NullSafe []string
 }
 
 // A Model is what lifetimevet knows about C functions: built-in library
@@ -149,6 +152,9 @@ func (m *Model) Counted(e *Entry) bool {
 // a name prefix) to a library that rejects NULL handles cleanly.
 func (m *Model) ChecksNull(name string) bool {
 	for _, l := range m.Libraries {
+		if slices.Contains(l.NullSafe, name) {
+			return true
+		}
 		if !l.ChecksNull {
 			continue
 		}

@@ -71,8 +71,8 @@ func cleanupOK() *Res {
 	return x
 }
 
-// A method value of the object as its own finalizer never runs.
-func (x *Res) free(_ *Res) { C.res_free(x.r) } // want `x may be collected while C.res_free runs with x.r`
+// A method value of the object as its own finalizer never runs (no KeepAlive in it).
+func (x *Res) free(_ *Res) { C.res_free(x.r) }
 
 func methodValue() *Res {
 	x := &Res{r: C.res_new()}
