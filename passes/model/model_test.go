@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"go/types"
 	"net/url"
 	"strings"
@@ -238,22 +239,97 @@ release my_tensor_free arg=1 kind=tensor
 	}
 }
 
-func TestDestructorNames(t *testing.T) {
-	ptr := types.NewSignatureType(nil, nil, nil, types.NewTuple(types.NewVar(0, nil, "p", types.Typ[types.UnsafePointer])), nil, false)
-	num := types.NewSignatureType(nil, nil, nil, types.NewTuple(types.NewVar(0, nil, "n", types.Typ[types.Int])), nil, false)
-	m := New()
-	for name, want := range map[string]bool{
-		"nft_free": true, "cuStreamDestroy": true, "g_object_unref": true, "mat_close": true,
-		"tensor_delete": true, "free_verifier": true, "fdb_database_destroy": true, "ArrowSchemaRelease": true,
-		"free": false, "close": false, "freeze_frame": false, "closest_point": false, "delete_file_list": false,
-		"use": false, "set_release_date": false,
-	} {
-		if got := len(m.Releases(name, ptr)) > 0; got != want {
-			t.Errorf("%s: destructor = %v, want %v", name, got, want)
-		}
+// cgoTypes makes a package holding the types cgo would write for the C
+// declarations of a test: a pointer to _Ctype_struct_NAME for each struct,
+// and the typedef aliases of the structs.
+type cgoTypes struct {
+	pkg *types.Package
+}
+
+func newCgoTypes() *cgoTypes { return &cgoTypes{types.NewPackage("example.com/p", "p")} }
+
+// ptr returns *_Ctype_struct_NAME (declaring the struct once).
+func (c *cgoTypes) ptr(name string) types.Type {
+	tn := "_Ctype_struct_" + name
+	if obj := c.pkg.Scope().Lookup(tn); obj != nil {
+		return types.NewPointer(obj.Type())
 	}
-	if len(m.Releases("nft_free", num)) > 0 {
-		t.Errorf("nft_free(int) read as a destructor: the rule needs a pointer argument")
+	obj := types.NewTypeName(0, c.pkg, tn, nil)
+	types.NewNamed(obj, types.NewStruct(nil, nil), nil)
+	c.pkg.Scope().Insert(obj)
+	return types.NewPointer(obj.Type())
+}
+
+// alias declares typedef struct NAME ALIAS (type _Ctype_ALIAS = _Ctype_struct_NAME).
+func (c *cgoTypes) alias(alias, name string) {
+	elem := c.ptr(name).(*types.Pointer).Elem()
+	obj := types.NewTypeName(0, c.pkg, "_Ctype_"+alias, nil)
+	types.NewAlias(obj, elem)
+	c.pkg.Scope().Insert(obj)
+}
+
+// handle returns a typedef of void* (type _Ctype_NAME unsafe.Pointer).
+func (c *cgoTypes) handle(name string) types.Type {
+	obj := types.NewTypeName(0, c.pkg, "_Ctype_"+name, nil)
+	return types.NewNamed(obj, types.Typ[types.UnsafePointer], nil)
+}
+
+func sigOf(params ...types.Type) *types.Signature {
+	var vs []*types.Var
+	for i, p := range params {
+		vs = append(vs, types.NewVar(0, nil, fmt.Sprint("p", i), p))
+	}
+	return types.NewSignatureType(nil, nil, nil, types.NewTuple(vs...), nil, false)
+}
+
+func TestDestructorNames(t *testing.T) {
+	c := newCgoTypes()
+	void := types.Typ[types.UnsafePointer]
+	num := types.Typ[types.Int]
+	c.alias("widget", "__0") // typedef struct { ... } widget;
+	for _, tc := range []struct {
+		name string
+		sig  *types.Signature
+		arg  int // -1: no release
+	}{
+		// the verb last, the object part naming the argument's type
+		{"nft_rule_free", sigOf(c.ptr("nft_rule")), 0},
+		{"cuStreamDestroy", sigOf(c.ptr("CUstream_st")), 0},
+		{"fdb_database_destroy", sigOf(c.ptr("FDBDatabase")), 0},
+		{"ArrowSchemaRelease", sigOf(c.ptr("ArrowSchema")), 0},
+		{"tensor_delete", sigOf(c.ptr("my_tensor_t")), 0},
+		{"kv_database_destroy", sigOf(c.ptr("kv_db")), 0}, // the type's name abbreviates the object's
+		{"sql_stmt_finish_close", sigOf(c.ptr("sql_statement")), -1},
+		{"widget_close", sigOf(c.ptr("__0")), 0}, // through the typedef of an anonymous struct
+		{"quux_cursor_free", sigOf(c.handle("quux_ioctx_t"), c.handle("quux_cursor")), 1},
+		// the verb first
+		{"free_verifier", sigOf(c.ptr("verifier")), 0},
+		{"ZQ_freeDCtx", sigOf(c.ptr("ZQ_DCtx_s")), 0},
+		{"DestroyPixelCanvas", sigOf(c.ptr("_PixelCanvas")), 0},
+		{"release_pool", sigOf(num, c.ptr("pool_s")), 1},
+		// a library's free of untyped memory
+		{"kv_free", sigOf(void), 0},
+		// not releases
+		{"CanvasSetImageDispose", sigOf(c.ptr("_PixelCanvas"), num), -1}, // a setter
+		{"kvdb_delete", sigOf(c.ptr("kvdb_t"), c.ptr("kvdb_writeoptions_t"), void, num), -1}, // a delete of a key
+		{"table_delete", sigOf(c.ptr("table"), num), -1},
+		{"quux_cursor_free", sigOf(c.handle("quux_ioctx_t"), c.handle("quux_thing")), -1}, // no argument fits
+		{"ZQ_freeDCtx", sigOf(c.ptr("ZQ_CCtx_s")), -1},
+		{"nft_free", sigOf(num), -1},
+		{"cuStreamDestroy", sigOf(void), -1},
+		{"free", sigOf(void), -1}, {"close", sigOf(num), -1},
+		{"freeze_frame", sigOf(c.ptr("frame")), -1}, {"closest_point", sigOf(c.ptr("point")), -1},
+		{"delete_file_list", sigOf(void), -1}, {"use", sigOf(void), -1},
+		{"set_release_date", sigOf(c.ptr("date")), -1},
+	} {
+		m := New()
+		got := m.Releases(tc.name, tc.sig)
+		switch {
+		case tc.arg < 0 && len(got) > 0:
+			t.Errorf("%s%s: released argument %d, want no release", tc.name, tc.sig, got[0].Arg)
+		case tc.arg >= 0 && (len(got) != 1 || got[0].Arg != tc.arg || !got[0].ByName):
+			t.Errorf("%s%s: %v, want a release of argument %d by name", tc.name, tc.sig, got, tc.arg)
+		}
 	}
 }
 
