@@ -68,6 +68,7 @@ type fnAnalysis struct {
 	globals     bool
 	unknowns    bool
 	argExprFn   func(ssa.CallInstruction, int) string
+	lent        map[*tok]bool // handles lent by an argument of the call that yields them (model borrowed-from=N)
 }
 
 // relRec is one release the function performs (on some path), for its summary.
@@ -100,6 +101,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		loop:    cfg.LoopBlocks(fn),
 		trace:   &Trace{Func: fn},
 		sites:   map[siteKey]*Site{},
+		lent:    map[*tok]bool{},
 		evs:     map[string]bool{},
 		disarms: map[string]access.Path{},
 		uses:    map[string]access.Path{},
@@ -713,7 +715,10 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				continue
 			}
 			if e.Role != model.Acquire {
-				continue // borrowed: not the caller's to release
+				// borrowed: not the caller's to release; a lent handle
+				// lives as long as the argument that lends it
+				a.lend(s, instr, c, e, args, released, deferred)
+				continue
 			}
 			var fresh, status *tok
 			if c.Value != nil && !deferred {
@@ -738,7 +743,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				if a.pa.model.Model.Counted(e) {
 					s.counts[fresh] = 1 // a new counted object holds one reference
 				}
-				s.acquired[fresh] = &acq{site: asite, status: status}
+				if !a.pa.model.Model.FreedWithParent(e) {
+					s.acquired[fresh] = &acq{site: asite, status: status}
+				}
 				if e.Parent >= 0 && e.Parent < len(args) && args[e.Parent] != nil {
 					s.parents[fresh] = args[e.Parent]
 				}
@@ -752,7 +759,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			if t != nil && !t.location() {
 				a.use(t)
 			}
-			if t != nil && (ownC || t.location() && !released[i]) {
+			// borrow NAME arg=N: C uses the argument without keeping it
+			uses := a.pa.model.Model.Uses(c.Name, i)
+			if t != nil && !uses && (ownC || t.location() && !released[i]) {
 				// the address of a variable given to C: C may replace
 				// (or take) what it holds
 				if t.location() {
@@ -762,9 +771,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				}
 			}
 			if !released[i] && t != nil {
-				a.useAt(s, t, instr, c.Name, i, len(released) > 0, func() string {
-					return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(i))
-				})
+				text := func() string { return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(i)) }
+				a.useAt(s, t, instr, c.Name, i, len(released) > 0, text)
+				a.lentUse(s, t, instr, c.Name, i, text)
 			}
 			if !released[i] && t != nil && t.location() {
 				a.clobber(s, t, instr)

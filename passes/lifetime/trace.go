@@ -58,6 +58,9 @@ type Event struct {
 	Handle        string          // the handle as written at the site that reports it
 	Return        ssa.Instruction // Leak: the return
 	Path          access.Path     // UncheckedUse: the handle, from a parameter
+	// Lent is set for a UseAfterRelease of a handle lent by another
+	// (model borrowed-from=N): First is the release of the lender.
+	Lent bool
 }
 
 // A Site is one release, acquisition or use of a handle.

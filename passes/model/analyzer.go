@@ -25,9 +25,12 @@
 //	prefix NAME_              the start of the library's function names
 //	checks-null               the library rejects NULL handles with an error
 //	                          in release builds too (libgit2's GIT_ASSERT_ARG)
-//	kind NAME [parent=KIND]   a handle kind, and the kind it belongs to
-//	acquire FUNC [result|out=N] [parent=N] [key=N] [kind=K] [counted] [global]
-//	borrow  FUNC [result|out=N] [kind=K]
+//	kind NAME [parent=KIND [freed-with-parent]]
+//	                          a handle kind, the kind it belongs to, and
+//	                          whether the parent's release frees it as well
+//	acquire FUNC [result|out=N] [parent=N [freed-with-parent]] [borrowed-from=N] [key=N] [kind=K] [counted] [global]
+//	borrow  FUNC [result|out=N] [borrowed-from=N] [kind=K]
+//	borrow  FUNC arg=N
 //	release FUNC [arg=N] [key=N] [kind=K] [counted] [indirect [clears]] [global]
 //	transfer FUNC [arg=N] [kind=K] [indirect]
 //
@@ -38,6 +41,15 @@
 // to the handle (nvrtcDestroyProgram(&prog)), and clears says the function
 // sets it to NULL. global: the library's own state, counted, with no
 // argument (nvmlInit, nvmlShutdown). transfer means C takes ownership.
+// Lent is not owned: borrowed-from=N says the handle belongs to argument N
+// and lives as long as it (cuModuleGetFunction's function, of its module),
+// so it needs no release and must not be used after N's release;
+// freed-with-parent says the parent's release frees the handle too (a
+// Vulkan command buffer with its pool), so it needs no release of its own.
+// borrow FUNC arg=N says FUNC uses argument N without keeping it
+// (cuStreamSynchronize, sqlite3_step): passing a handle to it does not hand
+// the handle on, so a leak after it is still found. A C function of the
+// package's own C that no model mentions may keep what it is given.
 // See data/*.model for complete examples.
 //
 // # Directives

@@ -472,13 +472,13 @@ func outOfRange(e *Entry, n int) (string, int) {
 		return "", 0
 	}
 	arg := None // acquire and borrow entries release no argument
-	if e.Role == Release || e.Role == Transfer {
+	if e.Role == Release || e.Role == Transfer || e.Role == Uses {
 		arg = e.Arg
 	}
 	for _, f := range []struct {
 		name string
 		idx  int
-	}{{"arg", arg}, {"out", e.Out}, {"key", e.Key}, {"parent", e.Parent}} {
+	}{{"arg", arg}, {"out", e.Out}, {"key", e.Key}, {"parent", e.Parent}, {"borrowed-from", e.From}} {
 		if f.idx >= n {
 			return f.name, f.idx
 		}

@@ -16,6 +16,10 @@ type Library struct {
 	// Kinds maps each handle kind of the library to the kind it belongs to
 	// ("" for none): a stream belongs to a context.
 	Kinds map[string]string
+	// FreedWithParent holds the kinds that the release of their parent
+	// frees as well (a Vulkan command buffer with its pool): they need no
+	// release of their own.
+	FreedWithParent map[string]bool
 	// Prefixes are the starts of the library's function names (git_), for
 	// facts about functions the entries do not list.
 	Prefixes []string
@@ -184,6 +188,36 @@ func (m *Model) ChecksNull(name string) bool {
 			if e.Library == l.Name {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// FreedWithParent reports whether the handle an acquisition creates is
+// freed by the release of its parent, so that it needs no release of its
+// own: the entry says so (freed-with-parent), or its kind is declared so in
+// its library.
+func (m *Model) FreedWithParent(e *Entry) bool {
+	if e.FreedWithParent {
+		return true
+	}
+	if e.Kind == "" {
+		return false
+	}
+	for _, l := range m.Libraries {
+		if l.Name == e.Library && l.FreedWithParent[e.Kind] {
+			return true
+		}
+	}
+	return false
+}
+
+// Uses reports whether the C function name uses argument i without
+// keeping it (borrow NAME arg=N).
+func (m *Model) Uses(name string, i int) bool {
+	for _, e := range m.funcs[name] {
+		if e.Role == Uses && e.Arg == i {
+			return true
 		}
 	}
 	return false

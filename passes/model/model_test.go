@@ -91,7 +91,7 @@ func TestBuiltinModels(t *testing.T) {
 			} else if u, err := url.Parse(e.Doc); err != nil || u.Scheme != "https" || u.Host == "" {
 				t.Errorf("%s (%s): documentation %q is not an https URL", e.Func, e.Source, e.Doc)
 			}
-			if e.Kind == "" {
+			if e.Kind == "" && e.Role != Uses { // borrow NAME arg=N: a use, of any kind
 				t.Errorf("%s (%s): no kind", e.Func, e.Source)
 			}
 			// An entry naming its parent argument makes a handle of a kind
@@ -192,6 +192,45 @@ func TestBuiltinModels(t *testing.T) {
 	}
 }
 
+func TestLentAndUses(t *testing.T) {
+	m, err := ParseFile("l.model", []byte(`library l
+doc https://example.com/l
+kind mod
+kind fn parent=mod
+kind pool
+kind item parent=pool freed-with-parent
+acquire mod_load out=0 kind=mod
+acquire mod_symbol out=0 borrowed-from=1 kind=fn
+borrow pool_peek result borrowed-from=0 kind=item
+acquire pool_take result kind=item
+acquire pool_child out=1 parent=0 freed-with-parent
+borrow mod_run arg=0
+borrow mod_run arg=2
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"mod_symbol": "borrow mod_symbol out=0 borrowed-from=1 kind=fn",
+		"pool_peek":  "borrow pool_peek result borrowed-from=0 kind=item",
+		"pool_child": "acquire pool_child out=1 parent=0 freed-with-parent",
+		"mod_run":    "borrow mod_run arg=0",
+	} {
+		if got := m.Entries(name)[0].String(); got != want {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+	if !m.Uses("mod_run", 0) || m.Uses("mod_run", 1) || !m.Uses("mod_run", 2) {
+		t.Errorf("mod_run uses: %v", m.Entries("mod_run"))
+	}
+	if len(m.Releases("mod_run", nil)) != 0 || len(m.Acquires("mod_run")) != 0 {
+		t.Errorf("a borrow of an argument neither acquires nor releases")
+	}
+	if !m.FreedWithParent(m.Entries("pool_take")[0]) || !m.FreedWithParent(m.Entries("pool_child")[0]) || m.FreedWithParent(m.Entries("mod_load")[0]) {
+		t.Errorf("freed-with-parent: kind item and pool_child are, mod is not")
+	}
+}
+
 func TestParseFileErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"acquire f", "m.model:1: acquire before any library line"},
@@ -205,6 +244,13 @@ func TestParseFileErrors(t *testing.T) {
 		{"library l\nacquire 9f", `m.model:2: "9f" is not a C function name`},
 		{"library l\nrelease f arg=1 arg=2", "m.model:2: arg given twice"},
 		{"library l\nrelease f global indirect clears", "m.model:2: global excludes indirect and clears"},
+		{"library l\nkind a freed-with-parent", "m.model:2: freed-with-parent needs parent=KIND"},
+		{"library l\nkind a\nkind b parent=a freed", "m.model:3: want: kind NAME [parent=KIND [freed-with-parent]]"},
+		{"library l\nacquire f out=0 freed-with-parent", "m.model:2: freed-with-parent needs parent=N"},
+		{"library l\nacquire f out=0 borrowed-from=0", "m.model:2: borrowed-from=0 names the out-parameter itself"},
+		{"library l\nacquire f out=0 parent=1 borrowed-from=1", "m.model:2: borrowed-from excludes parent="},
+		{"library l\nborrow f arg=0 result", "m.model:2: borrow with arg= says the function uses argument N"},
+		{"library l\nrelease f borrowed-from=1", `m.model:2: release does not take "borrowed-from=1"`},
 	} {
 		_, err := ParseFile("m.model", []byte(tc.src))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -310,7 +356,7 @@ func TestDestructorNames(t *testing.T) {
 		// a library's free of untyped memory
 		{"kv_free", sigOf(void), 0},
 		// not releases
-		{"CanvasSetImageDispose", sigOf(c.ptr("_PixelCanvas"), num), -1}, // a setter
+		{"CanvasSetImageDispose", sigOf(c.ptr("_PixelCanvas"), num), -1},                     // a setter
 		{"kvdb_delete", sigOf(c.ptr("kvdb_t"), c.ptr("kvdb_writeoptions_t"), void, num), -1}, // a delete of a key
 		{"table_delete", sigOf(c.ptr("table"), num), -1},
 		{"quux_cursor_free", sigOf(c.handle("quux_ioctx_t"), c.handle("quux_thing")), -1}, // no argument fits
