@@ -66,6 +66,7 @@
 package model
 
 import (
+	"crypto/sha256"
 	"embed"
 	"flag"
 	"fmt"
@@ -175,6 +176,32 @@ func loadBuiltin() (*Model, error) {
 	return m, nil
 }
 
+// parsed holds the model files parsed in this process, by name and
+// content: each package's run reads the file (so that an edit is seen, as
+// the LSP needs) but parses it once. Parsed models are only read after.
+var parsed sync.Map // parsedKey -> parsedFile
+
+type parsedKey struct {
+	name string
+	sum  [sha256.Size]byte
+}
+
+type parsedFile struct {
+	m   *Model
+	err error
+}
+
+// parseCached is ParseFile, once per file name and content per process.
+func parseCached(name string, data []byte) (*Model, error) {
+	key := parsedKey{name, sha256.Sum256(data)}
+	if p, ok := parsed.Load(key); ok {
+		return p.(parsedFile).m, p.(parsedFile).err
+	}
+	m, err := ParseFile(name, data)
+	parsed.Store(key, parsedFile{m, err})
+	return m, err
+}
+
 // MergeAll adds the entries of o to m, keeping m's entries for functions
 // both model (a function documented by two libraries, such as free).
 func (m *Model) MergeAll(o *Model) {
@@ -197,7 +224,7 @@ func Load(files []string) (*Model, error) {
 		if err != nil {
 			return nil, fmt.Errorf("model file: %v", err)
 		}
-		fm, err := ParseFile(name, data)
+		fm, err := parseCached(name, data)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"go/types"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -407,4 +409,29 @@ func FuzzParseEntry(f *testing.F) {
 			t.Fatal("nil entry without error")
 		}
 	})
+}
+
+// TestModelFileParsedOnce checks that a model file is parsed once per
+// process and content, not once per package: two loads share its entries,
+// and an edit is seen.
+func TestModelFileParsedOnce(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "mine.model")
+	if err := os.WriteFile(name, []byte("library mine\ndoc https://example.com\nkind k\nacquire mine_open kind=k\nrelease mine_close kind=k\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m1, err1 := Load([]string{name})
+	m2, err2 := Load([]string{name})
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if e1, e2 := m1.Entries("mine_open"), m2.Entries("mine_open"); len(e1) != 1 || len(e2) != 1 || e1[0] != e2[0] {
+		t.Errorf("the model file was parsed again: %v %v", e1, e2)
+	}
+	if err := os.WriteFile(name, []byte("library mine\ndoc https://example.com\nkind k\nacquire mine_open2 kind=k\nrelease mine_close kind=k\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m3, err := Load([]string{name})
+	if err != nil || len(m3.Entries("mine_open2")) != 1 || len(m3.Entries("mine_open")) != 0 {
+		t.Errorf("the edited model file was not read again: %v", err)
+	}
 }
