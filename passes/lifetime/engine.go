@@ -754,7 +754,10 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 		// A function of the package's own C that no model describes may
 		// keep what it is given (go-sqlite3's _sqlite3_result_text hands
 		// its string to SQLite with free as the destructor): handed on.
-		ownC := len(rels) == 0 && len(a.pa.model.Model.Entries(c.Name)) == 0 && a.pa.calls.DefinedInC(c.Name)
+		// (borrow NAME arg=N speaks of argument N only: the others may
+		// still be kept)
+		ownC := len(rels) == 0 && a.pa.calls.DefinedInC(c.Name) &&
+			!slices.ContainsFunc(a.pa.model.Model.Entries(c.Name), func(e *model.Entry) bool { return e.Role != model.Uses })
 		for i, t := range args {
 			if t != nil && !t.location() {
 				a.use(t)

@@ -106,6 +106,13 @@ func nameRelease(name string, sig *types.Signature) int {
 			best = -2 // two arguments fit as well: which one is released is unknown
 		}
 	}
+	if bestScore == 1 && params.Len() > 1 {
+		// the name is the library's prefix and the verb, and the type only
+		// starts with it: a library-wide destructor takes nothing but its
+		// object (ceph_release(cmount)); with more (ceph_close(cmount, fd))
+		// it acts on what the other arguments name
+		best = -1
+	}
 	if best == -1 && params.Len() == 1 && len(object) == 1 && isVoidPointer(params.At(0).Type()) {
 		best = 0 // a library's free of untyped memory: curl_free(p)
 	}

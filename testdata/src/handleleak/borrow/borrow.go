@@ -10,6 +10,7 @@ typedef struct { int n; } pipe_t;
 //lifetime:acquire engine_create
 //lifetime:release engine_destroy
 //lifetime:borrow engine_configure arg=0
+//lifetime:borrow engine_bind arg=0
 //lifetime:acquire pipe_open
 //lifetime:release pipe_close
 //lifetime:acquire arena_new
@@ -21,6 +22,7 @@ static engine* engine_create(void) { return calloc(1, sizeof(engine)); }
 static int engine_configure(engine* e, int cs) { e->cs = cs; return cs < 0; }
 static void engine_destroy(engine* e) { free(e); }
 static int engine_adopt(engine* e, pipe_t* p) { return 0; }
+static int engine_bind(engine* e, pipe_t* p) { return 0; }
 static pipe_t* pipe_open(void) { return calloc(1, sizeof(pipe_t)); }
 static void pipe_close(pipe_t* p) { free(p); }
 static int pipe_write(pipe_t* p, int v) { return v; }
@@ -61,6 +63,16 @@ func newEngineOK(cs int) (*C.engine, error) {
 func adopt(e *C.engine) error {
 	p := C.pipe_open()
 	if C.engine_adopt(e, p) != 0 {
+		return errConfig
+	}
+	return nil
+}
+
+// A borrow of argument 0 says nothing of argument 1: the package's own C
+// may keep the pipe.
+func bind(e *C.engine) error {
+	p := C.pipe_open()
+	if C.engine_bind(e, p) != 0 {
 		return errConfig
 	}
 	return nil
