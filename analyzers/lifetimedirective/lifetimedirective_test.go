@@ -8,5 +8,5 @@ import (
 )
 
 func TestDirectives(t *testing.T) {
-	testutil.Run(t, lifetimedirective.Analyzer, "lifetimedirective")
+	testutil.Run(t, lifetimedirective.Analyzer, "lifetimedirective/...")
 }

@@ -52,6 +52,14 @@
 // package's own C that no model mentions may keep what it is given.
 // See data/*.model for complete examples.
 //
+// Contradictions are errors naming both places: an entry repeated, or two
+// roles for one argument or result of one function (borrow and transfer of
+// argument 0). A model file's entry for a function that the built-in model
+// (or an earlier model file) describes must say so, "override ENTRY"
+// (//lifetime:override ENTRY in a preamble): its entries for the function
+// then replace the earlier ones. Without it the redefinition is an error,
+// so that a file cannot switch libc's checks off by accident.
+//
 // # Directives
 //
 // In a cgo preamble (inside the comment before import "C", as a line of its
@@ -202,6 +210,28 @@ func parseCached(name string, data []byte) (*Model, error) {
 	return m, err
 }
 
+// checkOverrides checks that a model file replaces what the model m
+// already says of a C function only where it says so ("override ENTRY"):
+// a silent redefinition (library libc, then borrow free result) would
+// switch the built-in model's checks off. An override of a function m
+// does not describe is an error too (a misspelt name).
+func checkOverrides(m, fm *Model) error {
+	for _, name := range fm.Funcs() {
+		es := fm.Entries(name)
+		override := slices.ContainsFunc(es, func(e *Entry) bool { return e.Override })
+		olds := m.Entries(name)
+		switch {
+		case len(olds) > 0 && !override:
+			return fmt.Errorf("%s: %s redefines C.%s, which %s already describes (%s); write \"override %s\" to replace that",
+				es[0].Source, es[0], name, olds[0].Source, olds[0], es[0])
+		case len(olds) == 0 && override:
+			e := es[slices.IndexFunc(es, func(e *Entry) bool { return e.Override })]
+			return fmt.Errorf("%s: override %s: no earlier model describes C.%s; drop \"override\" (or check the name)", e.Source, e, name)
+		}
+	}
+	return nil
+}
+
 // MergeAll adds the entries of o to m, keeping m's entries for functions
 // both model (a function documented by two libraries, such as free).
 func (m *Model) MergeAll(o *Model) {
@@ -228,6 +258,9 @@ func Load(files []string) (*Model, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkOverrides(m, fm); err != nil {
+			return nil, err
+		}
 		m.Merge(fm)
 	}
 	m.index()
@@ -244,7 +277,7 @@ func run(pass *analysis.Pass) (any, error) {
 		Types: map[*types.TypeName]TypeDirectives{},
 		Funcs: map[*types.Func]*FuncDirectives{},
 	}
-	c := &collector{fset: pass.Fset, info: pass.TypesInfo, res: res, preamble: New()}
+	c := &collector{fset: pass.Fset, info: pass.TypesInfo, res: res, preamble: New(), base: m}
 	c.collect(pass.Files, calledCFuncs(pass.Pkg))
 	m.Merge(c.preamble)
 	m.index()

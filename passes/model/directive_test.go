@@ -77,3 +77,32 @@ func (t *T) M(p *int) {
 		}
 	})
 }
+
+func TestNearMiss(t *testing.T) {
+	for text, want := range map[string]string{
+		"//LIFETIME:release p":     "//lifetime:release p",
+		"//liftime:handle":         "//lifetime:handle",
+		"//lfietime:handle":        "//lifetime:handle",
+		"//lifetime-handle":        "//lifetime:handle",
+		"//lifetime.confined":      "//lifetime:confined",
+		"//lifetime\uff1ahandle":   "//lifetime:handle",
+		"/*lifetime:handle*/":      "//lifetime:handle",
+		"// lifetime:ignore x y":   "//lifetime:ignore x y",
+		"//lifetime-relase p":      "//lifetime:release p",
+		"//Lifetime:borrow p // x": "//lifetime:borrow p",
+		// not directives
+		"//lifetime:handle":                     "",
+		"// Lifetime: the buffer lives on":      "",
+		"//lifetimes:differ":                    "",
+		"// lifecycle: see Close":               "",
+		"//go:generate lifetime":                "",
+		"/* lifetime of the handle */":          "",
+		"//lifetime-of-a-handle":                "",
+		"// liftime is misspelt here, in prose": "",
+	} {
+		got, ok := nearMiss(text)
+		if ok != (want != "") || got != want {
+			t.Errorf("nearMiss(%q) = %q, %v; want %q", text, got, ok, want)
+		}
+	}
+}

@@ -89,6 +89,10 @@ type Entry struct {
 	// ByName is set for entries inferred from the function's name alone
 	// (the destructor-name rule).
 	ByName bool
+	// Override is set for a model file's entry written "override ENTRY":
+	// it replaces what an earlier model (a built-in one) says of the
+	// function.
+	Override bool
 
 	Library string // library section the entry belongs to ("cuda-driver")
 	Doc     string // where the knowledge comes from: the library's API documentation
@@ -443,10 +447,15 @@ func ParseFile(name string, data []byte) (*Model, error) {
 			}
 			cur.Kinds[fields[1]] = parent
 		default:
-			e, err := ParseEntry(line)
+			entry, override := line, false
+			if fields[0] == "override" {
+				entry, override = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "override")), true
+			}
+			e, err := ParseEntry(entry)
 			if err != nil {
 				return nil, bad("%v", err)
 			}
+			e.Override = override
 			if lib == "" {
 				return nil, bad("%s before any library line", e.Role)
 			}
@@ -457,10 +466,49 @@ func ParseFile(name string, data []byte) (*Model, error) {
 			}
 			e.Library, e.Doc = lib, doc
 			e.Source = fmt.Sprintf("%s:%d", name, lineNo)
+			if old := Conflict(m.Entries(e.Func), e); old != "" {
+				return nil, bad("%s", old)
+			}
 			m.add(e)
 		}
 	}
 	return m, nil
+}
+
+// position names what an entry acts on, for telling contradictory
+// entries of one function apart from complementary ones (realloc releases
+// argument 0 and acquires its result).
+func (e *Entry) position() string {
+	switch {
+	case e.Global:
+		return "the library state"
+	case e.Role == Release || e.Role == Transfer || e.Role == Uses:
+		return fmt.Sprintf("argument %d", e.Arg)
+	case e.Out == Returned:
+		return "the result"
+	case e.Out != None:
+		return fmt.Sprintf("out-parameter %d", e.Out)
+	case e.Key != None:
+		return fmt.Sprintf("the reference keyed by argument %d", e.Key)
+	}
+	return ""
+}
+
+// Conflict returns why e contradicts one of the entries olds of the same
+// function (the same entry again, or two roles for the argument or result
+// it acts on), naming the other entry's source; "" when it does not.
+func Conflict(olds []*Entry, e *Entry) string {
+	for _, old := range olds {
+		if old.String() == e.String() {
+			return fmt.Sprintf("%s repeats the entry at %s", e, old.Source)
+		}
+	}
+	for _, old := range olds {
+		if p := e.position(); p != "" && p == old.position() {
+			return fmt.Sprintf("%s contradicts %q at %s: one C function with two roles for %s", e, old.String(), old.Source, p)
+		}
+	}
+	return ""
 }
 
 func isCIdent(s string) bool {

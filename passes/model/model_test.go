@@ -364,6 +364,9 @@ func TestDestructorNames(t *testing.T) {
 		{"quux_cursor_free", sigOf(c.handle("quux_ioctx_t"), c.handle("quux_thing")), -1}, // no argument fits
 		{"ZQ_freeDCtx", sigOf(c.ptr("ZQ_CCtx_s")), -1},
 		{"nft_free", sigOf(num), -1},
+		{"fsx_release", sigOf(c.ptr("fsx_mount_info")), 0},      // the library's own object, named by its prefix
+		{"fsx_close", sigOf(c.ptr("fsx_mount_info"), num), -1}, // closes a descriptor of the mount
+		{"fsx_lock_release", sigOf(c.ptr("fsx_image"), void), -1},
 		{"cuStreamDestroy", sigOf(void), -1},
 		{"free", sigOf(void), -1}, {"close", sigOf(num), -1},
 		{"freeze_frame", sigOf(c.ptr("frame")), -1}, {"closest_point", sigOf(c.ptr("point")), -1},
@@ -433,5 +436,57 @@ func TestModelFileParsedOnce(t *testing.T) {
 	m3, err := Load([]string{name})
 	if err != nil || len(m3.Entries("mine_open2")) != 1 || len(m3.Entries("mine_open")) != 0 {
 		t.Errorf("the edited model file was not read again: %v", err)
+	}
+}
+
+// TestContradictoryModels checks that a model file that repeats an entry,
+// gives one C function two roles for one argument, or redefines a built-in
+// entry without "override" is an error naming both places.
+func TestContradictoryModels(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"library l\nrelease f arg=0\nrelease f arg=0", `m.model:3: release f arg=0 repeats the entry at m.model:2`},
+		{"library l\nacquire f result\nborrow f result", `m.model:3: borrow f result contradicts "acquire f result" at m.model:2: one C function with two roles for the result`},
+		{"library l\nborrow f arg=1\ntransfer f arg=1", `m.model:3: transfer f arg=1 contradicts "borrow f arg=1" at m.model:2`},
+		{"library l\nrelease f arg=0\nrelease f arg=0 indirect", `contradicts "release f arg=0" at m.model:2: one C function with two roles for argument 0`},
+	} {
+		_, err := ParseFile("m.model", []byte(tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseFile(%q) = %v, want error containing %q", tc.src, err, tc.want)
+		}
+	}
+	// Complementary entries of one function are not contradictions.
+	if _, err := ParseFile("m.model", []byte("library l\nrelease g arg=0\nacquire g result\nborrow h result\nborrow h arg=0\nborrow h arg=1\n")); err != nil {
+		t.Errorf("complementary entries: %v", err)
+	}
+
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	redef := write("redef.model", "library libc\nborrow free result\n")
+	if _, err := Load([]string{redef}); err == nil || !strings.Contains(err.Error(), "redef.model:2: borrow free result redefines C.free, which builtin:libc.model:") ||
+		!strings.Contains(err.Error(), `write "override borrow free result"`) {
+		t.Errorf("redefinition of free: %v", err)
+	}
+	over := write("over.model", "library mylibc\noverride release free arg=0\n")
+	m, err := Load([]string{over})
+	if err != nil {
+		t.Fatalf("override: %v", err)
+	}
+	if es := m.Entries("free"); len(es) != 1 || !strings.HasSuffix(es[0].Source, "over.model:2") {
+		t.Errorf("override: free is %v", es)
+	}
+	stale := write("stale.model", "library l\noverride release no_such_free arg=0\n")
+	if _, err := Load([]string{stale}); err == nil || !strings.Contains(err.Error(), "stale.model:2: override release no_such_free arg=0: no earlier model describes C.no_such_free") {
+		t.Errorf("override of nothing: %v", err)
+	}
+	// Two model files may not redefine each other's entries either.
+	a, b := write("a.model", "library a\nrelease a_free\n"), write("b.model", "library b\nrelease a_free arg=1\n")
+	if _, err := Load([]string{a, b}); err == nil || !strings.Contains(err.Error(), "b.model:2: release a_free arg=1 redefines C.a_free, which") {
+		t.Errorf("redefinition across model files: %v", err)
 	}
 }
