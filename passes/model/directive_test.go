@@ -21,7 +21,7 @@ func FuzzDirectives(f *testing.F) {
 		"acquire", "borrow p", "ignore doublerelease reason", "ignore", "ignore nosuch x",
 		"ignore doublerelease,finalizer reviewed // a note", "acquire f out=1 parent=0",
 		"release f arg=9", "transfer g arg=-1", "release f arg=", "acquire f out=x",
-		"frobnicate", "", " ", "\u00e9\u00e9", strings.Repeat("x", 5000), "release f kind=k counted indirect clears global",
+		"frobnicate", "", " ", "override release free", "borrow f arg=0", "acquire f out=0 borrowed-from=1", "\u00e9\u00e9", strings.Repeat("x", 5000), "release f kind=k counted indirect clears global",
 	} {
 		f.Add(s)
 	}

@@ -364,7 +364,7 @@ func TestDestructorNames(t *testing.T) {
 		{"quux_cursor_free", sigOf(c.handle("quux_ioctx_t"), c.handle("quux_thing")), -1}, // no argument fits
 		{"ZQ_freeDCtx", sigOf(c.ptr("ZQ_CCtx_s")), -1},
 		{"nft_free", sigOf(num), -1},
-		{"fsx_release", sigOf(c.ptr("fsx_mount_info")), 0},      // the library's own object, named by its prefix
+		{"fsx_release", sigOf(c.ptr("fsx_mount_info")), 0},     // the library's own object, named by its prefix
 		{"fsx_close", sigOf(c.ptr("fsx_mount_info"), num), -1}, // closes a descriptor of the mount
 		{"fsx_lock_release", sigOf(c.ptr("fsx_image"), void), -1},
 		{"cuStreamDestroy", sigOf(void), -1},
@@ -390,6 +390,7 @@ func FuzzParseFile(f *testing.F) {
 	f.Add([]byte("library l\ndoc x\nkind k\nacquire f out=0 kind=k\nrelease g arg=1 kind=k\n"))
 	f.Add([]byte("library l\nacquire f key=1\nrelease g key=0 counted\nborrow h result\ntransfer t arg=2\n"))
 	f.Add([]byte("library\n\x00\n=\nrelease = =\n"))
+	f.Add([]byte("library l\nkind p\nkind c parent=p freed-with-parent\noverride release free\nborrow g arg=1\nborrow g arg=1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseFile("fuzz.model", data)
 		if err == nil && m == nil {
@@ -403,7 +404,8 @@ func FuzzParseFile(f *testing.F) {
 
 // FuzzParseEntry checks the directive grammar the same way.
 func FuzzParseEntry(f *testing.F) {
-	for _, s := range []string{"acquire ctx_create", "release mem_free arg=1", "acquire stream_create parent=0 out=1", "borrow x result", "release", "acquire f result out=1"} {
+	for _, s := range []string{"acquire ctx_create", "release mem_free arg=1", "acquire stream_create parent=0 out=1", "borrow x result", "release", "acquire f result out=1",
+		"borrow f arg=0", "acquire f out=0 borrowed-from=1", "acquire f out=1 parent=0 freed-with-parent", "borrow f arg=0 result"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
