@@ -44,8 +44,10 @@ it ran), a release in a loop without a new acquisition, a releasing helper
 followed by a direct release, a release method called twice on one value;
 a Close method that releases a handle while a finalizer or cleanup that
 releases it again stays armed; a release method with a value receiver
-that clears its copy of the handle; and a release called on a copy of a
-struct whose original still holds the handle.
+that clears its copy of the handle; a release called on a copy of a
+struct whose original still holds the handle; and a release of a handle the
+library lent (a model's borrowed-from=N: a commit's author, a column's
+text), which the handle it came from frees.
 
 What releases what comes from the built-in library models (CUDA, libc,
 ...), model files, //lifetime:release directives, and summaries of the

@@ -68,7 +68,7 @@ type fnAnalysis struct {
 	globals     bool
 	unknowns    bool
 	argExprFn   func(ssa.CallInstruction, int) string
-	lent        map[*tok]bool // handles lent by an argument of the call that yields them (model borrowed-from=N)
+	lent        map[*tok]*Site // handles lent by an argument of the call that yields them (model borrowed-from=N) -> that call
 }
 
 // relRec is one release the function performs (on some path), for its summary.
@@ -101,7 +101,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		loop:    cfg.LoopBlocks(fn),
 		trace:   &Trace{Func: fn},
 		sites:   map[siteKey]*Site{},
-		lent:    map[*tok]bool{},
+		lent:    map[*tok]*Site{},
 		evs:     map[string]bool{},
 		disarms: map[string]access.Path{},
 		uses:    map[string]access.Path{},
@@ -1009,6 +1009,14 @@ func (a *fnAnalysis) release(s *state, t *tok, site *Site) {
 	}
 	a.record(site, t, s.guards[t] || s.guards[t.root])
 	delete(s.acquired, t)
+	if lend := a.lent[t]; lend != nil && site.Release == nil && site.Class != model.Transferred {
+		// a lent handle is its lender's to free (the signature of a
+		// commit, the text of a statement's column): released here, it is
+		// freed twice
+		a.event(&Event{Kind: DoubleRelease, First: lend, Second: site, Handle: site.Handle, Lent: true},
+			fmt.Sprint("lentrel", lend.id, "/", site.id))
+		return
+	}
 	if first, ok := s.released[t]; ok {
 		if !model.Compatible(first.Class, site.Class) {
 			// two releases of different things through one pointer

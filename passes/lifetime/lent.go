@@ -34,14 +34,14 @@ func (a *fnAnalysis) lend(s *state, instr ssa.CallInstruction, c *cgocall.Call, 
 	if h == nil {
 		return
 	}
-	a.lent[h] = true
+	a.lent[h] = a.site(instr, nil, c.Name, "lend", e.Out, false, nil)
 	s.parents[h] = args[e.From]
 }
 
 // lentUse checks a lent handle t passed to C: its lender released on the
 // path (the module unloaded before the launch of its function).
 func (a *fnAnalysis) lentUse(s *state, t *tok, instr ssa.CallInstruction, cname string, i int, text func() string) {
-	if !a.lent[t] {
+	if a.lent[t] == nil {
 		return
 	}
 	p := s.parents[t]
