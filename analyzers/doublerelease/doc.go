@@ -45,11 +45,13 @@ followed by a direct release, a release method called twice on one value;
 a Close method that releases a handle while a finalizer or cleanup that
 releases it again stays armed; a release method with a value receiver
 that clears its copy of the handle; a release called on a copy of a
-struct whose original still holds the handle; and a caller's release of
-a handle after a function of the package copied it into a new object
-whose finalizer releases it (CtxFromCUContext(d, cuctx) and then
+struct whose original still holds the handle; a caller's release of a
+handle after a function of the package copied it into a new object whose
+finalizer releases it (CtxFromCUContext(d, cuctx) and then
 cuctx.Destroy()): the finalizer releases it again once the wrapper is
-collected.
+collected; and a release of a handle the library lent (a model's
+borrowed-from=N: a commit's author, a column's text), which the handle it
+came from frees.
 
 What releases what comes from the built-in library models (CUDA, libc,
 ...), model files, //lifetime:release directives, and summaries of the

@@ -130,6 +130,11 @@ func (c *checker) calleeShort(s *lifetime.Site) string {
 
 func (c *checker) double(fn *ssa.Function, ev *lifetime.Event) {
 	first, second := ev.First, ev.Second
+	if ev.Lent {
+		c.rep.Reportf(second.Pos, "%s is released here, but C.%s lent it at %s: it belongs to the handle it came from, which frees it, so it is freed twice; do not release it",
+			handle(second.Handle), first.CFunc, c.where(first.Pos, second.Pos))
+		return
+	}
 	h := handle(second.Handle)
 	if first.Handle != "" && second.Handle == "" {
 		h = first.Handle

@@ -23,7 +23,12 @@ acquiring call's status is non-zero, its error non-nil or the handle nil,
 nothing is held. Passing a handle to a function the analyzer cannot see
 counts as handing it on (precision first). Model entries say which calls
 acquire something that needs a release at all: a primary context retain
-does, cuCtxGetCurrent (a borrow) does not.
+does, cuCtxGetCurrent (a borrow) does not; a handle lent by another
+(borrowed-from=N) or freed with its parent (freed-with-parent) needs no
+release of its own. A function of the package's own C counts as keeping
+what it is given unless a model or directive says it only uses that
+argument (borrow NAME arg=N, //lifetime:borrow PARAM on a Go function):
+then the leak after the call is reported.
 
 Known limits: handles stored in local composite values and then dropped are
 not followed.`,

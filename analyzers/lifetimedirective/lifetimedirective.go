@@ -34,7 +34,15 @@ arguments must parse, a named parameter must exist (in a cgo preamble: the
 arg=, out=, key= and parent= indices must name parameters of the C
 function, whose arity cgo gives), and a //lifetime:ignore
 must name a known analyzer and give a reason. A comment that looks like a
-directive but is not one (// lifetime:ignore, with a space) is reported too.`,
+directive but is not one is reported too, with the spelling meant: a space
+after the slashes (// lifetime:ignore), another case (//LIFETIME:release), a
+prefix within two edits of "lifetime" (//liftime:handle), another separator
+(//lifetime-handle, a full-width colon), a block comment
+(/*lifetime:handle*/); so is an unknown verb close to a known one. In a cgo
+preamble, a directive that repeats another, gives one C function two roles
+for one argument (borrow and transfer), or redefines what a built-in model
+or a model file says of a function without //lifetime:override is an
+error naming both places.`,
 	Before: `//lifetime:relase ctx_destroy   (typo: never read)`,
 	After:  `//lifetime:release ctx_destroy`,
 	Since:  "v0.1.0",

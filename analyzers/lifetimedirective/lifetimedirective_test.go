@@ -8,7 +8,7 @@ import (
 )
 
 func TestDirectives(t *testing.T) {
-	testutil.Run(t, lifetimedirective.Analyzer, "lifetimedirective")
+	testutil.Run(t, lifetimedirective.Analyzer, "lifetimedirective/...")
 }
 
 // TestLongDirective: a directive echoed in a message is cut.

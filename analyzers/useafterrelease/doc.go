@@ -17,7 +17,9 @@ allocation can return the same address.
 
 The analyzer reports a handle used, on some path, after it was released:
 passed to C or to a Go function that passes it to C, dereferenced through a
-released C pointer, used as a map key. For types whose release method
+released C pointer, used as a map key; and a handle the library lends
+(a model's borrowed-from=N: the function of a module, the queue of a device)
+passed to C after the release of the handle that lent it. For types whose release method
 clears the handle field (or //lifetime:handle types), it reports exported
 methods that pass the field to C without any check on the path: after
 Close they hand C a NULL handle, and the C side's own checks are often

@@ -81,6 +81,15 @@ func useAfterRelease(pass *analysis.Pass, rep *diag.Reporter, fn *ssa.Function, 
 	if first.Deferred {
 		when = " (a deferred call that already ran)"
 	}
+	if ev.Lent {
+		lender := first.Handle
+		if lender == "" {
+			lender = "the handle that lent it"
+		}
+		rep.Reportf(use.Pos, "%s is passed to C.%s after %s released %s at %s%s, and %s lives only as long as %s (it is lent, not owned): C reads freed memory; use it before the release of %s",
+			h, use.CFunc, releaser(first), lender, where, when, h, lender, lender)
+		return
+	}
 	switch use.Class {
 	case "key":
 		rep.Reportf(use.Pos, "%s is used as a map key after %s released it at %s%s: the next allocation can return the same address, so the registry may confuse it with a live one; update the map before the release",

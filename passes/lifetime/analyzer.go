@@ -293,7 +293,8 @@ func (pa *pkgAnalysis) declares(fn *ssa.Function) bool {
 	return ok && pa.model.Funcs[obj] != nil
 }
 
-// addDeclared adds the releases //lifetime:release declares on fn.
+// addDeclared adds the releases //lifetime:release declares on fn, and
+// takes the parameters //lifetime:borrow names out of its escapes.
 func (pa *pkgAnalysis) addDeclared(fn *ssa.Function, sum *Summary) {
 	obj, ok := fn.Object().(*types.Func)
 	if !ok {
@@ -303,6 +304,9 @@ func (pa *pkgAnalysis) addDeclared(fn *ssa.Function, sum *Summary) {
 	if fd == nil {
 		return
 	}
+	// //lifetime:borrow PARAM: the function uses PARAM without keeping it,
+	// whatever the C it calls might do: the caller still owns the handle
+	sum.Escapes = slices.DeleteFunc(sum.Escapes, func(i int) bool { return slices.Contains(fd.Borrow, i) })
 	if fd.Acquire && !slices.Contains(sum.Acquires, 0) {
 		sum.Acquires = append(sum.Acquires, 0)
 	}

@@ -70,6 +70,7 @@ type fnAnalysis struct {
 	globals     bool
 	unknowns    bool
 	argExprFn   func(ssa.CallInstruction, int) string
+	lent        map[*tok]*Site // handles lent by an argument of the call that yields them (model borrowed-from=N) -> that call
 }
 
 // relRec is one release the function performs (on some path), for its summary.
@@ -102,6 +103,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		loop:    cfg.LoopBlocks(fn),
 		trace:   &Trace{Func: fn},
 		sites:   map[siteKey]*Site{},
+		lent:    map[*tok]*Site{},
 		evs:     map[string]bool{},
 		disarms: map[string]access.Path{},
 		uses:    map[string]access.Path{},
@@ -750,7 +752,10 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				continue
 			}
 			if e.Role != model.Acquire {
-				continue // borrowed: not the caller's to release
+				// borrowed: not the caller's to release; a lent handle
+				// lives as long as the argument that lends it
+				a.lend(s, instr, c, e, args, released, deferred)
+				continue
 			}
 			var fresh, status *tok
 			if c.Value != nil && !deferred {
@@ -775,7 +780,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				if a.pa.model.Model.Counted(e) {
 					s.counts[fresh] = 1 // a new counted object holds one reference
 				}
-				s.acquired[fresh] = &acq{site: asite, status: status}
+				if !a.pa.model.Model.FreedWithParent(e) {
+					s.acquired[fresh] = &acq{site: asite, status: status}
+				}
 				if e.Parent >= 0 && e.Parent < len(args) && args[e.Parent] != nil {
 					s.parents[fresh] = args[e.Parent]
 				}
@@ -784,12 +791,17 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 		// A function of the package's own C that no model describes may
 		// keep what it is given (go-sqlite3's _sqlite3_result_text hands
 		// its string to SQLite with free as the destructor): handed on.
-		ownC := len(rels) == 0 && len(a.pa.model.Model.Entries(c.Name)) == 0 && a.pa.calls.DefinedInC(c.Name)
+		// (borrow NAME arg=N speaks of argument N only: the others may
+		// still be kept)
+		ownC := len(rels) == 0 && a.pa.calls.DefinedInC(c.Name) &&
+			!slices.ContainsFunc(a.pa.model.Model.Entries(c.Name), func(e *model.Entry) bool { return e.Role != model.Uses })
 		for i, t := range args {
 			if t != nil && !t.location() {
 				a.use(t)
 			}
-			if t != nil && (ownC || t.location() && !released[i]) {
+			// borrow NAME arg=N: C uses the argument without keeping it
+			uses := a.pa.model.Model.Uses(c.Name, i)
+			if t != nil && !uses && (ownC || t.location() && !released[i]) {
 				// the address of a variable given to C: C may replace
 				// (or take) what it holds
 				if t.location() {
@@ -799,9 +811,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				}
 			}
 			if !released[i] && t != nil {
-				a.useAt(s, t, instr, c.Name, i, len(released) > 0, func() string {
-					return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(i))
-				})
+				text := func() string { return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(i)) }
+				a.useAt(s, t, instr, c.Name, i, len(released) > 0, text)
+				a.lentUse(s, t, instr, c.Name, i, text)
 			}
 			if !released[i] && t != nil && t.location() {
 				a.clobber(s, t, instr)
@@ -1051,6 +1063,14 @@ func (a *fnAnalysis) release(s *state, t *tok, site *Site) {
 	}
 	a.record(site, t, s.guards[t] || s.guards[t.root])
 	delete(s.acquired, t)
+	if lend := a.lent[t]; lend != nil && site.Release == nil && site.Class != model.Transferred {
+		// a lent handle is its lender's to free (the signature of a
+		// commit, the text of a statement's column): released here, it is
+		// freed twice
+		a.event(&Event{Kind: DoubleRelease, First: lend, Second: site, Handle: site.Handle, Lent: true},
+			fmt.Sprint("lentrel", lend.id, "/", site.id))
+		return
+	}
 	if first, ok := s.released[t]; ok {
 		if !model.Compatible(first.Class, site.Class) {
 			// two releases of different things through one pointer

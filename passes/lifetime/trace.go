@@ -58,6 +58,11 @@ type Event struct {
 	Handle        string          // the handle as written at the site that reports it
 	Return        ssa.Instruction // Leak: the return
 	Path          access.Path     // UncheckedUse: the handle, from a parameter
+	// Lent is set for events of a handle lent by another (model
+	// borrowed-from=N): for a UseAfterRelease, First is the release of the
+	// lender; for a DoubleRelease, First is the call that lent the handle
+	// and Second its release by this function (the lender frees it).
+	Lent bool
 }
 
 // A Site is one release, acquisition or use of a handle.

@@ -26,9 +26,12 @@
 //	checks-null               the library rejects NULL handles with an error
 //	                          in release builds too (libgit2's GIT_ASSERT_ARG)
 //	null-safe FUNC...         these functions are documented to reject NULL
-//	kind NAME [parent=KIND]   a handle kind, and the kind it belongs to
-//	acquire FUNC [result|out=N] [parent=N] [key=N] [kind=K] [counted] [global]
-//	borrow  FUNC [result|out=N] [kind=K]
+//	kind NAME [parent=KIND [freed-with-parent]]
+//	                          a handle kind, the kind it belongs to, and
+//	                          whether the parent's release frees it as well
+//	acquire FUNC [result|out=N] [parent=N [freed-with-parent]] [borrowed-from=N] [key=N] [kind=K] [counted] [global]
+//	borrow  FUNC [result|out=N] [borrowed-from=N] [kind=K]
+//	borrow  FUNC arg=N
 //	release FUNC [arg=N] [key=N] [kind=K] [counted] [indirect [clears]] [global]
 //	transfer FUNC [arg=N] [kind=K] [indirect]
 //
@@ -39,7 +42,24 @@
 // to the handle (nvrtcDestroyProgram(&prog)), and clears says the function
 // sets it to NULL. global: the library's own state, counted, with no
 // argument (nvmlInit, nvmlShutdown). transfer means C takes ownership.
+// Lent is not owned: borrowed-from=N says the handle belongs to argument N
+// and lives as long as it (cuModuleGetFunction's function, of its module),
+// so it needs no release and must not be used after N's release;
+// freed-with-parent says the parent's release frees the handle too (a
+// Vulkan command buffer with its pool), so it needs no release of its own.
+// borrow FUNC arg=N says FUNC uses argument N without keeping it
+// (cuStreamSynchronize, sqlite3_step): passing a handle to it does not hand
+// the handle on, so a leak after it is still found. A C function of the
+// package's own C that no model mentions may keep what it is given.
 // See data/*.model for complete examples.
+//
+// Contradictions are errors naming both places: an entry repeated, or two
+// roles for one argument or result of one function (borrow and transfer of
+// argument 0). A model file's entry for a function that the built-in model
+// (or an earlier model file) describes must say so, "override ENTRY"
+// (//lifetime:override ENTRY in a preamble): its entries for the function
+// then replace the earlier ones. Without it the redefinition is an error,
+// so that a file cannot switch libc's checks off by accident.
 //
 // # Directives
 //
@@ -55,6 +75,7 @@
 package model
 
 import (
+	"crypto/sha256"
 	"embed"
 	"flag"
 	"fmt"
@@ -170,6 +191,54 @@ func loadBuiltin() (*Model, error) {
 	return m, nil
 }
 
+// parsed holds the model files parsed in this process, by name and
+// content: each package's run reads the file (so that an edit is seen, as
+// the LSP needs) but parses it once. Parsed models are only read after.
+var parsed sync.Map // parsedKey -> parsedFile
+
+type parsedKey struct {
+	name string
+	sum  [sha256.Size]byte
+}
+
+type parsedFile struct {
+	m   *Model
+	err error
+}
+
+// parseCached is ParseFile, once per file name and content per process.
+func parseCached(name string, data []byte) (*Model, error) {
+	key := parsedKey{name, sha256.Sum256(data)}
+	if p, ok := parsed.Load(key); ok {
+		return p.(parsedFile).m, p.(parsedFile).err
+	}
+	m, err := ParseFile(name, data)
+	parsed.Store(key, parsedFile{m, err})
+	return m, err
+}
+
+// checkOverrides checks that a model file replaces what the model m
+// already says of a C function only where it says so ("override ENTRY"):
+// a silent redefinition (library libc, then borrow free result) would
+// switch the built-in model's checks off. An override of a function m
+// does not describe is an error too (a misspelt name).
+func checkOverrides(m, fm *Model) error {
+	for _, name := range fm.Funcs() {
+		es := fm.Entries(name)
+		override := slices.ContainsFunc(es, func(e *Entry) bool { return e.Override })
+		olds := m.Entries(name)
+		switch {
+		case len(olds) > 0 && !override:
+			return fmt.Errorf("%s: %s redefines C.%s, which %s already describes (%s); write \"override %s\" to replace that",
+				es[0].Source, es[0], name, olds[0].Source, olds[0], es[0])
+		case len(olds) == 0 && override:
+			e := es[slices.IndexFunc(es, func(e *Entry) bool { return e.Override })]
+			return fmt.Errorf("%s: override %s: no earlier model describes C.%s; drop \"override\" (or check the name)", e.Source, e, name)
+		}
+	}
+	return nil
+}
+
 // MergeAll adds the entries of o to m, keeping m's entries for functions
 // both model (a function documented by two libraries, such as free).
 func (m *Model) MergeAll(o *Model) {
@@ -192,8 +261,11 @@ func Load(files []string) (*Model, error) {
 		if err != nil {
 			return nil, fmt.Errorf("model file: %v", err)
 		}
-		fm, err := ParseFile(name, data)
+		fm, err := parseCached(name, data)
 		if err != nil {
+			return nil, err
+		}
+		if err := checkOverrides(m, fm); err != nil {
 			return nil, err
 		}
 		m.Merge(fm)
@@ -220,7 +292,7 @@ func run(pass *analysis.Pass) (any, error) {
 		Types: map[*types.TypeName]TypeDirectives{},
 		Funcs: map[*types.Func]*FuncDirectives{},
 	}
-	c := &collector{fset: pass.Fset, info: pass.TypesInfo, res: res, preamble: New()}
+	c := &collector{fset: pass.Fset, info: pass.TypesInfo, res: res, preamble: New(), base: m}
 	c.collect(pass.Files, calledCFuncs(pass.Pkg))
 	m.Merge(c.preamble)
 	m.index()

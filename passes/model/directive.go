@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -50,8 +49,6 @@ type Problem struct {
 	Msg string
 }
 
-var nearMiss = regexp.MustCompile(`^//\s*[Ll]ife[a-z]*\s*:|^//\s+lifetime:`)
-
 type directive struct {
 	pos  token.Pos
 	verb string
@@ -70,8 +67,8 @@ func parseDirective(text string, pos token.Pos) (*directive, *Problem) {
 		}
 		return &directive{pos: pos, verb: fields[0], args: fields[1:]}, nil
 	}
-	if nearMiss.MatchString(text) {
-		return nil, &Problem{pos, fmt.Sprintf("malformed directive %q: write //lifetime:VERB with no space after //", firstWords(text))}
+	if sugg, ok := nearMiss(text); ok {
+		return nil, &Problem{pos, nearMissProblem(text, sugg)}
 	}
 	return nil, nil
 }
@@ -86,8 +83,8 @@ func firstWords(s string) string {
 var (
 	typeVerbs     = []string{"handle", "threadsafe", "confined"}
 	funcVerbs     = []string{"acquire", "release", "borrow"}
-	preambleVerbs = []string{"acquire", "borrow", "release", "transfer"}
-	allVerbs      = []string{"acquire", "borrow", "confined", "handle", "ignore", "release", "threadsafe", "transfer"}
+	preambleVerbs = []string{"acquire", "borrow", "release", "transfer", "override"}
+	allVerbs      = []string{"acquire", "borrow", "confined", "handle", "ignore", "override", "release", "threadsafe", "transfer"}
 )
 
 // collector gathers the directives of one package.
@@ -96,6 +93,7 @@ type collector struct {
 	info     *types.Info
 	res      *Result
 	preamble *Model
+	base     *Model    // the built-in model and the model files, which preamble entries must not silently redefine
 	file     *ast.File // the file being read
 }
 
@@ -172,7 +170,11 @@ func (c *collector) directives(cg *ast.CommentGroup) []*directive {
 
 func (c *collector) checkVerb(d *directive, where string, verbs []string) bool {
 	if !slices.Contains(allVerbs, d.verb) {
-		c.problem(d.pos, "unknown directive //lifetime:%s (known: %s)", d.verb, strings.Join(allVerbs, ", "))
+		if v := closestVerb(d.verb); v != "" {
+			c.problem(d.pos, "unknown directive //lifetime:%s: did you mean //lifetime:%s? (known: %s)", d.verb, v, strings.Join(allVerbs, ", "))
+		} else {
+			c.problem(d.pos, "unknown directive //lifetime:%s (known: %s)", d.verb, strings.Join(allVerbs, ", "))
+		}
 		return false
 	}
 	if d.verb == "ignore" {
@@ -189,7 +191,7 @@ func placeOf(verb string) string {
 	switch verb {
 	case "handle", "threadsafe", "confined":
 		return "a type declaration"
-	case "transfer":
+	case "transfer", "override":
 		return "a cgo preamble"
 	case "ignore":
 		return "a statement"
@@ -374,11 +376,17 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 			c.problem(d.pos, "//lifetime:ignore does not apply in a cgo preamble; put it on the Go statement")
 			continue
 		}
-		e, err := ParseEntry(d.verb + " " + strings.Join(d.args, " "))
+		text, override := d.verb+" "+strings.Join(d.args, " "), false
+		if d.verb == "override" {
+			// //lifetime:override ENTRY, as "override ENTRY" in a model file
+			text, override = strings.Join(d.args, " "), true
+		}
+		e, err := ParseEntry(text)
 		if err != nil {
 			c.problem(d.pos, "//lifetime:%s: %v", d.verb, err)
 			continue
 		}
+		e.Override = override
 		if e.Kind != "" {
 			c.problem(d.pos, "//lifetime:%s: kind= applies in model files only", d.verb)
 			continue
@@ -395,11 +403,21 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 		}
 		e.Library = "preamble"
 		e.Source = c.fset.Position(d.pos).String()
-		if len(c.preamble.Entries(e.Func)) > 0 {
-			for _, old := range c.preamble.Entries(e.Func) {
-				if old.Role == e.Role {
-					c.problem(d.pos, "//lifetime:%s %s repeats the directive at %s", d.verb, e.Func, old.Source)
-				}
+		if why := Conflict(c.preamble.Entries(e.Func), e); why != "" {
+			c.problem(d.pos, "//lifetime:%s", why)
+			continue
+		}
+		if c.base != nil {
+			olds := c.base.Entries(e.Func)
+			already := slices.ContainsFunc(c.preamble.Entries(e.Func), func(e *Entry) bool { return e.Override })
+			switch {
+			case len(olds) > 0 && !override && !already:
+				c.problem(d.pos, "//lifetime:%s redefines C.%s, which %s already describes (%s); write //lifetime:override %s to replace that",
+					e, e.Func, olds[0].Source, olds[0], e)
+				continue
+			case len(olds) == 0 && override:
+				c.problem(d.pos, "//lifetime:override %s: no model describes C.%s; write //lifetime:%s", e, e.Func, e)
+				continue
 			}
 		}
 		c.preamble.add(e)
@@ -472,13 +490,13 @@ func outOfRange(e *Entry, n int) (string, int) {
 		return "", 0
 	}
 	arg := None // acquire and borrow entries release no argument
-	if e.Role == Release || e.Role == Transfer {
+	if e.Role == Release || e.Role == Transfer || e.Role == Uses {
 		arg = e.Arg
 	}
 	for _, f := range []struct {
 		name string
 		idx  int
-	}{{"arg", arg}, {"out", e.Out}, {"key", e.Key}, {"parent", e.Parent}} {
+	}{{"arg", arg}, {"out", e.Out}, {"key", e.Key}, {"parent", e.Parent}, {"borrowed-from", e.From}} {
 		if f.idx >= n {
 			return f.name, f.idx
 		}

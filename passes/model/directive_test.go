@@ -21,7 +21,7 @@ func FuzzDirectives(f *testing.F) {
 		"acquire", "borrow p", "ignore doublerelease reason", "ignore", "ignore nosuch x",
 		"ignore doublerelease,finalizer reviewed // a note", "acquire f out=1 parent=0",
 		"release f arg=9", "transfer g arg=-1", "release f arg=", "acquire f out=x",
-		"frobnicate", "", " ", "\u00e9\u00e9", strings.Repeat("x", 5000), "release f kind=k counted indirect clears global",
+		"frobnicate", "", " ", "override release free", "borrow f arg=0", "acquire f out=0 borrowed-from=1", "\u00e9\u00e9", strings.Repeat("x", 5000), "release f kind=k counted indirect clears global",
 	} {
 		f.Add(s)
 	}
@@ -76,4 +76,33 @@ func (t *T) M(p *int) {
 			}
 		}
 	})
+}
+
+func TestNearMiss(t *testing.T) {
+	for text, want := range map[string]string{
+		"//LIFETIME:release p":     "//lifetime:release p",
+		"//liftime:handle":         "//lifetime:handle",
+		"//lfietime:handle":        "//lifetime:handle",
+		"//lifetime-handle":        "//lifetime:handle",
+		"//lifetime.confined":      "//lifetime:confined",
+		"//lifetime\uff1ahandle":   "//lifetime:handle",
+		"/*lifetime:handle*/":      "//lifetime:handle",
+		"// lifetime:ignore x y":   "//lifetime:ignore x y",
+		"//lifetime-relase p":      "//lifetime:release p",
+		"//Lifetime:borrow p // x": "//lifetime:borrow p",
+		// not directives
+		"//lifetime:handle":                     "",
+		"// Lifetime: the buffer lives on":      "",
+		"//lifetimes:differ":                    "",
+		"// lifecycle: see Close":               "",
+		"//go:generate lifetime":                "",
+		"/* lifetime of the handle */":          "",
+		"//lifetime-of-a-handle":                "",
+		"// liftime is misspelt here, in prose": "",
+	} {
+		got, ok := nearMiss(text)
+		if ok != (want != "") || got != want {
+			t.Errorf("nearMiss(%q) = %q, %v; want %q", text, got, ok, want)
+		}
+	}
 }

@@ -22,11 +22,20 @@ const (
 	// Transfer: C takes ownership of the handle (for Go code, a release: the
 	// handle must not be released again by Go).
 	Transfer
+	// Uses: the function uses argument Arg without keeping it
+	// (cuStreamSynchronize, sqlite3_bind_int): passing a handle to it does
+	// not hand the handle on. Written "borrow NAME arg=N".
+	Uses
 )
 
 var roleNames = map[Role]string{Acquire: "acquire", Borrow: "borrow", Release: "release", Transfer: "transfer"}
 
-func (r Role) String() string { return roleNames[r] }
+func (r Role) String() string {
+	if r == Uses {
+		return "borrow"
+	}
+	return roleNames[r]
+}
 
 // Returned is the value of Entry.Out for a handle returned as the function's result.
 const Returned = -1
@@ -53,6 +62,15 @@ type Entry struct {
 	// Parent is, for Acquire, the index of the argument holding the handle the
 	// new one belongs to (the context of a stream); None otherwise.
 	Parent int
+	// From is, for Borrow, the index of the argument that lends the handle
+	// (borrowed-from=N: cuModuleGetFunction's function lives as long as its
+	// module): the handle must not be used once that argument is released;
+	// None otherwise.
+	From int
+	// FreedWithParent marks an acquisition whose handle the release of its
+	// parent (argument Parent) frees as well: it needs no release of its
+	// own.
+	FreedWithParent bool
 	// Kind names the kind of handle ("context", "stream", "c-heap"); a release
 	// pairs with the acquisitions of the same kind.
 	Kind string
@@ -71,6 +89,10 @@ type Entry struct {
 	// ByName is set for entries inferred from the function's name alone
 	// (the destructor-name rule).
 	ByName bool
+	// Override is set for a model file's entry written "override ENTRY":
+	// it replaces what an earlier model (a built-in one) says of the
+	// function.
+	Override bool
 
 	Library string // library section the entry belongs to ("cuda-driver")
 	Doc     string // where the knowledge comes from: the library's API documentation
@@ -109,7 +131,7 @@ const Transferred = "transfer"
 // argument, the out-parameter, or Returned.
 func (e *Entry) Handle() int {
 	switch e.Role {
-	case Release, Transfer:
+	case Release, Transfer, Uses:
 		return e.Arg
 	}
 	return e.Out
@@ -125,16 +147,22 @@ func (e *Entry) String() string {
 		} else if e.Out != None {
 			fmt.Fprintf(&b, " out=%d", e.Out)
 		}
-	case Release, Transfer:
+	case Release, Transfer, Uses:
 		if e.Arg != None {
 			fmt.Fprintf(&b, " arg=%d", e.Arg)
 		}
+	}
+	if e.From != None {
+		fmt.Fprintf(&b, " borrowed-from=%d", e.From)
 	}
 	if e.Key != None {
 		fmt.Fprintf(&b, " key=%d", e.Key)
 	}
 	if e.Parent != None {
 		fmt.Fprintf(&b, " parent=%d", e.Parent)
+	}
+	if e.FreedWithParent {
+		b.WriteString(" freed-with-parent")
 	}
 	if e.Kind != "" {
 		fmt.Fprintf(&b, " kind=%s", e.Kind)
@@ -171,8 +199,9 @@ func (e *SyntaxError) Error() string {
 // ParseEntry parses one entry in the model syntax, the same that follows
 // "//lifetime:" in a cgo preamble:
 //
-//	acquire NAME [result|out=N] [parent=N] [key=N] [kind=K] [counted] [global]
-//	borrow NAME [result|out=N] [kind=K]
+//	acquire NAME [result|out=N] [parent=N [freed-with-parent]] [borrowed-from=N] [key=N] [kind=K] [counted] [global]
+//	borrow NAME [result|out=N] [borrowed-from=N] [kind=K]
+//	borrow NAME arg=N
 //	release NAME [arg=N] [key=N] [kind=K] [counted] [indirect [clears]] [global]
 //	transfer NAME [arg=N] [kind=K] [indirect]
 //
@@ -180,6 +209,13 @@ func (e *SyntaxError) Error() string {
 // without arg= releases argument 0. indirect: the argument points to the
 // handle (nvrtcDestroyProgram(&prog)); clears: the function then sets it to
 // NULL. global: the library's own state, counted (nvmlInit/nvmlShutdown).
+// borrowed-from=N: the handle is lent by argument N and lives as long as
+// it (cuModuleGetFunction's function belongs to its module): nothing to
+// release, and no use after N's release; an acquire with borrowed-from is a
+// borrow. freed-with-parent: the release of the parent frees the handle
+// too, so it needs no release of its own. borrow NAME arg=N: the function
+// uses argument N without keeping it, so passing a handle to it does not
+// hand the handle on.
 func ParseEntry(line string) (*Entry, error) {
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
@@ -197,7 +233,7 @@ func ParseEntry(line string) (*Entry, error) {
 	if len(fields) < 2 {
 		return nil, fmt.Errorf("%s needs a C function name", role)
 	}
-	e := &Entry{Func: fields[1], Role: role, Out: Returned, Arg: 0, Key: None, Parent: None}
+	e := &Entry{Func: fields[1], Role: role, Out: Returned, Arg: 0, Key: None, Parent: None, From: None}
 	if !isCIdent(e.Func) {
 		return nil, fmt.Errorf("%q is not a C function name", e.Func)
 	}
@@ -209,8 +245,8 @@ func ParseEntry(line string) (*Entry, error) {
 		}
 		seen[name] = true
 		allowed := map[Role][]string{
-			Acquire:  {"result", "out", "parent", "key", "kind", "counted", "global"},
-			Borrow:   {"result", "out", "kind"},
+			Acquire:  {"result", "out", "parent", "freed-with-parent", "borrowed-from", "key", "kind", "counted", "global"},
+			Borrow:   {"result", "out", "borrowed-from", "kind", "arg"},
 			Release:  {"arg", "key", "kind", "counted", "indirect", "clears", "global"},
 			Transfer: {"arg", "kind", "indirect"},
 		}[role]
@@ -222,11 +258,13 @@ func ParseEntry(line string) (*Entry, error) {
 			return nil, fmt.Errorf("%s does not take %q (it takes %s)", role, f, strings.Join(allowed, ", "))
 		}
 		switch name {
-		case "result", "counted", "indirect", "clears", "global":
+		case "result", "counted", "indirect", "clears", "global", "freed-with-parent":
 			if hasVal {
 				return nil, fmt.Errorf("%s takes no value", name)
 			}
 			switch name {
+			case "freed-with-parent":
+				e.FreedWithParent = true
 			case "counted":
 				e.Counted = true
 			case "indirect":
@@ -245,7 +283,7 @@ func ParseEntry(line string) (*Entry, error) {
 				return nil, fmt.Errorf("kind=%q: want a name of letters, digits and '-'", val)
 			}
 			e.Kind = val
-		default: // out, arg, key, parent: an argument index
+		default: // out, arg, key, parent, borrowed-from: an argument index
 			n, err := strconv.Atoi(val)
 			if !hasVal || err != nil || n < 0 || n > 64 {
 				return nil, fmt.Errorf("%s=%q: want an argument index from 0", name, val)
@@ -262,8 +300,30 @@ func ParseEntry(line string) (*Entry, error) {
 				e.Key = n
 			case "parent":
 				e.Parent = n
+			case "borrowed-from":
+				e.From = n
 			}
 		}
+	}
+	if role == Borrow && seen["arg"] {
+		// borrow NAME arg=N: the function uses argument N
+		if seen["out"] || seen["result"] || seen["borrowed-from"] || seen["kind"] {
+			return nil, fmt.Errorf("borrow with arg= says the function uses argument N; it takes nothing else")
+		}
+		e.Role, e.Out = Uses, None
+		return e, nil
+	}
+	if e.FreedWithParent && !seen["parent"] {
+		return nil, fmt.Errorf("freed-with-parent needs parent=N: the argument whose release frees the handle")
+	}
+	if seen["borrowed-from"] {
+		if seen["parent"] || seen["key"] || seen["counted"] || seen["global"] {
+			return nil, fmt.Errorf("borrowed-from excludes parent=, key=, counted and global: a lent handle is not the caller's")
+		}
+		if (seen["out"] && e.Out == e.From) || e.From > 64 {
+			return nil, fmt.Errorf("borrowed-from=%d names the out-parameter itself", e.From)
+		}
+		e.Role = Borrow // lent, not owned
 	}
 	if e.Clears && !e.Indirect {
 		return nil, fmt.Errorf("clears needs indirect: only a pointer to the handle can be cleared")
@@ -292,7 +352,9 @@ func ParseEntry(line string) (*Entry, error) {
 //	# comment
 //	library NAME              start a section; every entry belongs to one
 //	doc URL                   the documentation the following entries come from
-//	kind NAME [parent=KIND]   a handle kind and the kind it belongs to
+//	kind NAME [parent=KIND [freed-with-parent]]
+//	                          a handle kind, the kind it belongs to, and
+//	                          whether the parent's release frees it too
 //	acquire ... / borrow ... / release ... / transfer ...
 //
 // name is used in errors and in Entry.Source. Every error names the file and
@@ -368,14 +430,19 @@ func ParseFile(name string, data []byte) (*Model, error) {
 			if lib == "" {
 				return nil, bad("kind before any library line")
 			}
-			if len(fields) < 2 || len(fields) > 3 || !isKind(fields[1]) {
-				return nil, bad("want: kind NAME [parent=KIND]")
+			const want = "want: kind NAME [parent=KIND [freed-with-parent]]"
+			freed := len(fields) == 4 && fields[3] == "freed-with-parent"
+			if len(fields) < 2 || len(fields) > 4 || len(fields) == 4 && !freed || !isKind(fields[1]) {
+				return nil, bad(want)
 			}
 			parent := ""
-			if len(fields) == 3 {
+			if len(fields) >= 3 {
 				p, ok := strings.CutPrefix(fields[2], "parent=")
 				if !ok || !isKind(p) {
-					return nil, bad("want: kind NAME [parent=KIND]")
+					if fields[2] == "freed-with-parent" {
+						return nil, bad("freed-with-parent needs parent=KIND: the kind whose release frees this one")
+					}
+					return nil, bad(want)
 				}
 				parent = p
 			}
@@ -385,12 +452,23 @@ func ParseFile(name string, data []byte) (*Model, error) {
 			if _, ok := cur.Kinds[parent]; parent != "" && !ok {
 				return nil, bad("parent kind %s is not declared before kind %s", parent, fields[1])
 			}
+			if freed {
+				if cur.FreedWithParent == nil {
+					cur.FreedWithParent = map[string]bool{}
+				}
+				cur.FreedWithParent[fields[1]] = true
+			}
 			cur.Kinds[fields[1]] = parent
 		default:
-			e, err := ParseEntry(line)
+			entry, override := line, false
+			if fields[0] == "override" {
+				entry, override = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "override")), true
+			}
+			e, err := ParseEntry(entry)
 			if err != nil {
 				return nil, bad("%v", err)
 			}
+			e.Override = override
 			if lib == "" {
 				return nil, bad("%s before any library line", e.Role)
 			}
@@ -401,10 +479,49 @@ func ParseFile(name string, data []byte) (*Model, error) {
 			}
 			e.Library, e.Doc = lib, doc
 			e.Source = fmt.Sprintf("%s:%d", name, lineNo)
+			if old := Conflict(m.Entries(e.Func), e); old != "" {
+				return nil, bad("%s", old)
+			}
 			m.add(e)
 		}
 	}
 	return m, nil
+}
+
+// position names what an entry acts on, for telling contradictory
+// entries of one function apart from complementary ones (realloc releases
+// argument 0 and acquires its result).
+func (e *Entry) position() string {
+	switch {
+	case e.Global:
+		return "the library state"
+	case e.Role == Release || e.Role == Transfer || e.Role == Uses:
+		return fmt.Sprintf("argument %d", e.Arg)
+	case e.Out == Returned:
+		return "the result"
+	case e.Out != None:
+		return fmt.Sprintf("out-parameter %d", e.Out)
+	case e.Key != None:
+		return fmt.Sprintf("the reference keyed by argument %d", e.Key)
+	}
+	return ""
+}
+
+// Conflict returns why e contradicts one of the entries olds of the same
+// function (the same entry again, or two roles for the argument or result
+// it acts on), naming the other entry's source; "" when it does not.
+func Conflict(olds []*Entry, e *Entry) string {
+	for _, old := range olds {
+		if old.String() == e.String() {
+			return fmt.Sprintf("%s repeats the entry at %s", e, old.Source)
+		}
+	}
+	for _, old := range olds {
+		if p := e.position(); p != "" && p == old.position() {
+			return fmt.Sprintf("%s contradicts %q at %s: one C function with two roles for %s", e, old.String(), old.Source, p)
+		}
+	}
+	return ""
 }
 
 func isCIdent(s string) bool {

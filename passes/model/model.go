@@ -4,6 +4,7 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -15,6 +16,10 @@ type Library struct {
 	// Kinds maps each handle kind of the library to the kind it belongs to
 	// ("" for none): a stream belongs to a context.
 	Kinds map[string]string
+	// FreedWithParent holds the kinds that the release of their parent
+	// frees as well (a Vulkan command buffer with its pool): they need no
+	// release of their own.
+	FreedWithParent map[string]bool
 	// Prefixes are the starts of the library's function names (git_), for
 	// facts about functions the entries do not list.
 	Prefixes []string
@@ -34,6 +39,7 @@ type Model struct {
 	Libraries []*Library
 	funcs     map[string][]*Entry
 	counted   map[string]bool // library/kind -> released by counted releases
+	names     sync.Map        // nameKey -> *Entry (nil: none) of the destructor-name rule
 }
 
 // New returns an empty model.
@@ -73,9 +79,10 @@ func (m *Model) Funcs() []string {
 // Releases returns the entries by which a call of the C function name with
 // signature sig (the Go signature cgo gives it; may be nil) releases or hands
 // over a handle. When the model says nothing about name, the destructor-name
-// rule applies: a function named like a destructor (*_free, *Destroy,
-// *_release, *_close, *Delete, *_unref, free_*, destroy_*, release_*) whose
-// first parameter is a pointer releases its first argument.
+// rule applies (see names.go): a function named like a destructor
+// (*_free, *Destroy, *_release, *_close, *Delete, *_unref, free_*,
+// Destroy*, ZSTD_free*) releases the pointer argument whose C type its
+// name's object part names, and nothing when no argument fits.
 func (m *Model) Releases(name string, sig *types.Signature) []*Entry {
 	var out []*Entry
 	for _, e := range m.funcs[name] {
@@ -84,19 +91,39 @@ func (m *Model) Releases(name string, sig *types.Signature) []*Entry {
 		}
 	}
 	if len(m.funcs[name]) == 0 && sig != nil && sig.Params().Len() >= 1 {
-		p0 := sig.Params().At(0).Type()
-		switch {
-		case IsDestructorName(name) && isPointerLike(p0):
-			out = append(out, &Entry{Func: name, Role: Release, Arg: 0, Key: None, Parent: None, Out: Returned,
-				ByName: true, Source: "destructor-name rule"})
-		case isClearName(name) && isPointerToPointer(p0):
-			// clear_image(&img), g_clear_object(&obj): release the handle
-			// the argument points to and set it to NULL
-			out = append(out, &Entry{Func: name, Role: Release, Arg: 0, Key: None, Parent: None, Out: Returned,
-				Indirect: true, Clears: true, ByName: true, Source: "destructor-name rule"})
+		if e := m.byName(name, sig); e != nil {
+			out = append(out, e)
 		}
 	}
 	return out
+}
+
+type nameKey struct {
+	name string
+	sig  *types.Signature
+}
+
+// byName returns the release the destructor-name rule reads in name and
+// sig, or nil; the answer is kept per signature (cgo gives each C function
+// one).
+func (m *Model) byName(name string, sig *types.Signature) *Entry {
+	key := nameKey{name, sig}
+	if e, ok := m.names.Load(key); ok {
+		return e.(*Entry)
+	}
+	var e *Entry
+	p0 := sig.Params().At(0).Type()
+	if arg := nameRelease(name, sig); arg >= 0 {
+		e = &Entry{Func: name, Role: Release, Arg: arg, Key: None, Parent: None, Out: Returned,
+			ByName: true, Source: "destructor-name rule"}
+	} else if isClearName(name) && isPointerToPointer(p0) {
+		// clear_image(&img), g_clear_object(&obj): release the handle
+		// the argument points to and set it to NULL
+		e = &Entry{Func: name, Role: Release, Arg: 0, Key: None, Parent: None, Out: Returned,
+			Indirect: true, Clears: true, ByName: true, Source: "destructor-name rule"}
+	}
+	m.names.Store(key, e)
+	return e
 }
 
 // isClearName reports whether name has the word "clear" at its start or
@@ -172,6 +199,36 @@ func (m *Model) ChecksNull(name string) bool {
 	return false
 }
 
+// FreedWithParent reports whether the handle an acquisition creates is
+// freed by the release of its parent, so that it needs no release of its
+// own: the entry says so (freed-with-parent), or its kind is declared so in
+// its library.
+func (m *Model) FreedWithParent(e *Entry) bool {
+	if e.FreedWithParent {
+		return true
+	}
+	if e.Kind == "" {
+		return false
+	}
+	for _, l := range m.Libraries {
+		if l.Name == e.Library && l.FreedWithParent[e.Kind] {
+			return true
+		}
+	}
+	return false
+}
+
+// Uses reports whether the C function name uses argument i without
+// keeping it (borrow NAME arg=N).
+func (m *Model) Uses(name string, i int) bool {
+	for _, e := range m.funcs[name] {
+		if e.Role == Uses && e.Arg == i {
+			return true
+		}
+	}
+	return false
+}
+
 // Acquires returns the entries by which a call of name creates or borrows a handle.
 func (m *Model) Acquires(name string) []*Entry {
 	var out []*Entry
@@ -181,31 +238,6 @@ func (m *Model) Acquires(name string) []*Entry {
 		}
 	}
 	return out
-}
-
-// IsDestructorName reports whether a C function name reads as a destructor:
-// a word "free", "destroy", "release", "close", "delete", "unref" or
-// "dispose" at its end (nft_free, cuStreamDestroy, g_object_unref), or "free",
-// "destroy" or "release" at its start before an underscore (free_verifier).
-// Plain "free" and "close" (the libc functions) are left to the libc model.
-func IsDestructorName(name string) bool {
-	words := splitWords(name)
-	if len(words) < 2 {
-		return false
-	}
-	last := strings.ToLower(words[len(words)-1])
-	switch last {
-	case "free", "destroy", "release", "close", "delete", "unref", "dispose":
-		return true
-	}
-	first := strings.ToLower(words[0])
-	if strings.HasPrefix(name, words[0]+"_") {
-		switch first {
-		case "free", "destroy", "release":
-			return true
-		}
-	}
-	return false
 }
 
 // splitWords splits a C identifier at underscores and lower-to-upper case changes.

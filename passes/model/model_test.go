@@ -1,8 +1,11 @@
 package model
 
 import (
+	"fmt"
 	"go/types"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -90,7 +93,7 @@ func TestBuiltinModels(t *testing.T) {
 			} else if u, err := url.Parse(e.Doc); err != nil || u.Scheme != "https" || u.Host == "" {
 				t.Errorf("%s (%s): documentation %q is not an https URL", e.Func, e.Source, e.Doc)
 			}
-			if e.Kind == "" {
+			if e.Kind == "" && e.Role != Uses { // borrow NAME arg=N: a use, of any kind
 				t.Errorf("%s (%s): no kind", e.Func, e.Source)
 			}
 			// An entry naming its parent argument makes a handle of a kind
@@ -191,6 +194,45 @@ func TestBuiltinModels(t *testing.T) {
 	}
 }
 
+func TestLentAndUses(t *testing.T) {
+	m, err := ParseFile("l.model", []byte(`library l
+doc https://example.com/l
+kind mod
+kind fn parent=mod
+kind pool
+kind item parent=pool freed-with-parent
+acquire mod_load out=0 kind=mod
+acquire mod_symbol out=0 borrowed-from=1 kind=fn
+borrow pool_peek result borrowed-from=0 kind=item
+acquire pool_take result kind=item
+acquire pool_child out=1 parent=0 freed-with-parent
+borrow mod_run arg=0
+borrow mod_run arg=2
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"mod_symbol": "borrow mod_symbol out=0 borrowed-from=1 kind=fn",
+		"pool_peek":  "borrow pool_peek result borrowed-from=0 kind=item",
+		"pool_child": "acquire pool_child out=1 parent=0 freed-with-parent",
+		"mod_run":    "borrow mod_run arg=0",
+	} {
+		if got := m.Entries(name)[0].String(); got != want {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+	if !m.Uses("mod_run", 0) || m.Uses("mod_run", 1) || !m.Uses("mod_run", 2) {
+		t.Errorf("mod_run uses: %v", m.Entries("mod_run"))
+	}
+	if len(m.Releases("mod_run", nil)) != 0 || len(m.Acquires("mod_run")) != 0 {
+		t.Errorf("a borrow of an argument neither acquires nor releases")
+	}
+	if !m.FreedWithParent(m.Entries("pool_take")[0]) || !m.FreedWithParent(m.Entries("pool_child")[0]) || m.FreedWithParent(m.Entries("mod_load")[0]) {
+		t.Errorf("freed-with-parent: kind item and pool_child are, mod is not")
+	}
+}
+
 func TestParseFileErrors(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"acquire f", "m.model:1: acquire before any library line"},
@@ -204,6 +246,13 @@ func TestParseFileErrors(t *testing.T) {
 		{"library l\nacquire 9f", `m.model:2: "9f" is not a C function name`},
 		{"library l\nrelease f arg=1 arg=2", "m.model:2: arg given twice"},
 		{"library l\nrelease f global indirect clears", "m.model:2: global excludes indirect and clears"},
+		{"library l\nkind a freed-with-parent", "m.model:2: freed-with-parent needs parent=KIND"},
+		{"library l\nkind a\nkind b parent=a freed", "m.model:3: want: kind NAME [parent=KIND [freed-with-parent]]"},
+		{"library l\nacquire f out=0 freed-with-parent", "m.model:2: freed-with-parent needs parent=N"},
+		{"library l\nacquire f out=0 borrowed-from=0", "m.model:2: borrowed-from=0 names the out-parameter itself"},
+		{"library l\nacquire f out=0 parent=1 borrowed-from=1", "m.model:2: borrowed-from excludes parent="},
+		{"library l\nborrow f arg=0 result", "m.model:2: borrow with arg= says the function uses argument N"},
+		{"library l\nrelease f borrowed-from=1", `m.model:2: release does not take "borrowed-from=1"`},
 	} {
 		_, err := ParseFile("m.model", []byte(tc.src))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -238,22 +287,100 @@ release my_tensor_free arg=1 kind=tensor
 	}
 }
 
-func TestDestructorNames(t *testing.T) {
-	ptr := types.NewSignatureType(nil, nil, nil, types.NewTuple(types.NewVar(0, nil, "p", types.Typ[types.UnsafePointer])), nil, false)
-	num := types.NewSignatureType(nil, nil, nil, types.NewTuple(types.NewVar(0, nil, "n", types.Typ[types.Int])), nil, false)
-	m := New()
-	for name, want := range map[string]bool{
-		"nft_free": true, "cuStreamDestroy": true, "g_object_unref": true, "mat_close": true,
-		"tensor_delete": true, "free_verifier": true, "fdb_database_destroy": true, "ArrowSchemaRelease": true,
-		"free": false, "close": false, "freeze_frame": false, "closest_point": false, "delete_file_list": false,
-		"use": false, "set_release_date": false,
-	} {
-		if got := len(m.Releases(name, ptr)) > 0; got != want {
-			t.Errorf("%s: destructor = %v, want %v", name, got, want)
-		}
+// cgoTypes makes a package holding the types cgo would write for the C
+// declarations of a test: a pointer to _Ctype_struct_NAME for each struct,
+// and the typedef aliases of the structs.
+type cgoTypes struct {
+	pkg *types.Package
+}
+
+func newCgoTypes() *cgoTypes { return &cgoTypes{types.NewPackage("example.com/p", "p")} }
+
+// ptr returns *_Ctype_struct_NAME (declaring the struct once).
+func (c *cgoTypes) ptr(name string) types.Type {
+	tn := "_Ctype_struct_" + name
+	if obj := c.pkg.Scope().Lookup(tn); obj != nil {
+		return types.NewPointer(obj.Type())
 	}
-	if len(m.Releases("nft_free", num)) > 0 {
-		t.Errorf("nft_free(int) read as a destructor: the rule needs a pointer argument")
+	obj := types.NewTypeName(0, c.pkg, tn, nil)
+	types.NewNamed(obj, types.NewStruct(nil, nil), nil)
+	c.pkg.Scope().Insert(obj)
+	return types.NewPointer(obj.Type())
+}
+
+// alias declares typedef struct NAME ALIAS (type _Ctype_ALIAS = _Ctype_struct_NAME).
+func (c *cgoTypes) alias(alias, name string) {
+	elem := c.ptr(name).(*types.Pointer).Elem()
+	obj := types.NewTypeName(0, c.pkg, "_Ctype_"+alias, nil)
+	types.NewAlias(obj, elem)
+	c.pkg.Scope().Insert(obj)
+}
+
+// handle returns a typedef of void* (type _Ctype_NAME unsafe.Pointer).
+func (c *cgoTypes) handle(name string) types.Type {
+	obj := types.NewTypeName(0, c.pkg, "_Ctype_"+name, nil)
+	return types.NewNamed(obj, types.Typ[types.UnsafePointer], nil)
+}
+
+func sigOf(params ...types.Type) *types.Signature {
+	var vs []*types.Var
+	for i, p := range params {
+		vs = append(vs, types.NewVar(0, nil, fmt.Sprint("p", i), p))
+	}
+	return types.NewSignatureType(nil, nil, nil, types.NewTuple(vs...), nil, false)
+}
+
+func TestDestructorNames(t *testing.T) {
+	c := newCgoTypes()
+	void := types.Typ[types.UnsafePointer]
+	num := types.Typ[types.Int]
+	c.alias("widget", "__0") // typedef struct { ... } widget;
+	for _, tc := range []struct {
+		name string
+		sig  *types.Signature
+		arg  int // -1: no release
+	}{
+		// the verb last, the object part naming the argument's type
+		{"nft_rule_free", sigOf(c.ptr("nft_rule")), 0},
+		{"cuStreamDestroy", sigOf(c.ptr("CUstream_st")), 0},
+		{"fdb_database_destroy", sigOf(c.ptr("FDBDatabase")), 0},
+		{"ArrowSchemaRelease", sigOf(c.ptr("ArrowSchema")), 0},
+		{"tensor_delete", sigOf(c.ptr("my_tensor_t")), 0},
+		{"kv_database_destroy", sigOf(c.ptr("kv_db")), 0}, // the type's name abbreviates the object's
+		{"sql_stmt_finish_close", sigOf(c.ptr("sql_statement")), -1},
+		{"widget_close", sigOf(c.ptr("__0")), 0}, // through the typedef of an anonymous struct
+		{"quux_cursor_free", sigOf(c.handle("quux_ioctx_t"), c.handle("quux_cursor")), 1},
+		// the verb first
+		{"free_verifier", sigOf(c.ptr("verifier")), 0},
+		{"ZQ_freeDCtx", sigOf(c.ptr("ZQ_DCtx_s")), 0},
+		{"DestroyPixelCanvas", sigOf(c.ptr("_PixelCanvas")), 0},
+		{"release_pool", sigOf(num, c.ptr("pool_s")), 1},
+		// a library's free of untyped memory
+		{"kv_free", sigOf(void), 0},
+		// not releases
+		{"CanvasSetImageDispose", sigOf(c.ptr("_PixelCanvas"), num), -1},                     // a setter
+		{"kvdb_delete", sigOf(c.ptr("kvdb_t"), c.ptr("kvdb_writeoptions_t"), void, num), -1}, // a delete of a key
+		{"table_delete", sigOf(c.ptr("table"), num), -1},
+		{"quux_cursor_free", sigOf(c.handle("quux_ioctx_t"), c.handle("quux_thing")), -1}, // no argument fits
+		{"ZQ_freeDCtx", sigOf(c.ptr("ZQ_CCtx_s")), -1},
+		{"nft_free", sigOf(num), -1},
+		{"fsx_release", sigOf(c.ptr("fsx_mount_info")), 0},     // the library's own object, named by its prefix
+		{"fsx_close", sigOf(c.ptr("fsx_mount_info"), num), -1}, // closes a descriptor of the mount
+		{"fsx_lock_release", sigOf(c.ptr("fsx_image"), void), -1},
+		{"cuStreamDestroy", sigOf(void), -1},
+		{"free", sigOf(void), -1}, {"close", sigOf(num), -1},
+		{"freeze_frame", sigOf(c.ptr("frame")), -1}, {"closest_point", sigOf(c.ptr("point")), -1},
+		{"delete_file_list", sigOf(void), -1}, {"use", sigOf(void), -1},
+		{"set_release_date", sigOf(c.ptr("date")), -1},
+	} {
+		m := New()
+		got := m.Releases(tc.name, tc.sig)
+		switch {
+		case tc.arg < 0 && len(got) > 0:
+			t.Errorf("%s%s: released argument %d, want no release", tc.name, tc.sig, got[0].Arg)
+		case tc.arg >= 0 && (len(got) != 1 || got[0].Arg != tc.arg || !got[0].ByName):
+			t.Errorf("%s%s: %v, want a release of argument %d by name", tc.name, tc.sig, got, tc.arg)
+		}
 	}
 }
 
@@ -263,6 +390,7 @@ func FuzzParseFile(f *testing.F) {
 	f.Add([]byte("library l\ndoc x\nkind k\nacquire f out=0 kind=k\nrelease g arg=1 kind=k\n"))
 	f.Add([]byte("library l\nacquire f key=1\nrelease g key=0 counted\nborrow h result\ntransfer t arg=2\n"))
 	f.Add([]byte("library\n\x00\n=\nrelease = =\n"))
+	f.Add([]byte("library l\nkind p\nkind c parent=p freed-with-parent\noverride release free\nborrow g arg=1\nborrow g arg=1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseFile("fuzz.model", data)
 		if err == nil && m == nil {
@@ -276,7 +404,8 @@ func FuzzParseFile(f *testing.F) {
 
 // FuzzParseEntry checks the directive grammar the same way.
 func FuzzParseEntry(f *testing.F) {
-	for _, s := range []string{"acquire ctx_create", "release mem_free arg=1", "acquire stream_create parent=0 out=1", "borrow x result", "release", "acquire f result out=1"} {
+	for _, s := range []string{"acquire ctx_create", "release mem_free arg=1", "acquire stream_create parent=0 out=1", "borrow x result", "release", "acquire f result out=1",
+		"borrow f arg=0", "acquire f out=0 borrowed-from=1", "acquire f out=1 parent=0 freed-with-parent", "borrow f arg=0 result"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -285,4 +414,81 @@ func FuzzParseEntry(f *testing.F) {
 			t.Fatal("nil entry without error")
 		}
 	})
+}
+
+// TestModelFileParsedOnce checks that a model file is parsed once per
+// process and content, not once per package: two loads share its entries,
+// and an edit is seen.
+func TestModelFileParsedOnce(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "mine.model")
+	if err := os.WriteFile(name, []byte("library mine\ndoc https://example.com\nkind k\nacquire mine_open kind=k\nrelease mine_close kind=k\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m1, err1 := Load([]string{name})
+	m2, err2 := Load([]string{name})
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if e1, e2 := m1.Entries("mine_open"), m2.Entries("mine_open"); len(e1) != 1 || len(e2) != 1 || e1[0] != e2[0] {
+		t.Errorf("the model file was parsed again: %v %v", e1, e2)
+	}
+	if err := os.WriteFile(name, []byte("library mine\ndoc https://example.com\nkind k\nacquire mine_open2 kind=k\nrelease mine_close kind=k\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m3, err := Load([]string{name})
+	if err != nil || len(m3.Entries("mine_open2")) != 1 || len(m3.Entries("mine_open")) != 0 {
+		t.Errorf("the edited model file was not read again: %v", err)
+	}
+}
+
+// TestContradictoryModels checks that a model file that repeats an entry,
+// gives one C function two roles for one argument, or redefines a built-in
+// entry without "override" is an error naming both places.
+func TestContradictoryModels(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"library l\nrelease f arg=0\nrelease f arg=0", `m.model:3: release f arg=0 repeats the entry at m.model:2`},
+		{"library l\nacquire f result\nborrow f result", `m.model:3: borrow f result contradicts "acquire f result" at m.model:2: one C function with two roles for the result`},
+		{"library l\nborrow f arg=1\ntransfer f arg=1", `m.model:3: transfer f arg=1 contradicts "borrow f arg=1" at m.model:2`},
+		{"library l\nrelease f arg=0\nrelease f arg=0 indirect", `contradicts "release f arg=0" at m.model:2: one C function with two roles for argument 0`},
+	} {
+		_, err := ParseFile("m.model", []byte(tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseFile(%q) = %v, want error containing %q", tc.src, err, tc.want)
+		}
+	}
+	// Complementary entries of one function are not contradictions.
+	if _, err := ParseFile("m.model", []byte("library l\nrelease g arg=0\nacquire g result\nborrow h result\nborrow h arg=0\nborrow h arg=1\n")); err != nil {
+		t.Errorf("complementary entries: %v", err)
+	}
+
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	redef := write("redef.model", "library libc\nborrow free result\n")
+	if _, err := Load([]string{redef}); err == nil || !strings.Contains(err.Error(), "redef.model:2: borrow free result redefines C.free, which builtin:libc.model:") ||
+		!strings.Contains(err.Error(), `write "override borrow free result"`) {
+		t.Errorf("redefinition of free: %v", err)
+	}
+	over := write("over.model", "library mylibc\noverride release free arg=0\n")
+	m, err := Load([]string{over})
+	if err != nil {
+		t.Fatalf("override: %v", err)
+	}
+	if es := m.Entries("free"); len(es) != 1 || !strings.HasSuffix(es[0].Source, "over.model:2") {
+		t.Errorf("override: free is %v", es)
+	}
+	stale := write("stale.model", "library l\noverride release no_such_free arg=0\n")
+	if _, err := Load([]string{stale}); err == nil || !strings.Contains(err.Error(), "stale.model:2: override release no_such_free arg=0: no earlier model describes C.no_such_free") {
+		t.Errorf("override of nothing: %v", err)
+	}
+	// Two model files may not redefine each other's entries either.
+	a, b := write("a.model", "library a\nrelease a_free\n"), write("b.model", "library b\nrelease a_free arg=1\n")
+	if _, err := Load([]string{a, b}); err == nil || !strings.Contains(err.Error(), "b.model:2: release a_free arg=1 redefines C.a_free, which") {
+		t.Errorf("redefinition across model files: %v", err)
+	}
 }

@@ -1,0 +1,129 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// nearMiss reads a comment that is not a //lifetime: directive and says,
+// when it looks like one written wrong, how to spell it: another case
+// (//LIFETIME:release), a misspelt prefix within two edits of "lifetime"
+// (//liftime:handle), another separator than the colon (//lifetime-handle,
+// a full-width colon), a space after the slashes (// lifetime:ignore), or
+// a block comment (/*lifetime:handle*/). The verb must follow the separator
+// at once and be a directive verb (or within one edit of one), so prose
+// ("// Lifetime: the handle lives until Close") is left alone.
+func nearMiss(text string) (suggestion string, ok bool) {
+	var body string
+	block := false
+	switch {
+	case strings.HasPrefix(text, "//"):
+		body = text[2:]
+	case strings.HasPrefix(text, "/*"):
+		body, block = strings.TrimSuffix(text[2:], "*/"), true
+	default:
+		return "", false
+	}
+	if i := strings.Index(body, " //"); i >= 0 {
+		body = body[:i] // a trailing comment ends the directive
+	}
+	spaced := strings.TrimLeft(body, " \t")
+	space := len(spaced) < len(body)
+	body = spaced
+	// the prefix word
+	i := 0
+	for i < len(body) && (body[i] >= 'a' && body[i] <= 'z' || body[i] >= 'A' && body[i] <= 'Z') {
+		i++
+	}
+	word, rest := body[:i], body[i:]
+	if word == "" || editDistance(strings.ToLower(word), "lifetime") > 2 {
+		return "", false
+	}
+	// the separator
+	sep, size := utf8.DecodeRuneInString(rest)
+	switch sep {
+	case ':', '\uff1a', '\ufe55', '-', '.', '=', ';':
+	default:
+		return "", false
+	}
+	rest = rest[size:]
+	// the verb, right after the separator
+	j := 0
+	for j < len(rest) && unicode.IsLetter(rune(rest[j])) {
+		j++
+	}
+	verb, args := rest[:j], rest[j:]
+	known := ""
+	for _, v := range allVerbs {
+		if strings.EqualFold(verb, v) || editDistance(strings.ToLower(verb), v) <= 1 && len(verb) > 3 {
+			known = v
+			break
+		}
+	}
+	if known == "" {
+		return "", false
+	}
+	if word == "lifetime" && sep == ':' && !space && !block {
+		return "", false // a directive (an unknown verb is reported as such)
+	}
+	if block {
+		args = strings.TrimRight(args, " \t\r\n")
+	}
+	return "//lifetime:" + known + args, true
+}
+
+// nearMissProblem is the message for a near miss of a directive.
+func nearMissProblem(text, suggestion string) string {
+	if i := strings.Index(text, " //"); i > 0 {
+		text = text[:i] // leave out a trailing comment
+	}
+	why := "write //lifetime:VERB, in lower case, with a colon and no space after //"
+	if strings.HasPrefix(text, "/*") {
+		why = "a directive is a line comment"
+	}
+	return fmt.Sprintf("malformed directive %q: %s; did you mean %s?", firstWords(text), why, firstWords(suggestion))
+}
+
+// closestVerb returns the known directive verb within two edits of verb,
+// or "".
+func closestVerb(verb string) string {
+	best, bestD := "", 3
+	for _, v := range allVerbs {
+		if d := editDistance(strings.ToLower(verb), v); d < bestD {
+			best, bestD = v, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance between a and b
+// (insertions, deletions, substitutions and transpositions of neighbours),
+// on bytes; it gives up above 3.
+func editDistance(a, b string) int {
+	if d := len(a) - len(b); d > 3 || d < -3 {
+		return 4
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,49 @@
+// Package typos holds directives a person writes wrong: each near miss is
+// reported with the spelling meant, and prose that merely mentions a
+// lifetime stays silent.
+package typos
+
+// #include <stdlib.h>
+// typedef struct { int n; } buf;
+// static buf* buf_new(void) { return malloc(sizeof(buf)); }
+// static void buf_drop(buf* b) { free(b); }
+// //LIFETIME:acquire buf_new // want `malformed directive "//LIFETIME:acquire buf_new": write //lifetime:VERB, in lower case, with a colon and no space after //; did you mean //lifetime:acquire buf_new\?`
+// //liftime:release buf_drop // want `did you mean //lifetime:release buf_drop\?`
+import "C"
+
+// Buf is meant to be a handle.
+//
+//lifetime-handle // want `malformed directive "//lifetime-handle": .*did you mean //lifetime:handle\?`
+type Buf struct{ b *C.buf }
+
+// Pool is meant to be thread-safe (a full-width colon).
+//
+//lifetime：threadsafe // want `did you mean //lifetime:threadsafe\?`
+type Pool struct{}
+
+/*lifetime:handle*/ // want `malformed directive "/\*lifetime:handle\*/": a directive is a line comment; did you mean //lifetime:handle\?`
+type Blob struct{}
+
+// Close releases the buffer.
+//
+//Lifetime:release // want `did you mean //lifetime:release\?`
+func (b *Buf) Close() { C.buf_drop(b.b) }
+
+// Open returns a fresh buffer.
+//
+//lifetmie:acquire // want `did you mean //lifetime:acquire\?`
+func Open() *Buf { return &Buf{C.buf_new()} }
+
+// Release has a verb typo after the right prefix.
+//
+//lifetime:relase // want `unknown directive //lifetime:relase: did you mean //lifetime:release\?`
+func (b *Buf) Release() { C.buf_drop(b.b) }
+
+// Prose is not a directive:
+// Lifetime: the buffer lives until Close.
+// lifetimes: see Close.
+//lifetimes:differ between pools
+func Use(b *Buf) {
+	// liftime is spelled wrong here, but this is prose
+	_ = b
+}
