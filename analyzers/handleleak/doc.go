@@ -16,9 +16,9 @@ statement) must be released, returned, stored or handed to code that takes
 ownership on every path. The usual leak is an error return between the
 acquisition and the release.
 
-The analyzer reports the acquisition and each return that can be reached
-with the handle still held, as lostcancel does for context cancel
-functions. Acquisitions that failed are not leaks: on the branch where the
+The analyzer reports each leak once, at the acquisition, naming the
+returns that can be reached with the handle still held (in SARIF and JSON,
+they are the finding's related locations). Acquisitions that failed are not leaks: on the branch where the
 acquiring call's status is non-zero, its error non-nil or the handle nil,
 nothing is held. Passing a handle to a function the analyzer cannot see
 counts as handing it on (precision first). Model entries say which calls
