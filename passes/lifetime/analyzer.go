@@ -250,6 +250,7 @@ func (pa *pkgAnalysis) summaryOf(fn *ssa.Function) *Summary {
 	} else {
 		sum, trace = pa.cheapSummary(fn), &Trace{Func: fn}
 	}
+	sum.Status = pa.statusMaps(fn)
 	delete(pa.inProgress, fn)
 	pa.addDeclared(fn, sum)
 	pa.res.Summaries[fn] = sum

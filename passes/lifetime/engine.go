@@ -68,6 +68,7 @@ type fnAnalysis struct {
 	globals     bool
 	unknowns    bool
 	argExprFn   func(ssa.CallInstruction, int) string
+	derived     map[*tok]*derivation // values derived from an acquisition's status (status.go)
 }
 
 // relRec is one release the function performs (on some path), for its summary.
@@ -105,6 +106,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		uses:    map[string]access.Path{},
 		retAcq:  map[int]int{},
 		escapes: map[*ssa.Parameter]bool{},
+		derived: map[*tok]*derivation{},
 
 		relIndex: map[relKey]*relRec{},
 	}
@@ -707,6 +709,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				a.write(s, args[arg], a.ts.zero)
 			}
 		}
+		var errcodes []errcodeAt
 		for _, e := range a.pa.model.Model.Acquires(c.Name) {
 			if e.Global {
 				s.counts[a.ts.global(e.Library)]++
@@ -738,7 +741,13 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				if a.pa.model.Model.Counted(e) {
 					s.counts[fresh] = 1 // a new counted object holds one reference
 				}
-				s.acquired[fresh] = &acq{site: asite, status: status}
+				aq := &acq{site: asite, status: status}
+				s.acquired[fresh] = aq
+				if e.Out == model.Returned {
+					if i := errcodeArg(c.Sig, args); i >= 0 {
+						errcodes = append(errcodes, errcodeAt{aq, i})
+					}
+				}
 				if e.Parent >= 0 && e.Parent < len(args) && args[e.Parent] != nil {
 					s.parents[fresh] = args[e.Parent]
 				}
@@ -770,6 +779,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				a.clobber(s, t, instr)
 			}
 		}
+		for _, ec := range errcodes {
+			ec.aq.errcode = a.content(s, args[ec.arg])
+		}
 	case eff.disarm:
 		if len(args) > 0 && args[0] != nil {
 			t := args[0]
@@ -793,6 +805,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 		}
 	case eff.sum != nil:
 		sum := eff.sum
+		if !deferred {
+			a.deriveStatus(s, instr, sum, args)
+		}
 		// Uses first (a function uses its argument, then may release it),
 		// leaving out what the callee itself releases: that is its release.
 		for _, u := range sum.Uses {
@@ -881,6 +896,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			a.globals = true
 		}
 	case eff.unknown:
+		if !deferred {
+			a.deriveStatus(s, instr, nil, args)
+		}
 		for _, t := range args {
 			if t != nil {
 				a.escape(s, t)

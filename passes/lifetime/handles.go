@@ -173,7 +173,7 @@ func (a *fnAnalysis) refine(ns, out *state, br *branch, si int) {
 			return false
 		}
 		for h, aq := range out.acquired {
-			if h == t || aq.status == t {
+			if h == t || aq.status == t || aq.errcode == t {
 				return true
 			}
 		}
@@ -186,7 +186,7 @@ func (a *fnAnalysis) refine(ns, out *state, br *branch, si int) {
 	}
 	failed := func(st *tok, handle bool) {
 		for t, aq := range ns.acquired {
-			if aq.status == st || handle && t == st {
+			if aq.status == st || aq.errcode == st || handle && t == st {
 				delete(ns.acquired, t)
 			}
 		}
@@ -202,12 +202,15 @@ func (a *fnAnalysis) refine(ns, out *state, br *branch, si int) {
 	unsure := func() {
 		for _, t := range br.parts {
 			for h, aq := range out.acquired {
-				if h == t || aq.status == t {
+				if h == t || aq.status == t || aq.errcode == t {
 					ns.unsure[aq.status] = true
 					ns.unsure[h] = true
 				}
 			}
 		}
+	}
+	if a.refineDerived(ns, out, br, truth, func(st *tok) { failed(st, false) }) {
+		return
 	}
 	if !involved(br.x) {
 		unsure()

@@ -44,6 +44,10 @@ type branch struct {
 type acq struct {
 	site   *Site
 	status *tok // the acquiring call's result, whose test tells success from failure
+	// errcode is the content, after the call, of an errcode_ret
+	// out-parameter (an acquisition that returns its handle and reports its
+	// status through a pointer to an integer): a second status.
+	errcode *tok
 }
 
 // valKey identifies an SSA value of the function (loads and phis) by number.

@@ -1,0 +1,244 @@
+// Package status holds the handleleak cases where an acquisition's status
+// reaches the branch that tests it through a Go helper, an errcode_ret
+// out-parameter or a result code: a failed acquisition acquires nothing.
+package status
+
+/*
+#include <stdlib.h>
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st { int live; } *CUcontext;
+typedef int CUdevice;
+typedef struct cublasContext *cublasHandle_t;
+typedef int cublasStatus_t;
+typedef struct _cl_context *cl_context;
+typedef struct _cl_device_id *cl_device_id;
+typedef struct _cl_command_queue *cl_command_queue;
+typedef int cl_int;
+static CUresult cuMemAlloc(CUdeviceptr *p, size_t n) { return 0; }
+static CUresult cuMemFree(CUdeviceptr p) { return 0; }
+static CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) { return 0; }
+static CUresult cuDevicePrimaryCtxRelease(CUdevice d) { return 0; }
+static cublasStatus_t cublasCreate(cublasHandle_t *h) { return 0; }
+static cublasStatus_t cublasDestroy(cublasHandle_t h) { return 0; }
+static cl_command_queue clCreateCommandQueue(cl_context c, cl_device_id d, long props, cl_int *err) { *err = 0; return 0; }
+static cl_int clReleaseCommandQueue(cl_command_queue q) { return 0; }
+
+//lifetime:acquire qq_open out=0
+//lifetime:release qq_close arg=0
+typedef struct qq_db { int fd; } qq_db;
+static int qq_open(qq_db **db, int flags) { return 0; }
+static int qq_close(qq_db *db) { return 0; }
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+
+	"handleleak/statuslib"
+)
+
+type cuError int
+
+func (e cuError) Error() string { return fmt.Sprintf("cuda error %d", int(e)) }
+
+// result maps a CUDA status to an error: nil exactly on success.
+func result(x C.CUresult) error {
+	err := cuError(x)
+	if err == 0 {
+		return nil
+	}
+	return err
+}
+
+type Ctx struct {
+	ctx C.CUcontext
+	dev C.CUdevice
+}
+
+// The failed retain holds nothing; the success path stores the context.
+func (c *Ctx) Retain(d C.CUdevice) error {
+	if err := result(C.cuDevicePrimaryCtxRetain(&c.ctx, d)); err != nil {
+		return err
+	}
+	c.dev = d
+	return nil
+}
+
+// A later failure, after the retain succeeded, leaks it.
+func (c *Ctx) RetainLeak(d C.CUdevice, fail bool) error {
+	var ctx C.CUcontext
+	if err := result(C.cuDevicePrimaryCtxRetain(&ctx, d)); err != nil { // want `the handle C.cuDevicePrimaryCtxRetain returns is not released on every path \(the return at line 76 leaks it\)`
+		return err
+	}
+	if fail {
+		return errors.New("later failure")
+	}
+	c.ctx, c.dev = ctx, d
+	return nil
+}
+
+// The status kept in a variable, checked by a helper of another package.
+func Alloc(n int) (C.CUdeviceptr, error) {
+	var p C.CUdeviceptr
+	st := C.cuMemAlloc(&p, C.size_t(n))
+	if err := statuslib.Check(int(st)); err != nil {
+		return 0, err
+	}
+	return p, nil
+}
+
+// The same, with a later failure.
+func AllocLeak(n int) (C.CUdeviceptr, error) {
+	var p C.CUdeviceptr
+	st := C.cuMemAlloc(&p, C.size_t(n)) // want `the handle C.cuMemAlloc returns is not released on every path \(the return at line 100 leaks it\)`
+	if err := statuslib.Wrap(int(st), "alloc"); err != nil {
+		return 0, err
+	}
+	if n > 1<<20 {
+		return 0, errors.New("too large")
+	}
+	return p, nil
+}
+
+// A method helper, in a switch.
+type Handle struct{ h C.cublasHandle_t }
+
+func (h *Handle) status(s C.cublasStatus_t) error {
+	switch s {
+	case 0:
+		return nil
+	case 1:
+		return errors.New("not initialized")
+	case 3:
+		return errors.New("alloc failed")
+	}
+	return fmt.Errorf("cublas status %d", int(s))
+}
+
+func NewHandle() (*Handle, error) {
+	h := &Handle{}
+	var raw C.cublasHandle_t
+	if err := h.status(C.cublasCreate(&raw)); err != nil {
+		return nil, err
+	}
+	h.h = raw
+	return h, nil
+}
+
+func UseHandle(fail func() bool) error {
+	h := &Handle{}
+	var raw C.cublasHandle_t
+	if err := h.status(C.cublasCreate(&raw)); err != nil { // want `the handle C.cublasCreate returns is not released on every path`
+		return err
+	}
+	if fail() {
+		return errors.New("failed")
+	}
+	C.cublasDestroy(raw)
+	return nil
+}
+
+// errcode_ret: the status comes back through an out-parameter.
+func Queue(ctx C.cl_context, dev C.cl_device_id) (C.cl_command_queue, error) {
+	var errc C.cl_int
+	q := C.clCreateCommandQueue(ctx, dev, 0, &errc)
+	if errc != 0 {
+		return nil, fmt.Errorf("opencl error %d", int(errc))
+	}
+	return q, nil
+}
+
+func clError(e C.cl_int) error {
+	if e == 0 {
+		return nil
+	}
+	return fmt.Errorf("opencl error %d", int(e))
+}
+
+func QueueHelper(ctx C.cl_context, dev C.cl_device_id) (C.cl_command_queue, error) {
+	var errc C.cl_int
+	q := C.clCreateCommandQueue(ctx, dev, 0, &errc)
+	if err := clError(errc); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+func QueueLeak(ctx C.cl_context, dev C.cl_device_id, fail bool) (C.cl_command_queue, error) {
+	var errc C.cl_int
+	q := C.clCreateCommandQueue(ctx, dev, 0, &errc) // want `the handle C.clCreateCommandQueue returns is not released on every path`
+	if err := clError(errc); err != nil {
+		return nil, err
+	}
+	if fail {
+		return nil, errors.New("later failure")
+	}
+	return q, nil
+}
+
+// A boolean helper, both ways round, and a closure.
+func ok(rc C.int) bool { return rc == 0 }
+
+func Open(flags int) (*C.qq_db, error) {
+	var db *C.qq_db
+	if !ok(C.qq_open(&db, C.int(flags))) {
+		return nil, errors.New("open failed")
+	}
+	return db, nil
+}
+
+func OpenFailed(flags int) (*C.qq_db, error) {
+	var db *C.qq_db
+	if statuslib.Failed(int(C.qq_open(&db, C.int(flags)))) {
+		return nil, errors.New("open failed")
+	}
+	return db, nil
+}
+
+func OpenClosure(flags int) (*C.qq_db, error) {
+	check := func(rc C.int) error {
+		if rc != 0 {
+			return fmt.Errorf("qq: %d", int(rc))
+		}
+		return nil
+	}
+	var db *C.qq_db
+	if err := check(C.qq_open(&db, C.int(flags))); err != nil {
+		return nil, err
+	}
+	return db, nil
+}
+
+func OpenLeak(flags int, fail bool) error {
+	var db *C.qq_db
+	if !ok(C.qq_open(&db, C.int(flags))) { // want `the handle C.qq_open returns is not released on every path`
+		return errors.New("open failed")
+	}
+	if fail {
+		return errors.New("later failure")
+	}
+	C.qq_close(db)
+	return nil
+}
+
+// A status the analysis cannot follow (a helper through a function value,
+// a helper that does not map success to nil): silent on that branch.
+var checker = func(rc C.int) error { return nil }
+
+func OpenUnknown(flags int) (*C.qq_db, error) {
+	var db *C.qq_db
+	if err := checker(C.qq_open(&db, C.int(flags))); err != nil {
+		return nil, err
+	}
+	return db, nil
+}
+
+func OpenDescribe(flags int) (*C.qq_db, error) {
+	var db *C.qq_db
+	if err := statuslib.Describe(int(C.qq_open(&db, C.int(flags)))); err != nil {
+		return nil, err
+	}
+	return db, nil
+}
