@@ -416,7 +416,7 @@ func (a *fnAnalysis) summarize() *Summary {
 	sum.Returns = returns(a.fn)
 	if a.exitsNormal > 0 {
 		for i := range a.fn.Signature.Results().Len() {
-			if a.retAcq[i] == a.exitsNormal && resultCanHoldHandle(a.fn.Signature.Results().At(i).Type()) {
+			if a.retAcq[i] == a.exitsNormal && a.retReal[i] > 0 && resultCanHoldHandle(a.fn.Signature.Results().At(i).Type()) {
 				sum.Acquires = append(sum.Acquires, i)
 			}
 		}

@@ -69,6 +69,8 @@ type fnAnalysis struct {
 	unknowns    bool
 	argExprFn   func(ssa.CallInstruction, int) string
 	derived     map[*tok]*derivation // values derived from an acquisition's status (status.go)
+	retReal     map[int]int          // result index -> exits returning a handle acquired on the path
+	failedToks  map[*tok]bool        // handles of acquisitions that failed on some path
 }
 
 // relRec is one release the function performs (on some path), for its summary.
@@ -107,6 +109,9 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		retAcq:  map[int]int{},
 		escapes: map[*ssa.Parameter]bool{},
 		derived: map[*tok]*derivation{},
+		retReal: map[int]int{},
+
+		failedToks: map[*tok]bool{},
 
 		relIndex: map[relKey]*relRec{},
 	}
@@ -380,6 +385,10 @@ func (a *fnAnalysis) tokOf(s *state, v ssa.Value) *tok {
 		return a.ts.field(a.tokOf(s, v.X), v.Field)
 	case *ssa.Extract:
 		return a.ts.field(a.tokOf(s, v.Tuple), v.Index)
+	case *ssa.Call, *ssa.Slice, *ssa.IndexAddr:
+		if t := a.backing(s, v); t != nil {
+			return t
+		}
 	}
 	return a.ts.rootOf(v)
 }
@@ -406,7 +415,11 @@ func (a *fnAnalysis) eval(s *state, r access.Ref) *tok {
 	if !r.Valid() {
 		return nil
 	}
-	return a.apply(s, a.tokOf(s, r.Root), r.Ops)
+	t, ops := a.tokOf(s, r.Root), r.Ops
+	if len(ops) > 0 && ops[0].Kind == access.IndexAddr && a.backed(r.Root, t) {
+		ops = ops[1:] // &s[0] of a slice over a handle: the handle
+	}
+	return a.apply(s, t, ops)
 }
 
 func (a *fnAnalysis) apply(s *state, t *tok, ops []access.Op) *tok {
@@ -736,7 +749,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			asite := a.site(instr, nil, c.Name, "acquire", e.Out, deferred, nil)
 			if e.Key >= 0 && e.Key < len(args) && args[e.Key] != nil {
 				s.counts[args[e.Key]]++ // a new counted reference
-				s.acquired[args[e.Key]] = &acq{site: asite, status: status}
+				s.acquired[args[e.Key]] = &acq{site: asite, status: status, out: fresh}
 			} else if fresh != nil {
 				if a.pa.model.Model.Counted(e) {
 					s.counts[fresh] = 1 // a new counted object holds one reference

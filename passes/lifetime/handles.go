@@ -188,6 +188,10 @@ func (a *fnAnalysis) refine(ns, out *state, br *branch, si int) {
 		for t, aq := range ns.acquired {
 			if aq.status == st || aq.errcode == st || handle && t == st {
 				delete(ns.acquired, t)
+				a.failedToks[t] = true
+				if aq.out != nil {
+					a.failedToks[aq.out] = true
+				}
 			}
 		}
 		if !handle {
@@ -300,8 +304,11 @@ func (a *fnAnalysis) leaks(s *state, ret *ssa.Return) {
 		t := a.tokOf(s, r)
 		results[t] = true
 		roots[t.root] = true
-		if _, ok := s.acquired[t]; ok || t.kind == tZero {
+		if _, ok := s.acquired[t]; ok {
 			a.retAcq[i]++
+			a.retReal[i]++
+		} else if t.kind == tZero || a.failedToks[t] {
+			a.retAcq[i]++ // nil, or what a failed acquisition left
 		}
 	}
 	a.exitsNormal++
@@ -321,6 +328,9 @@ func (a *fnAnalysis) leaks(s *state, ret *ssa.Return) {
 		}
 		if a.heldElsewhere(s, t, roots) {
 			continue
+		}
+		if o := aq.out; o != nil && (results[o] || roots[o.root] || s.escaped[o] || a.heldElsewhere(s, o, roots)) {
+			continue // the retained handle goes to the caller, and the reference with it
 		}
 		a.event(&Event{Kind: Leak, First: aq.site, Return: ret, Handle: aq.site.Handle},
 			fmt.Sprint("leak", aq.site.id, "/", a.inum[ret]))

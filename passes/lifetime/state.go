@@ -48,6 +48,10 @@ type acq struct {
 	// out-parameter (an acquisition that returns its handle and reports its
 	// status through a pointer to an integer): a second status.
 	errcode *tok
+	// out is, for a counted reference keyed by another argument (a
+	// primary context retained by device), the handle the call wrote: the
+	// caller who receives it owes the release.
+	out *tok
 }
 
 // valKey identifies an SSA value of the function (loads and phis) by number.
