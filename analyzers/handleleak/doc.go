@@ -20,7 +20,11 @@ The analyzer reports each leak once, at the acquisition, naming the
 returns that can be reached with the handle still held (in SARIF and JSON,
 they are the finding's related locations). Acquisitions that failed are not leaks: on the branch where the
 acquiring call's status is non-zero, its error non-nil or the handle nil,
-nothing is held. Passing a handle to a function the analyzer cannot see
+nothing is held. The status is followed through Go helpers
+that map it to an error or a boolean (in any package), through errcode_ret
+out-parameters, and where it cannot be followed the branch is silent. What
+a package initializer, main or TestMain acquires lives for the process and
+is never reported. Passing a handle to a function the analyzer cannot see
 counts as handing it on (precision first). Model entries say which calls
 acquire something that needs a release at all: a primary context retain
 does, cuCtxGetCurrent (a borrow) does not.

@@ -317,6 +317,9 @@ func (a *fnAnalysis) leaks(s *state, ret *ssa.Return) {
 			a.escapes[p] = true
 		}
 	}
+	if processLifetime(a.fn) {
+		return // held until the process exits
+	}
 	for t, aq := range s.acquired {
 		switch {
 		case results[t], roots[t.root], s.escaped[t], s.escaped[t.root],
