@@ -73,7 +73,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			fix := releaseFor(mres.Model, acq)
 			d := analysis.Diagnostic{Pos: acq.Pos}
-			var exits []string
+			var exits, lines []string
 			for _, r := range l.rets {
 				ret, implicit := returnPos(fn, r)
 				this := "this return"
@@ -85,19 +85,43 @@ func run(pass *analysis.Pass) (any, error) {
 					exit = "the end of the function at " + diag.Where(pass.Fset, ret, acq.Pos)
 				}
 				exits = append(exits, exit)
+				if !implicit {
+					lines = append(lines, diag.Where(pass.Fset, ret, acq.Pos))
+				}
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: ret,
 					Message: fmt.Sprintf("%s can be reached without releasing the handle %s returned at %s", this, what, diag.Where(pass.Fset, acq.Pos, ret))})
 			}
-			verb := "leaks"
-			if len(exits) > 1 {
-				verb = "leak"
+			where := joinAnd(exits) + " leaks it"
+			switch {
+			case len(exits) > 1 && len(lines) == len(exits) && allLines(lines):
+				where = "the returns at lines " + joinAnd(trimLine(lines)) + " leak it"
+			case len(exits) > 1:
+				where = joinAnd(exits) + " leak it"
 			}
-			d.Message = fmt.Sprintf("the handle %s returns is not released on every path (%s %s it); release it%s on that path, or defer the release right after acquiring it",
-				what, joinAnd(exits), verb, fix)
+			d.Message = fmt.Sprintf("the handle %s returns is not released on every path (%s); release it%s on that path, or defer the release right after acquiring it",
+				what, where, fix)
 			rep.Report(d)
 		}
 	}
 	return nil, nil
+}
+
+// allLines reports whether every place is a line of the same file.
+func allLines(xs []string) bool {
+	for _, x := range xs {
+		if !strings.HasPrefix(x, "line ") {
+			return false
+		}
+	}
+	return true
+}
+
+func trimLine(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = strings.TrimPrefix(x, "line ")
+	}
+	return out
 }
 
 // joinAnd joins phrases as prose: "a", "a and b", "a, b and c".

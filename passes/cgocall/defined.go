@@ -18,12 +18,18 @@ var cKeywords = map[string]bool{"if": true, "for": true, "while": true, "switch"
 
 // definedInC returns the names of the C functions the package's preambles
 // and small .c files define.
-func definedInC(pass *analysis.Pass, files []*ast.File) map[string]bool {
+func definedInC(pass *analysis.Pass, files []*ast.File) (map[string]bool, map[string][]bool) {
 	out := map[string]bool{}
+	consts := map[string][]bool{}
 	scan := func(text string) {
 		for _, m := range funcDef.FindAllStringSubmatch(text, -1) {
 			if !cKeywords[m[1]] {
 				out[m[1]] = true
+				if open := strings.Index(m[0], "("); open >= 0 {
+					if end := strings.LastIndex(m[0], ")"); end > open {
+						consts[m[1]] = constParams(m[0][open+1 : end])
+					}
+				}
 			}
 		}
 	}
@@ -48,5 +54,5 @@ func definedInC(pass *analysis.Pass, files []*ast.File) map[string]bool {
 		}
 		scan(string(data))
 	}
-	return out
+	return out, consts
 }

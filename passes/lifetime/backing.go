@@ -4,6 +4,9 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/passes/cgocall"
+	"github.com/lifetimevet/lifetimevet/passes/model"
 )
 
 // backing returns the token of the memory a slice or string value is built
@@ -57,4 +60,27 @@ func (a *fnAnalysis) backed(v ssa.Value, t *tok) bool {
 		return false
 	}
 	return t != a.ts.rootOf(v) && !t.location()
+}
+
+// nestedAcquires handles the acquisitions made while cgo's wrapper
+// evaluates the arguments of c (C.cuModuleLoad(&m, C.CString(name))): the
+// acquired handle is the argument it feeds, and from there it is what the
+// call makes of it: released (C.free(C.malloc(n))), handed on, or held.
+func (a *fnAnalysis) nestedAcquires(s *state, instr ssa.CallInstruction, c *cgocall.Call, args []*tok) {
+	for _, n := range c.Nested {
+		if n.Feeds < 0 || n.Feeds >= len(args) || n.Result == nil || args[n.Feeds] != nil {
+			continue
+		}
+		for _, e := range a.pa.model.Model.Acquires(n.Name) {
+			if e.Role != model.Acquire || e.Global || e.Out != model.Returned || e.Key >= 0 {
+				continue
+			}
+			t := a.ts.rootOf(n.Result)
+			site := a.site(instr, nil, n.Name, "acquire", -100-n.Feeds, false, nil)
+			site.Pos = n.Pos
+			s.acquired[t] = &acq{site: site, status: t}
+			args[n.Feeds] = t
+			break
+		}
+	}
 }

@@ -670,6 +670,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 	switch {
 	case eff.c != nil:
 		c := eff.c
+		if !deferred {
+			a.nestedAcquires(s, instr, c, args)
+		}
 		released := map[int]bool{}
 		rels := a.pa.model.Model.Releases(c.Name, c.Sig)
 		for _, e := range rels {
@@ -774,7 +777,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			if t != nil && !t.location() {
 				a.use(t)
 			}
-			if t != nil && (ownC || t.location() && !released[i]) {
+			if t != nil && (ownC && !a.pa.calls.ConstPointerParam(c.Name, i) || t.location() && !released[i]) {
 				// the address of a variable given to C: C may replace
 				// (or take) what it holds
 				if t.location() {
