@@ -46,6 +46,10 @@ func run(pass *analysis.Pass) (any, error) {
 		var leaks []*leak
 		byAcq := map[*lifetime.Site]*leak{}
 		for _, ev := range tr.Events {
+			if ev.Kind == lifetime.Overwrite {
+				reportOverwrite(pass, rep, mres.Model, ev)
+				continue
+			}
 			if ev.Kind != lifetime.Leak {
 				continue
 			}
@@ -104,6 +108,35 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// reportOverwrite reports a live handle replaced by a new acquisition into
+// the same location, at the first acquisition.
+func reportOverwrite(pass *analysis.Pass, rep *diag.Reporter, m *model.Model, ev *lifetime.Event) {
+	acq, again := ev.First, ev.Second
+	if rep.Ignored(acq.Pos) {
+		return
+	}
+	what := "C." + acq.CFunc
+	if acq.Callee != nil {
+		what = acq.CalleeName
+	}
+	by := "C." + again.CFunc
+	if again.CFunc == "" || strings.HasPrefix(again.CFunc, "(") || strings.Contains(again.CFunc, ".") {
+		by = again.CFunc
+	}
+	into := ""
+	if ev.Handle != "" {
+		into = " into " + ev.Handle
+	}
+	fix := releaseFor(m, acq)
+	rep.Report(analysis.Diagnostic{
+		Pos: acq.Pos,
+		Message: fmt.Sprintf("the handle %s acquires%s is overwritten by %s at %s while still held, and leaks; release it%s before acquiring again, or make %s release or refuse a live handle",
+			what, into, by, diag.Where(pass.Fset, again.Pos, acq.Pos), fix, by),
+		Related: []analysis.RelatedInformation{{Pos: again.Pos,
+			Message: fmt.Sprintf("acquires again%s without releasing the handle acquired at %s", into, diag.Where(pass.Fset, acq.Pos, again.Pos))}},
+	})
 }
 
 // allLines reports whether every place is a line of the same file.

@@ -421,6 +421,7 @@ func (a *fnAnalysis) summarize() *Summary {
 			}
 		}
 	}
+	sum.AcquiresInto = a.acquiresInto()
 	for i, p := range a.fn.Params {
 		if a.escapes[p] {
 			sum.Escapes = append(sum.Escapes, i)

@@ -71,6 +71,7 @@ type fnAnalysis struct {
 	derived     map[*tok]*derivation // values derived from an acquisition's status (status.go)
 	retReal     map[int]int          // result index -> exits returning a handle acquired on the path
 	failedToks  map[*tok]bool        // handles of acquisitions that failed on some path
+	acqToks     map[*tok]bool        // handles the function acquires (overwrite.go)
 }
 
 // relRec is one release the function performs (on some path), for its summary.
@@ -112,6 +113,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		retReal: map[int]int{},
 
 		failedToks: map[*tok]bool{},
+		acqToks:    map[*tok]bool{},
 
 		relIndex: map[relKey]*relRec{},
 	}
@@ -745,6 +747,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			case e.Out >= 0 && e.Out < len(args) && args[e.Out] != nil:
 				released[e.Out] = true
 				fresh = a.ts.fresh(args[e.Out], a.inum[instr])
+				if !deferred {
+					a.overwrite(s, args[e.Out], instr, c.Name, true, cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(e.Out)))
+				}
 				a.write(s, args[e.Out], fresh)
 			case e.Out == model.Returned && c.Value != nil:
 				fresh = status
@@ -759,6 +764,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				}
 				aq := &acq{site: asite, status: status}
 				s.acquired[fresh] = aq
+				a.acqToks[fresh] = true
 				if e.Out == model.Returned {
 					if i := errcodeArg(c.Sig, args); i >= 0 {
 						errcodes = append(errcodes, errcodeAt{aq, i})
@@ -862,6 +868,13 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			}
 			a.release(s, t, site)
 		}
+		if !deferred {
+			for _, p := range sum.AcquiresInto {
+				if l := a.evalPath(s, eff, args, p); l != nil {
+					a.overwrite(s, l, instr, eff.calleeName, false, a.pathText(instr, eff.callee, access.Path{Root: p.Root, Ops: append(slices.Clip(p.Ops), access.Op{Kind: access.Load})}))
+				}
+			}
+		}
 		for _, st := range sum.Stores {
 			l := a.evalPath(s, eff, args, st.Path)
 			if l == nil {
@@ -899,6 +912,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				}
 				s.acquired[t] = &acq{site: asite, status: status}
 			}
+		}
+		if !deferred {
+			a.acquiredInto(s, instr, eff, args, sum)
 		}
 		for _, d := range sum.Disarms {
 			if t := a.evalPath(s, eff, args, d); t != nil {

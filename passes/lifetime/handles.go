@@ -326,7 +326,7 @@ func (a *fnAnalysis) leaks(s *state, ret *ssa.Return) {
 			s.unsure[aq.status], s.unsure[t]:
 			continue
 		}
-		if _, ok := s.maybe[t]; ok {
+		if _, ok := s.maybe[t]; ok || aq.into {
 			continue
 		}
 		if a.heldElsewhere(s, t, roots) {

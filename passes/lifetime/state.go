@@ -52,6 +52,10 @@ type acq struct {
 	// primary context retained by device), the handle the call wrote: the
 	// caller who receives it owes the release.
 	out *tok
+	// into is set for a handle a callee acquired into a location of this
+	// function's (an Init method): it is followed to tell an overwrite, and
+	// not reported as a leak (precision first).
+	into bool
 }
 
 // valKey identifies an SSA value of the function (loads and phis) by number.
