@@ -22,12 +22,13 @@ func definedInC(pass *analysis.Pass, files []*ast.File) (map[string]bool, map[st
 	out := map[string]bool{}
 	consts := map[string][]bool{}
 	scan := func(text string) {
-		for _, m := range funcDef.FindAllStringSubmatch(text, -1) {
-			if !cKeywords[m[1]] {
-				out[m[1]] = true
-				if open := strings.Index(m[0], "("); open >= 0 {
-					if end := strings.LastIndex(m[0], ")"); end > open {
-						consts[m[1]] = constParams(m[0][open+1 : end])
+		for _, ix := range funcDef.FindAllStringSubmatchIndex(text, -1) {
+			name, def := text[ix[2]:ix[3]], text[ix[0]:ix[1]]
+			if !cKeywords[name] {
+				out[name] = true
+				if open := strings.Index(def, "("); open >= 0 {
+					if end := strings.LastIndex(def, ")"); end > open && !passesDestructor(body(text, ix[1])) {
+						consts[name] = constParams(def[open+1 : end])
 					}
 				}
 			}

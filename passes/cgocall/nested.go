@@ -64,3 +64,31 @@ func constParams(params string) []bool {
 	emit(params[start:])
 	return out
 }
+
+// body returns the C function body that starts just after the opening
+// brace at text[start-1], up to its matching brace (or the end of text).
+func body(text string, start int) string {
+	depth := 1
+	for i := start; i < len(text); i++ {
+		switch text[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return text[start:i]
+			}
+		}
+	}
+	return text[start:]
+}
+
+// destructorRef matches a freeing function named in C code (free, g_free,
+// sqlite3_free, xmlFree), as a value or a call.
+var destructorRef = regexp.MustCompile(`\b[A-Za-z_0-9]*(free|Free)\b`)
+
+// passesDestructor reports whether a C function body names a freeing
+// function: it may hand what it is given to a library with that function
+// as its destructor (sqlite3_result_text(ctx, s, n, &free)), so a const
+// parameter does not tell that it keeps nothing.
+func passesDestructor(body string) bool { return destructorRef.MatchString(body) }

@@ -14,6 +14,8 @@ static int checksum(const void *p, int n) { return 0; }
 static int open_db(const char *path, int flags, void **db) { return 0; }
 static void keep_name(char *name) { }
 static void take_buf(void *p, int n) { }
+static void lib_result(void *ctx, const char *s, int n, void (*d)(void *)) { }
+static void result_text(void *ctx, const char *s, int n) { lib_result(ctx, s, n, &free); }
 */
 import "C"
 
@@ -83,4 +85,15 @@ func Take(b []byte) {
 // Released in the same expression.
 func Free(name string) {
 	C.free(unsafe.Pointer(C.CString(name)))
+}
+
+// A const parameter of the package's own C that hands the string on with
+// free as its destructor takes ownership.
+func Result(ctx unsafe.Pointer, s string) {
+	cs := C.CString(s)
+	C.result_text(ctx, cs, C.int(len(s)))
+}
+
+func ResultInline(ctx unsafe.Pointer, s string) {
+	C.result_text(ctx, C.CString(s), C.int(len(s)))
 }
