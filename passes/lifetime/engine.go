@@ -765,10 +765,8 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				aq := &acq{site: asite, status: status}
 				s.acquired[fresh] = aq
 				a.acqToks[fresh] = true
-				if e.Out == model.Returned {
-					if i := errcodeArg(c.Sig, args); i >= 0 {
-						errcodes = append(errcodes, errcodeAt{aq, i})
-					}
+				if i := errcodeArg(c.Sig, args); i >= 0 && i != e.Out {
+					errcodes = append(errcodes, errcodeAt{aq, i})
 				}
 				if e.Parent >= 0 && e.Parent < len(args) && args[e.Parent] != nil {
 					s.parents[fresh] = args[e.Parent]

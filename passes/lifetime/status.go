@@ -478,23 +478,28 @@ func errcodeArg(sig *types.Signature, args []*tok) int {
 	if sig == nil {
 		return -1
 	}
+	if r := sig.Results(); r.Len() == 1 {
+		if b, ok := r.At(0).Type().Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+			return -1 // the result is the status
+		}
+	}
 	found := -1
 	for i := range sig.Params().Len() {
+		if i >= len(args) || args[i] == nil || !args[i].location() {
+			continue // not the address of a variable (a C string, nil)
+		}
 		ptr, ok := sig.Params().At(i).Type().Underlying().(*types.Pointer)
 		if !ok {
 			continue
 		}
 		b, ok := ptr.Elem().Underlying().(*types.Basic)
-		if !ok || b.Info()&types.IsInteger == 0 {
-			continue
+		if !ok || b.Info()&types.IsInteger == 0 || b.Kind() == types.Int8 || b.Kind() == types.Uint8 {
+			continue // not a status (characters are text)
 		}
 		if found >= 0 {
 			return -1
 		}
 		found = i
-	}
-	if found < 0 || found >= len(args) || args[found] == nil || !args[found].location() {
-		return -1
 	}
 	return found
 }

@@ -23,6 +23,16 @@ static cublasStatus_t cublasCreate(cublasHandle_t *h) { return 0; }
 static cublasStatus_t cublasDestroy(cublasHandle_t h) { return 0; }
 static cl_command_queue clCreateCommandQueue(cl_context c, cl_device_id d, long props, cl_int *err) { *err = 0; return 0; }
 static cl_int clReleaseCommandQueue(cl_command_queue q) { return 0; }
+typedef struct _cl_program *cl_program;
+typedef struct _cl_kernel *cl_kernel;
+typedef struct _cl_event *cl_event;
+typedef long cl_context_properties;
+static cl_kernel clCreateKernel(cl_program p, const char *name, cl_int *err) { *err = 0; return 0; }
+static cl_int clReleaseKernel(cl_kernel k) { return 0; }
+static cl_context clCreateContext(const cl_context_properties *props, int n, const cl_device_id *devs, void *notify, void *user, cl_int *err) { *err = 0; return 0; }
+static cl_int clReleaseContext(cl_context c) { return 0; }
+static void *clEnqueueMapBuffer(cl_command_queue q, void *buf, int blocking, long flags, size_t off, size_t n, int nwait, const cl_event *wait, cl_event *ev, cl_int *err) { *err = 0; return 0; }
+static cl_int clReleaseEvent(cl_event e) { return 0; }
 
 //lifetime:acquire qq_open out=0
 //lifetime:release qq_close arg=0
@@ -35,6 +45,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"handleleak/statuslib"
 )
@@ -69,7 +80,7 @@ func (c *Ctx) Retain(d C.CUdevice) error {
 // A later failure, after the retain succeeded, leaks it.
 func (c *Ctx) RetainLeak(d C.CUdevice, fail bool) error {
 	var ctx C.CUcontext
-	if err := result(C.cuDevicePrimaryCtxRetain(&ctx, d)); err != nil { // want `the handle C.cuDevicePrimaryCtxRetain returns is not released on every path \(the return at line 76 leaks it\)`
+	if err := result(C.cuDevicePrimaryCtxRetain(&ctx, d)); err != nil { // want `the handle C.cuDevicePrimaryCtxRetain returns is not released on every path \(the return at line 87 leaks it\)`
 		return err
 	}
 	if fail {
@@ -92,7 +103,7 @@ func Alloc(n int) (C.CUdeviceptr, error) {
 // The same, with a later failure.
 func AllocLeak(n int) (C.CUdeviceptr, error) {
 	var p C.CUdeviceptr
-	st := C.cuMemAlloc(&p, C.size_t(n)) // want `the handle C.cuMemAlloc returns is not released on every path \(the return at line 100 leaks it\)`
+	st := C.cuMemAlloc(&p, C.size_t(n)) // want `the handle C.cuMemAlloc returns is not released on every path \(the return at line 111 leaks it\)`
 	if err := statuslib.Wrap(int(st), "alloc"); err != nil {
 		return 0, err
 	}
@@ -241,4 +252,46 @@ func OpenDescribe(flags int) (*C.qq_db, error) {
 		return nil, err
 	}
 	return db, nil
+}
+
+// errcode_ret beside other pointer arguments: a C string, properties left
+// nil, an array of devices, an event out-parameter.
+func Kernel(p C.cl_program, name string) (C.cl_kernel, error) {
+	cs := C.CString(name)
+	defer C.free(unsafe.Pointer(cs))
+	var errc C.cl_int
+	k := C.clCreateKernel(p, cs, &errc)
+	if errc != 0 {
+		return nil, clError(errc)
+	}
+	return k, nil
+}
+
+func Context(devs []C.cl_device_id) (C.cl_context, error) {
+	var errc C.cl_int
+	c := C.clCreateContext(nil, C.int(len(devs)), &devs[0], nil, nil, &errc)
+	if errc != 0 {
+		return nil, clError(errc)
+	}
+	return c, nil
+}
+
+func Map(q C.cl_command_queue, buf unsafe.Pointer, n int) (unsafe.Pointer, C.cl_event, error) {
+	var ev C.cl_event
+	var errc C.cl_int
+	ptr := C.clEnqueueMapBuffer(q, buf, 1, 0, 0, C.size_t(n), 0, nil, &ev, &errc)
+	if errc != 0 {
+		return nil, nil, clError(errc)
+	}
+	return ptr, ev, nil
+}
+
+func MapLeak(q C.cl_command_queue, buf unsafe.Pointer, n int) (unsafe.Pointer, error) {
+	var ev C.cl_event
+	var errc C.cl_int
+	ptr := C.clEnqueueMapBuffer(q, buf, 1, 0, 0, C.size_t(n), 0, nil, &ev, &errc) // want `the handle C.clEnqueueMapBuffer returns is not released on every path`
+	if errc != 0 {
+		return nil, clError(errc)
+	}
+	return ptr, nil
 }
