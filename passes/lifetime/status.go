@@ -65,7 +65,7 @@ func (pa *pkgAnalysis) statusMaps(fn *ssa.Function) []StatusMap {
 		}
 		inf := &statusInference{pa: pa, fn: fn, param: p}
 		vals, ok := inf.run(results)
-		if !ok {
+		if !ok || !inf.zeroTest {
 			continue
 		}
 		for k, i := range results {
@@ -119,6 +119,11 @@ type statusInference struct {
 	fn    *ssa.Function
 	param *ssa.Parameter
 	steps int
+	// zeroTest is set when the function tells zero from the rest: it
+	// compares the parameter with zero, or hands it to a status helper. A
+	// function that only compares it with other values (rc == 1, for a
+	// library whose success is 1) maps nothing.
+	zeroTest bool
 }
 
 // run walks the paths on which the parameter can be zero, from the entry,
@@ -281,6 +286,9 @@ func (inf *statusInference) eval(v ssa.Value, env map[*ssa.Phi]ssa.Value, depth 
 		switch inf.eval(y, env, depth+1) {
 		case zAlways:
 			// y is zero: the comparison is "0 op k"
+			if isZero(kc) && inf.isParam(y, env, 0) {
+				inf.zeroTest = true
+			}
 			if zero, ok := zeroSatisfies(op, kc); ok {
 				if zero {
 					return zNever // the comparison holds: true
@@ -337,6 +345,7 @@ func (inf *statusInference) evalCall(com *ssa.CallCommon, index int, env map[*ss
 		if z != zAlways {
 			continue
 		}
+		inf.zeroTest = true
 		if m.Inverse {
 			return zNever
 		}
