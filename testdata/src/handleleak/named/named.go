@@ -124,3 +124,45 @@ func Span(m C.Mat) (int, error) {
 	}
 	return hi - lo, nil
 }
+
+// The context written into a field of the named result.
+type Context struct{ ctx C.CUcontext }
+
+func (d Device) Retain() (pc Context, err error) {
+	if err = result(C.cuDevicePrimaryCtxRetain(&pc.ctx, d.id)); err != nil {
+		return
+	}
+	return pc, nil
+}
+
+// No branch: the status goes back with the handle.
+func MemAlloc(n int64) (p C.CUdeviceptr, err error) {
+	var raw C.CUdeviceptr
+	err = result(C.cuMemAlloc(&raw, C.size_t(n)))
+	p = raw
+	return
+}
+
+func Upload(n int64, fail func() bool) error {
+	p, err := MemAlloc(n) // want `the handle MemAlloc returns is not released on every path \(the return at line 152 leaks it\)`
+	if err != nil {
+		return err
+	}
+	if fail() {
+		return errors.New("upload failed")
+	}
+	C.cuMemFree(p)
+	return nil
+}
+
+func UploadOK(n int64, fail func() bool) error {
+	p, err := MemAlloc(n)
+	if err != nil {
+		return err
+	}
+	defer C.cuMemFree(p)
+	if fail() {
+		return errors.New("upload failed")
+	}
+	return nil
+}
