@@ -72,6 +72,7 @@ type fnAnalysis struct {
 	retReal     map[int]int          // result index -> exits returning a handle acquired on the path
 	failedToks  map[*tok]bool        // handles of acquisitions that failed on some path
 	acqToks     map[*tok]bool        // handles the function acquires (overwrite.go)
+	keyedLeaks  []keyedLeak          // leaks of references keyed by a parameter, decided after the run
 }
 
 // relRec is one release the function performs (on some path), for its summary.
@@ -132,6 +133,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		}
 	}
 	a.run()
+	a.flushKeyedLeaks()
 	return a.summarize(), a.trace
 }
 
@@ -757,7 +759,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			asite := a.site(instr, nil, c.Name, "acquire", e.Out, deferred, nil)
 			if e.Key >= 0 && e.Key < len(args) && args[e.Key] != nil {
 				s.counts[args[e.Key]]++ // a new counted reference
-				s.acquired[args[e.Key]] = &acq{site: asite, status: status, out: fresh}
+				s.acquired[args[e.Key]] = &acq{site: asite, status: status, out: fresh, keyed: true}
 			} else if fresh != nil {
 				if a.pa.model.Model.Counted(e) {
 					s.counts[fresh] = 1 // a new counted object holds one reference

@@ -335,8 +335,18 @@ func (a *fnAnalysis) leaks(s *state, ret *ssa.Return) {
 		if o := aq.out; o != nil && (results[o] || roots[o.root] || s.escaped[o] || a.heldElsewhere(s, o, roots)) {
 			continue // the retained handle goes to the caller, and the reference with it
 		}
-		a.event(&Event{Kind: Leak, First: aq.site, Return: ret, Handle: aq.site.Handle},
-			fmt.Sprint("leak", aq.site.id, "/", a.inum[ret]))
+		ev := &Event{Kind: Leak, First: aq.site, Return: ret, Handle: aq.site.Handle}
+		key := fmt.Sprint("leak", aq.site.id, "/", a.inum[ret])
+		if aq.keyed {
+			if _, ok := t.path(a.fn); ok {
+				// a reference keyed by a value the caller holds (a device
+				// passed in): the caller's, unless this function releases
+				// it on another path (decided once all paths are seen)
+				a.keyedLeaks = append(a.keyedLeaks, keyedLeak{ev: ev, key: key, tok: t})
+				continue
+			}
+		}
+		a.event(ev, key)
 	}
 }
 

@@ -36,3 +36,27 @@ func processLifetime(fn *ssa.Function) bool {
 	}
 	return false
 }
+
+// keyedLeak is a leak of a reference keyed by a value of the caller's.
+type keyedLeak struct {
+	ev  *Event
+	key string
+	tok *tok
+}
+
+// flushKeyedLeaks reports the leaks of references keyed by a value the
+// caller holds (cuDevicePrimaryCtxRetain(&c, dev) with dev a parameter)
+// only when the function also releases that key on some path: then it
+// manages the reference itself and the paths that keep it leak. A
+// function that only takes the reference leaves it to whoever holds the
+// key (a Retain method whose Release is another method).
+func (a *fnAnalysis) flushKeyedLeaks() {
+	for _, k := range a.keyedLeaks {
+		for _, r := range a.rels {
+			if r.tok == k.tok {
+				a.event(k.ev, k.key)
+				break
+			}
+		}
+	}
+}

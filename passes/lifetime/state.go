@@ -56,6 +56,9 @@ type acq struct {
 	// function's (an Init method): it is followed to tell an overwrite, and
 	// not reported as a leak (precision first).
 	into bool
+	// keyed is set for a counted reference identified by another
+	// argument (the key, the token it is held under).
+	keyed bool
 }
 
 // valKey identifies an SSA value of the function (loads and phis) by number.

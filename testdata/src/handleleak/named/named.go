@@ -166,3 +166,24 @@ func UploadOK(n int64, fail func() bool) error {
 	}
 	return nil
 }
+
+// A retain method: the reference is the device holder's, released by
+// another method.
+func (d Device) RetainRef() error {
+	var ctx C.CUcontext
+	return result(C.cuDevicePrimaryCtxRetain(&ctx, d.id))
+}
+
+func (d Device) ReleaseRef() error {
+	return result(C.cuDevicePrimaryCtxRelease(d.id))
+}
+
+type Holder struct{ dev C.CUdevice }
+
+func (h *Holder) Hold() error {
+	var ctx C.CUcontext
+	if C.cuDevicePrimaryCtxRetain(&ctx, h.dev) != 0 {
+		return errors.New("retain failed")
+	}
+	return nil
+}
