@@ -73,6 +73,7 @@ type fnAnalysis struct {
 	failedToks  map[*tok]bool        // handles of acquisitions that failed on some path
 	acqToks     map[*tok]bool        // handles the function acquires (overwrite.go)
 	keyedLeaks  []keyedLeak          // leaks of references keyed by a parameter, decided after the run
+	keyedMoved  map[*Site]bool       // keyed acquisitions handed on (stored, returned) on some path
 }
 
 // relRec is one release the function performs (on some path), for its summary.
@@ -115,6 +116,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 
 		failedToks: map[*tok]bool{},
 		acqToks:    map[*tok]bool{},
+		keyedMoved: map[*Site]bool{},
 
 		relIndex: map[relKey]*relRec{},
 	}

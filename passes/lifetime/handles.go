@@ -24,6 +24,9 @@ func (a *fnAnalysis) escape(s *state, t *tok) {
 	if t.root.kind == tRoot {
 		s.escaped[t.root] = true
 	}
+	if aq, ok := s.acquired[t]; ok && aq.keyed {
+		a.keyedMoved[aq.site] = true
+	}
 	delete(s.acquired, t)
 }
 
@@ -205,6 +208,9 @@ func (a *fnAnalysis) refine(ns, out *state, br *branch, si int) {
 	}
 	unsure := func() {
 		for _, t := range br.parts {
+			if src, _, _, ok := a.resolveDerived(t); ok {
+				t = src // a value derived from a status (err == ErrBusy)
+			}
 			for h, aq := range out.acquired {
 				if h == t || aq.status == t || aq.errcode == t {
 					ns.unsure[aq.status] = true
@@ -333,6 +339,7 @@ func (a *fnAnalysis) leaks(s *state, ret *ssa.Return) {
 			continue
 		}
 		if o := aq.out; o != nil && (results[o] || roots[o.root] || s.escaped[o] || a.heldElsewhere(s, o, roots)) {
+			a.keyedMoved[aq.site] = true
 			continue // the retained handle goes to the caller, and the reference with it
 		}
 		ev := &Event{Kind: Leak, First: aq.site, Return: ret, Handle: aq.site.Handle}
@@ -341,7 +348,8 @@ func (a *fnAnalysis) leaks(s *state, ret *ssa.Return) {
 			if _, ok := t.path(a.fn); ok {
 				// a reference keyed by a value the caller holds (a device
 				// passed in): the caller's, unless this function releases
-				// it on another path (decided once all paths are seen)
+				// it or hands it on on another path (decided once all
+				// paths are seen)
 				a.keyedLeaks = append(a.keyedLeaks, keyedLeak{ev: ev, key: key, tok: t})
 				continue
 			}

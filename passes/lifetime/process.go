@@ -46,12 +46,17 @@ type keyedLeak struct {
 
 // flushKeyedLeaks reports the leaks of references keyed by a value the
 // caller holds (cuDevicePrimaryCtxRetain(&c, dev) with dev a parameter)
-// only when the function also releases that key on some path: then it
-// manages the reference itself and the paths that keep it leak. A
+// only when the function also releases that key, or hands the reference
+// on (stores or returns it), on some path: then it manages the reference
+// itself and the paths that keep it leak. A
 // function that only takes the reference leaves it to whoever holds the
 // key (a Retain method whose Release is another method).
 func (a *fnAnalysis) flushKeyedLeaks() {
 	for _, k := range a.keyedLeaks {
+		if a.keyedMoved[k.ev.First] {
+			a.event(k.ev, k.key) // stored or returned on another path
+			continue
+		}
 		for _, r := range a.rels {
 			if r.tok == k.tok {
 				a.event(k.ev, k.key)

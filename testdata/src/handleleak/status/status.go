@@ -307,3 +307,27 @@ func OpenOne(flags int) (*C.qq_db, error) {
 	}
 	return db, nil
 }
+
+// A helper's error compared with a sentinel: the branch is not read, and
+// stays silent.
+var errBusy = errors.New("busy")
+
+func qqErr(rc C.int) error {
+	switch rc {
+	case 0:
+		return nil
+	case 5:
+		return errBusy
+	}
+	return fmt.Errorf("qq: %d", int(rc))
+}
+
+func OpenBusy(flags int) (*C.qq_db, error) {
+	var db *C.qq_db
+	if err := qqErr(C.qq_open(&db, C.int(flags))); err == errBusy {
+		return nil, err
+	} else if err != nil {
+		return nil, err
+	}
+	return db, nil
+}
