@@ -29,6 +29,18 @@ counts as handing it on (precision first). Model entries say which calls
 acquire something that needs a release at all: a primary context retain
 does, cuCtxGetCurrent (a borrow) does not.
 
+A C string or buffer made inline as an argument (C.f(C.CString(s))) is
+acquired like one kept in a variable; a const pointer parameter of the
+package's own C does not take ownership unless its body names a freeing
+function. Memory handed out as a slice's or string's backing array
+(unsafe.Slice, unsafe.String, (*[N]T)(p)[:n]) is returned with it. A handle
+in a named result, or a retained context returned to the caller, moves to
+the caller; a reference keyed by a device the caller passes in is the
+caller's unless the function releases or hands it on on another path. A
+method that acquires into a field without testing or releasing what is
+there (an Init) called while the field holds a live handle leaks that
+handle: reported at the first acquisition.
+
 Known limits: handles stored in local composite values and then dropped are
 not followed.`,
 	Before: `p := C.CString(name)
