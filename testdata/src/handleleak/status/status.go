@@ -33,6 +33,9 @@ static cl_context clCreateContext(const cl_context_properties *props, int n, con
 static cl_int clReleaseContext(cl_context c) { return 0; }
 static void *clEnqueueMapBuffer(cl_command_queue q, void *buf, int blocking, long flags, size_t off, size_t n, int nwait, const cl_event *wait, cl_event *ev, cl_int *err) { *err = 0; return 0; }
 static cl_int clReleaseEvent(cl_event e) { return 0; }
+typedef struct sqlite3 sqlite3;
+static int sqlite3_open_v2(const char *f, sqlite3 **db, int flags, const char *vfs) { return 0; }
+static int sqlite3_close_v2(sqlite3 *db) { return 0; }
 
 //lifetime:acquire qq_open out=0
 //lifetime:release qq_close arg=0
@@ -328,6 +331,20 @@ func OpenBusy(flags int) (*C.qq_db, error) {
 		return nil, err
 	} else if err != nil {
 		return nil, err
+	}
+	return db, nil
+}
+
+// SQLite, the status checked by a helper of another package.
+func OpenSQLite(path string, fail bool) (*C.sqlite3, error) {
+	cs := C.CString(path)
+	defer C.free(unsafe.Pointer(cs))
+	var db *C.sqlite3
+	if err := statuslib.Check(int(C.sqlite3_open_v2(cs, &db, 6, nil))); err != nil { // want `the handle C.sqlite3_open_v2 returns is not released on every path`
+		return nil, err
+	}
+	if fail {
+		return nil, errors.New("later failure")
 	}
 	return db, nil
 }
