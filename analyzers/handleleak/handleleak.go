@@ -61,6 +61,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			l.rets = append(l.rets, ev.Return)
 		}
+		slices.SortStableFunc(leaks, func(x, y *leak) int { return cmp.Compare(x.acq.Pos, y.acq.Pos) })
 		for _, l := range leaks {
 			slices.SortStableFunc(l.rets, func(x, y ssa.Instruction) int {
 				px, _ := returnPos(fn, x)
