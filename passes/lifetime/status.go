@@ -480,9 +480,27 @@ type errcodeAt struct {
 	arg int
 }
 
-// errcodeArg returns the argument of a C function returning a handle that
-// reports the status (errcode_ret): its only pointer-to-integer parameter,
-// given the address of a variable; -1 when there is none or more than one.
+// statusOut reports whether a variable of type t, given by address, can
+// receive a status: an integer (cl_int errcode_ret, ICU's UErrorCode), not
+// a character, or a C string (char **errptr, as RocksDB and LevelDB report
+// errors: non-nil on failure).
+func statusOut(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	if ok {
+		return b.Info()&types.IsInteger != 0 && b.Kind() != types.Int8 && b.Kind() != types.Uint8
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		if b, ok := p.Elem().Underlying().(*types.Basic); ok {
+			return b.Kind() == types.Int8 || b.Kind() == types.Uint8
+		}
+	}
+	return false
+}
+
+// errcodeArg returns the argument through which a C function whose result
+// is not a status reports one (errcode_ret, errptr): its only parameter
+// that statusOut accepts given the address of a variable; -1 when there is
+// none or more than one.
 func errcodeArg(sig *types.Signature, args []*tok) int {
 	if sig == nil {
 		return -1
@@ -498,12 +516,8 @@ func errcodeArg(sig *types.Signature, args []*tok) int {
 			continue // not the address of a variable (a C string, nil)
 		}
 		ptr, ok := sig.Params().At(i).Type().Underlying().(*types.Pointer)
-		if !ok {
+		if !ok || !statusOut(ptr.Elem()) {
 			continue
-		}
-		b, ok := ptr.Elem().Underlying().(*types.Basic)
-		if !ok || b.Info()&types.IsInteger == 0 || b.Kind() == types.Int8 || b.Kind() == types.Uint8 {
-			continue // not a status (characters are text)
 		}
 		if found >= 0 {
 			return -1

@@ -33,6 +33,12 @@ static cl_context clCreateContext(const cl_context_properties *props, int n, con
 static cl_int clReleaseContext(cl_context c) { return 0; }
 static void *clEnqueueMapBuffer(cl_command_queue q, void *buf, int blocking, long flags, size_t off, size_t n, int nwait, const cl_event *wait, cl_event *ev, cl_int *err) { *err = 0; return 0; }
 static cl_int clReleaseEvent(cl_event e) { return 0; }
+//lifetime:acquire kv_open
+//lifetime:release kv_close arg=0
+typedef struct kv_store { int fd; } kv_store;
+static kv_store *kv_open(const char *path, int create, char **errptr) { return 0; }
+static void kv_close(kv_store *s) { }
+static void kv_free(void *p) { free(p); }
 typedef struct sqlite3 sqlite3;
 static int sqlite3_open_v2(const char *f, sqlite3 **db, int flags, const char *vfs) { return 0; }
 static int sqlite3_close_v2(sqlite3 *db) { return 0; }
@@ -348,3 +354,36 @@ func OpenSQLite(path string, fail bool) (*C.sqlite3, error) {
 	}
 	return db, nil
 }
+
+// The error comes back as a C string through an errptr out-parameter:
+// non-nil on failure.
+type Store struct{ s *C.kv_store }
+
+func OpenStore(path string) (*Store, error) {
+	cs := C.CString(path)
+	defer C.free(unsafe.Pointer(cs))
+	var cerr *C.char
+	s := C.kv_open(cs, 1, &cerr)
+	if cerr != nil {
+		defer C.kv_free(unsafe.Pointer(cerr))
+		return nil, errors.New(C.GoString(cerr))
+	}
+	return &Store{s: s}, nil
+}
+
+func OpenStoreLeak(path string, readonly bool) (*Store, error) {
+	cs := C.CString(path)
+	defer C.free(unsafe.Pointer(cs))
+	var cerr *C.char
+	s := C.kv_open(cs, 1, &cerr) // want `the handle C.kv_open returns is not released on every path`
+	if cerr != nil {
+		defer C.kv_free(unsafe.Pointer(cerr))
+		return nil, errors.New(C.GoString(cerr))
+	}
+	if readonly {
+		return nil, errors.New("read-only")
+	}
+	return &Store{s: s}, nil
+}
+
+func (s *Store) Close() { C.kv_close(s.s) }
