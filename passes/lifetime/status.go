@@ -82,14 +82,14 @@ func (pa *pkgAnalysis) statusMaps(fn *ssa.Function) []StatusMap {
 	return out
 }
 
-// statusType reports whether values of t can be a status: an integer, a
-// boolean or an error.
+// statusType reports whether values of t can be a status: an integer (not
+// a character), a boolean, an error, or a C error message.
 func statusType(t types.Type) bool {
-	if isError(t) {
-		return true
+	if isError(t) || statusOut(t) {
+		return true // an error, a status code, an error message (char *)
 	}
 	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&(types.IsInteger|types.IsBoolean) != 0
+	return ok && b.Info()&types.IsBoolean != 0
 }
 
 // zval is what a value is known to be while the parameter is zero.
@@ -403,8 +403,10 @@ func (a *fnAnalysis) isStatus(s *state, t *tok) bool {
 	if _, ok := a.derived[t]; ok {
 		return true
 	}
-	for _, aq := range s.acquired {
-		if aq.status == t || aq.errcode == t {
+	for h, aq := range s.acquired {
+		// a returned handle is its own status only in that nil is
+		// failure: handing the handle to a function is not a test
+		if aq.status == t && t != h || aq.errcode == t {
 			return true
 		}
 	}
