@@ -89,7 +89,7 @@ func (c *Ctx) Retain(d C.CUdevice) error {
 // A later failure, after the retain succeeded, leaks it.
 func (c *Ctx) RetainLeak(d C.CUdevice, fail bool) error {
 	var ctx C.CUcontext
-	if err := result(C.cuDevicePrimaryCtxRetain(&ctx, d)); err != nil { // want `the handle C.cuDevicePrimaryCtxRetain returns is not released on every path \(the return at line 87 leaks it\)`
+	if err := result(C.cuDevicePrimaryCtxRetain(&ctx, d)); err != nil { // want `the handle C.cuDevicePrimaryCtxRetain returns is not released on every path \(the return at line 96 leaks it\)`
 		return err
 	}
 	if fail {
@@ -112,7 +112,7 @@ func Alloc(n int) (C.CUdeviceptr, error) {
 // The same, with a later failure.
 func AllocLeak(n int) (C.CUdeviceptr, error) {
 	var p C.CUdeviceptr
-	st := C.cuMemAlloc(&p, C.size_t(n)) // want `the handle C.cuMemAlloc returns is not released on every path \(the return at line 111 leaks it\)`
+	st := C.cuMemAlloc(&p, C.size_t(n)) // want `the handle C.cuMemAlloc returns is not released on every path \(the return at line 120 leaks it\)`
 	if err := statuslib.Wrap(int(st), "alloc"); err != nil {
 		return 0, err
 	}
