@@ -23,8 +23,13 @@ func (a *fnAnalysis) backing(s *state, v ssa.Value) *tok {
 			return nil
 		}
 		switch b.Name() {
-		case "Slice", "String", "SliceData", "StringData":
+		case "Slice", "String":
 			if t := a.tokOf(s, v.Call.Args[0]); !t.location() && t.kind != tZero {
+				a.backers[t] = true
+				return t
+			}
+		case "SliceData", "StringData":
+			if t := a.tokOf(s, v.Call.Args[0]); a.backers[t] {
 				return t
 			}
 		}
@@ -37,6 +42,7 @@ func (a *fnAnalysis) backing(s *state, v ssa.Value) *tok {
 			return nil
 		}
 		if t := a.tokOf(s, v.X); !t.location() && t.kind != tZero {
+			a.backers[t] = true
 			return t
 		}
 	case *ssa.IndexAddr:
@@ -59,7 +65,7 @@ func (a *fnAnalysis) backed(v ssa.Value, t *tok) bool {
 	if _, ok := v.Type().Underlying().(*types.Slice); !ok {
 		return false
 	}
-	return t != a.ts.rootOf(v) && !t.location()
+	return a.backers[t] && t != a.ts.rootOf(v) && !t.location()
 }
 
 // nestedAcquires handles the acquisitions made while cgo's wrapper

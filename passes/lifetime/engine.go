@@ -74,6 +74,7 @@ type fnAnalysis struct {
 	acqToks     map[*tok]bool        // handles the function acquires (overwrite.go)
 	keyedLeaks  []keyedLeak          // leaks of references keyed by a parameter, decided after the run
 	keyedMoved  map[*Site]bool       // keyed acquisitions handed on (stored, returned) on some path
+	backers     map[*tok]bool        // handles a slice or string was built over (backing.go)
 }
 
 // relRec is one release the function performs (on some path), for its summary.
@@ -117,6 +118,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		failedToks: map[*tok]bool{},
 		acqToks:    map[*tok]bool{},
 		keyedMoved: map[*Site]bool{},
+		backers:    map[*tok]bool{},
 
 		relIndex: map[relKey]*relRec{},
 	}
