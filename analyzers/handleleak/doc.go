@@ -16,11 +16,15 @@ statement) must be released, returned, stored or handed to code that takes
 ownership on every path. The usual leak is an error return between the
 acquisition and the release.
 
-The analyzer reports the acquisition and each return that can be reached
-with the handle still held, as lostcancel does for context cancel
-functions. Acquisitions that failed are not leaks: on the branch where the
+The analyzer reports each leak once, at the acquisition, naming the
+returns that can be reached with the handle still held (in SARIF and JSON,
+they are the finding's related locations). Acquisitions that failed are not leaks: on the branch where the
 acquiring call's status is non-zero, its error non-nil or the handle nil,
-nothing is held. Passing a handle to a function the analyzer cannot see
+nothing is held. The status is followed through Go helpers
+that map it to an error or a boolean (in any package), through errcode_ret
+out-parameters, and where it cannot be followed the branch is silent. What
+a package initializer, main or TestMain acquires lives for the process and
+is never reported. Passing a handle to a function the analyzer cannot see
 counts as handing it on (precision first). Model entries say which calls
 acquire something that needs a release at all: a primary context retain
 does, cuCtxGetCurrent (a borrow) does not; a handle lent by another
@@ -29,6 +33,18 @@ release of its own. A function of the package's own C counts as keeping
 what it is given unless a model or directive says it only uses that
 argument (borrow NAME arg=N, //lifetime:borrow PARAM on a Go function):
 then the leak after the call is reported.
+
+A C string or buffer made inline as an argument (C.f(C.CString(s))) is
+acquired like one kept in a variable; a const pointer parameter of the
+package's own C does not take ownership unless its body names a freeing
+function. Memory handed out as a slice's or string's backing array
+(unsafe.Slice, unsafe.String, (*[N]T)(p)[:n]) is returned with it. A handle
+in a named result, or a retained context returned to the caller, moves to
+the caller; a reference keyed by a device the caller passes in is the
+caller's unless the function releases or hands it on on another path. A
+method that acquires into a field without testing or releasing what is
+there (an Init) called while the field holds a live handle leaks that
+handle: reported at the first acquisition.
 
 Known limits: handles stored in local composite values and then dropped are
 not followed.`,

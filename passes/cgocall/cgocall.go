@@ -74,6 +74,12 @@ type Call struct {
 	// no Value (their results stay inside the wrapper). Calls lists them;
 	// Lookup returns only the outer call.
 	Nested []*Call
+	// Feeds is, for a nested call whose result is passed straight as an
+	// argument of the outer call (C.open(C.CString(s), &h)), the index of
+	// that argument; -1 otherwise. Result is then the nested call's value,
+	// inside cgo's wrapper.
+	Feeds  int
+	Result *ssa.Call
 
 	argExprs []ast.Expr
 }
@@ -93,6 +99,9 @@ type Result struct {
 	info      *types.Info
 	callExprs map[token.Pos]*ast.CallExpr
 	definedC  map[string]bool
+	// constParams: for the C functions the package defines, which
+	// parameters point to const data
+	constParams map[string][]bool
 }
 
 // DefinedInC reports whether the package's own C (its cgo preambles and .c
@@ -133,7 +142,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	res.indexCalls(user)
-	res.definedC = definedInC(pass, user)
+	res.definedC, res.constParams = definedInC(pass, user)
 	for _, fn := range ssaRes.SrcFuncs {
 		if fn.Pos().IsValid() && support[pass.Fset.File(fn.Pos())] {
 			continue
@@ -232,7 +241,7 @@ func (r *Result) normalize(fn *ssa.Function, ci ssa.CallInstruction) *Call {
 	}
 	// Direct: _Cfunc_f(args).
 	if name, sig := cfunc(com.Value); name != "" {
-		c := &Call{Name: name, Func: fn, Instr: ci, Mode: mode, Pos: com.Pos(), Sig: sig}
+		c := &Call{Name: name, Func: fn, Instr: ci, Mode: mode, Pos: com.Pos(), Sig: sig, Feeds: -1}
 		if call := r.callExprs[com.Pos()]; call != nil {
 			c.argExprs = call.Args
 		}
@@ -299,9 +308,10 @@ func (r *Result) normalize(fn *ssa.Function, ci ssa.CallInstruction) *Call {
 	if !pos.IsValid() {
 		pos = inner.Pos()
 	}
-	c := &Call{Name: name, Func: fn, Instr: ci, Mode: mode, Pos: pos, Sig: sig, aux: aux,
+	c := &Call{Name: name, Func: fn, Instr: ci, Mode: mode, Pos: pos, Sig: sig, aux: aux, Feeds: -1,
 		argExprs: r.argExprs(inner, wrapper)}
 	c.Args = fr.expandAll(inner.Call.Args)
+	var subs []*ssa.Call
 	for w := range fr.closure {
 		for _, b := range w.Blocks {
 			for _, instr := range b.Instrs {
@@ -309,9 +319,16 @@ func (r *Result) normalize(fn *ssa.Function, ci ssa.CallInstruction) *Call {
 				if !ok || call == inner {
 					continue
 				}
+				if sub, _ := closureOf(call.Call.Value); sub != nil && sub != w && r.wrappers[sub] {
+					subs = append(subs, call)
+					continue
+				}
 				if name, sig := cfunc(call.Call.Value); name != "" {
 					n := &Call{Name: name, Func: fn, Instr: ci, Mode: Direct, Pos: call.Pos(), Sig: sig,
-						Args: fr.expandAll(call.Call.Args)}
+						Args: fr.expandAll(call.Call.Args), Feeds: feeds(inner, call)}
+					if n.Feeds >= 0 {
+						n.Result = call
+					}
 					if ce := r.callExprs[call.Pos()]; ce != nil {
 						n.argExprs = ce.Args
 					}
@@ -319,6 +336,27 @@ func (r *Result) normalize(fn *ssa.Function, ci ssa.CallInstruction) *Call {
 				}
 			}
 		}
+	}
+	// An argument that is itself a call wrapped by cgo (C.CBytes(b), whose
+	// argument holds Go memory): its wrapper's C call is nested too.
+	for _, call := range subs {
+		sub, smc := closureOf(call.Call.Value)
+		fr.closure[sub] = smc
+		subInner := innerCCall(sub)
+		if subInner == nil {
+			continue
+		}
+		name, sig := cfunc(subInner.Call.Value)
+		pos := sub.Pos()
+		if !pos.IsValid() {
+			pos = subInner.Pos()
+		}
+		n := &Call{Name: name, Func: fn, Instr: ci, Mode: Direct, Pos: pos, Sig: sig,
+			Args: fr.expandAll(subInner.Call.Args), Feeds: feeds(inner, call)}
+		if n.Feeds >= 0 {
+			n.Result = call
+		}
+		c.Nested = append(c.Nested, n)
 	}
 	slices.SortFunc(c.Nested, func(a, b *Call) int { return cmp.Compare(a.Pos, b.Pos) })
 	if mode == Direct {

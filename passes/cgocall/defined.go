@@ -18,12 +18,19 @@ var cKeywords = map[string]bool{"if": true, "for": true, "while": true, "switch"
 
 // definedInC returns the names of the C functions the package's preambles
 // and small .c files define.
-func definedInC(pass *analysis.Pass, files []*ast.File) map[string]bool {
+func definedInC(pass *analysis.Pass, files []*ast.File) (map[string]bool, map[string][]bool) {
 	out := map[string]bool{}
+	consts := map[string][]bool{}
 	scan := func(text string) {
-		for _, m := range funcDef.FindAllStringSubmatch(text, -1) {
-			if !cKeywords[m[1]] {
-				out[m[1]] = true
+		for _, ix := range funcDef.FindAllStringSubmatchIndex(text, -1) {
+			name, def := text[ix[2]:ix[3]], text[ix[0]:ix[1]]
+			if !cKeywords[name] {
+				out[name] = true
+				if open := strings.Index(def, "("); open >= 0 {
+					if end := strings.LastIndex(def, ")"); end > open && !passesDestructor(body(text, ix[1])) {
+						consts[name] = constParams(def[open+1 : end])
+					}
+				}
 			}
 		}
 	}
@@ -48,5 +55,5 @@ func definedInC(pass *analysis.Pass, files []*ast.File) map[string]bool {
 		}
 		scan(string(data))
 	}
-	return out
+	return out, consts
 }

@@ -278,6 +278,7 @@ func (pa *pkgAnalysis) summaryOf(fn *ssa.Function) *Summary {
 	} else {
 		sum, trace = pa.cheapSummary(fn), &Trace{Func: fn}
 	}
+	sum.Status = pa.statusMaps(fn)
 	delete(pa.inProgress, fn)
 	pa.addDeclared(fn, sum)
 	pa.res.Summaries[fn] = sum
@@ -465,11 +466,12 @@ func (a *fnAnalysis) summarize() *Summary {
 	sum.Returns = returns(a.fn, a.pa.summaryOf)
 	if a.exitsNormal > 0 {
 		for i := range a.fn.Signature.Results().Len() {
-			if a.retAcq[i] == a.exitsNormal && resultCanHoldHandle(a.fn.Signature.Results().At(i).Type()) {
+			if a.retAcq[i] == a.exitsNormal && a.retReal[i] > 0 && resultCanHoldHandle(a.fn.Signature.Results().At(i).Type()) {
 				sum.Acquires = append(sum.Acquires, i)
 			}
 		}
 	}
+	sum.AcquiresInto = a.acquiresInto()
 	for i, p := range a.fn.Params {
 		if a.escapes[p] {
 			sum.Escapes = append(sum.Escapes, i)

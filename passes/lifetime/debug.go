@@ -40,6 +40,15 @@ func (r *Result) dump(w io.Writer) {
 		if s.Globals {
 			fmt.Fprintf(w, "  globals\n")
 		}
+		for _, m := range s.Status {
+			fmt.Fprintf(w, "  status %+v\n", m)
+		}
+		for _, p := range s.AcquiresInto {
+			fmt.Fprintf(w, "  acquires into %s\n", p.Key())
+		}
+		if len(s.Acquires) > 0 {
+			fmt.Fprintf(w, "  acquires %v\n", s.Acquires)
+		}
 	}
 	for _, f := range r.Finalizers {
 		fmt.Fprintf(w, "finalizer on %s by %s: %+v\n", f.Type.Name(), f.Name, f.Releases)

@@ -70,7 +70,14 @@ type fnAnalysis struct {
 	globals     bool
 	unknowns    bool
 	argExprFn   func(ssa.CallInstruction, int) string
-	lent        map[*tok]*Site // handles lent by an argument of the call that yields them (model borrowed-from=N) -> that call
+	lent        map[*tok]*Site       // handles lent by an argument of the call that yields them (model borrowed-from=N) -> that call
+	derived     map[*tok]*derivation // values derived from an acquisition's status (status.go)
+	retReal     map[int]int          // result index -> exits returning a handle acquired on the path
+	failedToks  map[*tok]bool        // handles of acquisitions that failed on some path
+	acqToks     map[*tok]bool        // handles the function acquires (overwrite.go)
+	keyedLeaks  []keyedLeak          // leaks of references keyed by a parameter, decided after the run
+	keyedMoved  map[*Site]bool       // keyed acquisitions handed on (stored, returned) on some path
+	backers     map[*tok]bool        // handles a slice or string was built over (backing.go)
 }
 
 // relRec is one release the function performs (on some path), for its summary.
@@ -109,6 +116,13 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		uses:    map[string]access.Path{},
 		retAcq:  map[int]int{},
 		escapes: map[*ssa.Parameter]bool{},
+		derived: map[*tok]*derivation{},
+		retReal: map[int]int{},
+
+		failedToks: map[*tok]bool{},
+		acqToks:    map[*tok]bool{},
+		keyedMoved: map[*Site]bool{},
+		backers:    map[*tok]bool{},
 
 		relIndex: map[relKey]*relRec{},
 		dropSeen: map[relKey]bool{},
@@ -128,6 +142,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		}
 	}
 	a.run()
+	a.flushKeyedLeaks()
 	return a.summarize(), a.trace
 }
 
@@ -386,8 +401,13 @@ func (a *fnAnalysis) tokOf(s *state, v ssa.Value) *tok {
 		return a.ts.field(a.tokOf(s, v.X), v.Field)
 	case *ssa.Extract:
 		return a.ts.field(a.tokOf(s, v.Tuple), v.Index)
-	case *ssa.Call:
-		if t, ok := s.vals[a.vnum[v]]; ok {
+	case *ssa.Call, *ssa.Slice, *ssa.IndexAddr:
+		if c, ok := v.(*ssa.Call); ok {
+			if t, ok := s.vals[a.vnum[c]]; ok {
+				return t // an accessor's result (accessed)
+			}
+		}
+		if t := a.backing(s, v); t != nil {
 			return t
 		}
 	}
@@ -435,7 +455,11 @@ func (a *fnAnalysis) eval(s *state, r access.Ref) *tok {
 	if !r.Valid() {
 		return nil
 	}
-	return a.apply(s, a.tokOf(s, r.Root), r.Ops)
+	t, ops := a.tokOf(s, r.Root), r.Ops
+	if len(ops) > 0 && ops[0].Kind == access.IndexAddr && a.backed(r.Root, t) {
+		ops = ops[1:] // &s[0] of a slice over a handle: the handle
+	}
+	return a.apply(s, t, ops)
 }
 
 func (a *fnAnalysis) apply(s *state, t *tok, ops []access.Op) *tok {
@@ -686,6 +710,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 	switch {
 	case eff.c != nil:
 		c := eff.c
+		if !deferred {
+			a.nestedAcquires(s, instr, c, args)
+		}
 		released := map[int]bool{}
 		rels := a.pa.model.Model.Releases(c.Name, c.Sig)
 		for _, e := range rels {
@@ -746,6 +773,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				a.write(s, args[arg], a.ts.zero)
 			}
 		}
+		var errcodes []errcodeAt
 		for _, e := range a.pa.model.Model.Acquires(c.Name) {
 			if e.Global {
 				s.counts[a.ts.global(e.Library)]++
@@ -768,6 +796,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			case e.Out >= 0 && e.Out < len(args) && args[e.Out] != nil:
 				released[e.Out] = true
 				fresh = a.ts.fresh(args[e.Out], a.inum[instr])
+				if !deferred {
+					a.overwrite(s, args[e.Out], instr, c.Name, true, cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(e.Out)))
+				}
 				a.write(s, args[e.Out], fresh)
 			case e.Out == model.Returned && c.Value != nil:
 				fresh = status
@@ -775,13 +806,18 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			asite := a.site(instr, nil, c.Name, "acquire", e.Out, deferred, nil)
 			if e.Key >= 0 && e.Key < len(args) && args[e.Key] != nil {
 				s.counts[args[e.Key]]++ // a new counted reference
-				s.acquired[args[e.Key]] = &acq{site: asite, status: status}
+				s.acquired[args[e.Key]] = &acq{site: asite, status: status, out: fresh, keyed: true}
 			} else if fresh != nil {
 				if a.pa.model.Model.Counted(e) {
 					s.counts[fresh] = 1 // a new counted object holds one reference
 				}
+				aq := &acq{site: asite, status: status}
 				if !a.pa.model.Model.FreedWithParent(e) {
-					s.acquired[fresh] = &acq{site: asite, status: status}
+					s.acquired[fresh] = aq
+					a.acqToks[fresh] = true
+				}
+				if i := errcodeArg(c.Sig, args); i >= 0 && i != e.Out {
+					errcodes = append(errcodes, errcodeAt{aq, i})
 				}
 				if e.Parent >= 0 && e.Parent < len(args) && args[e.Parent] != nil {
 					s.parents[fresh] = args[e.Parent]
@@ -801,7 +837,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			}
 			// borrow NAME arg=N: C uses the argument without keeping it
 			uses := a.pa.model.Model.Uses(c.Name, i)
-			if t != nil && !uses && (ownC || t.location() && !released[i]) {
+			if t != nil && !uses && (ownC && !a.pa.calls.ConstPointerParam(c.Name, i) || t.location() && !released[i]) {
 				// the address of a variable given to C: C may replace
 				// (or take) what it holds
 				if t.location() {
@@ -818,6 +854,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			if !released[i] && t != nil && t.location() {
 				a.clobber(s, t, instr)
 			}
+		}
+		for _, ec := range errcodes {
+			ec.aq.errcode = a.content(s, args[ec.arg])
 		}
 	case eff.disarm:
 		if len(args) > 0 && args[0] != nil {
@@ -842,6 +881,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 		}
 	case eff.sum != nil:
 		sum := eff.sum
+		if !deferred {
+			a.deriveStatus(s, instr, sum, args)
+		}
 		// Uses first (a function uses its argument, then may release it),
 		// leaving out what the callee itself releases: that is its release.
 		for _, u := range sum.Uses {
@@ -887,6 +929,13 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				}), t)
 			}
 		}
+		if !deferred {
+			for _, p := range sum.AcquiresInto {
+				if l := a.evalPath(s, eff, args, p); l != nil {
+					a.overwrite(s, l, instr, eff.calleeName, false, a.pathText(instr, eff.callee, access.Path{Root: p.Root, Ops: append(slices.Clip(p.Ops), access.Op{Kind: access.Load})}))
+				}
+			}
+		}
 		for _, st := range sum.Stores {
 			l := a.evalPath(s, eff, args, st.Path)
 			if l == nil {
@@ -925,6 +974,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				s.acquired[t] = &acq{site: asite, status: status}
 			}
 		}
+		if !deferred {
+			a.acquiredInto(s, instr, eff, args, sum)
+		}
 		for _, d := range sum.Disarms {
 			if t := a.evalPath(s, eff, args, d); t != nil {
 				if p, ok := t.path(a.fn); ok {
@@ -937,6 +989,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			a.globals = true
 		}
 	case eff.unknown:
+		if !deferred {
+			a.deriveStatus(s, instr, nil, args)
+		}
 		for _, t := range args {
 			if t != nil {
 				a.escape(s, t)

@@ -24,6 +24,9 @@ func (a *fnAnalysis) escape(s *state, t *tok) {
 	if t.root.kind == tRoot {
 		s.escaped[t.root] = true
 	}
+	if aq, ok := s.acquired[t]; ok && aq.keyed {
+		a.keyedMoved[aq.site] = true
+	}
 	delete(s.acquired, t)
 }
 
@@ -173,7 +176,7 @@ func (a *fnAnalysis) refine(ns, out *state, br *branch, si int) {
 			return false
 		}
 		for h, aq := range out.acquired {
-			if h == t || aq.status == t {
+			if h == t || aq.status == t || aq.errcode == t {
 				return true
 			}
 		}
@@ -186,8 +189,12 @@ func (a *fnAnalysis) refine(ns, out *state, br *branch, si int) {
 	}
 	failed := func(st *tok, handle bool) {
 		for t, aq := range ns.acquired {
-			if aq.status == st || handle && t == st {
+			if aq.status == st || aq.errcode == st || handle && t == st {
 				delete(ns.acquired, t)
+				a.failedToks[t] = true
+				if aq.out != nil {
+					a.failedToks[aq.out] = true
+				}
 			}
 		}
 		if !handle {
@@ -201,13 +208,19 @@ func (a *fnAnalysis) refine(ns, out *state, br *branch, si int) {
 	}
 	unsure := func() {
 		for _, t := range br.parts {
+			if src, _, _, ok := a.resolveDerived(t); ok {
+				t = src // a value derived from a status (err == ErrBusy)
+			}
 			for h, aq := range out.acquired {
-				if h == t || aq.status == t {
+				if h == t || aq.status == t || aq.errcode == t {
 					ns.unsure[aq.status] = true
 					ns.unsure[h] = true
 				}
 			}
 		}
+	}
+	if a.refineDerived(ns, out, br, truth, func(st *tok) { failed(st, false) }) {
+		return
 	}
 	if !involved(br.x) {
 		unsure()
@@ -297,8 +310,11 @@ func (a *fnAnalysis) leaks(s *state, ret *ssa.Return) {
 		t := a.tokOf(s, r)
 		results[t] = true
 		roots[t.root] = true
-		if _, ok := s.acquired[t]; ok || t.kind == tZero {
+		if _, ok := s.acquired[t]; ok {
 			a.retAcq[i]++
+			a.retReal[i]++
+		} else if t.kind == tZero || a.failedToks[t] {
+			a.retAcq[i]++ // nil, or what a failed acquisition left
 		}
 	}
 	a.exitsNormal++
@@ -307,20 +323,38 @@ func (a *fnAnalysis) leaks(s *state, ret *ssa.Return) {
 			a.escapes[p] = true
 		}
 	}
+	if processLifetime(a.fn) {
+		return // held until the process exits
+	}
 	for t, aq := range s.acquired {
 		switch {
 		case results[t], roots[t.root], s.escaped[t], s.escaped[t.root],
 			s.unsure[aq.status], s.unsure[t]:
 			continue
 		}
-		if _, ok := s.maybe[t]; ok {
+		if _, ok := s.maybe[t]; ok || aq.into {
 			continue
 		}
 		if a.heldElsewhere(s, t, roots) {
 			continue
 		}
-		a.event(&Event{Kind: Leak, First: aq.site, Return: ret, Handle: aq.site.Handle},
-			fmt.Sprint("leak", aq.site.id, "/", a.inum[ret]))
+		if o := aq.out; o != nil && (results[o] || roots[o.root] || s.escaped[o] || a.heldElsewhere(s, o, roots)) {
+			a.keyedMoved[aq.site] = true
+			continue // the retained handle goes to the caller, and the reference with it
+		}
+		ev := &Event{Kind: Leak, First: aq.site, Return: ret, Handle: aq.site.Handle}
+		key := fmt.Sprint("leak", aq.site.id, "/", a.inum[ret])
+		if aq.keyed {
+			if _, ok := t.path(a.fn); ok {
+				// a reference keyed by a value the caller holds (a device
+				// passed in): the caller's, unless this function releases
+				// it or hands it on on another path (decided once all
+				// paths are seen)
+				a.keyedLeaks = append(a.keyedLeaks, keyedLeak{ev: ev, key: key, tok: t})
+				continue
+			}
+		}
+		a.event(ev, key)
 	}
 }
 

@@ -44,6 +44,21 @@ type branch struct {
 type acq struct {
 	site   *Site
 	status *tok // the acquiring call's result, whose test tells success from failure
+	// errcode is the content, after the call, of an errcode_ret
+	// out-parameter (an acquisition that returns its handle and reports its
+	// status through a pointer to an integer): a second status.
+	errcode *tok
+	// out is, for a counted reference keyed by another argument (a
+	// primary context retained by device), the handle the call wrote: the
+	// caller who receives it owes the release.
+	out *tok
+	// into is set for a handle a callee acquired into a location of this
+	// function's (an Init method): it is followed to tell an overwrite, and
+	// not reported as a leak (precision first).
+	into bool
+	// keyed is set for a counted reference identified by another
+	// argument (the key, the token it is held under).
+	keyed bool
 }
 
 // valKey identifies an SSA value of the function (loads and phis) by number.

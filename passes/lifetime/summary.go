@@ -49,6 +49,15 @@ type Summary struct {
 	// to code that may keep them: the caller's handle is no longer only
 	// the caller's to release.
 	Escapes []int
+	// Status lists the results that map a status argument the way a
+	// status check does (nil exactly when the status is success): a branch
+	// on such a result tests the acquisition whose status was passed.
+	Status []StatusMap
+	// AcquiresInto lists the locations, from parameters, into which the
+	// function acquires a new handle without testing or releasing the one
+	// they hold (an Init method): calling it again on a location that
+	// holds a live handle leaks that handle.
+	AcquiresInto []access.Path
 }
 
 // Returned is a result of a function that is a path from a parameter.
@@ -105,7 +114,7 @@ func (f *SummaryFact) String() string { return "lifetime summary" }
 
 func (s *Summary) empty() bool {
 	return s == nil || len(s.Releases) == 0 && len(s.Drops) == 0 && len(s.Stores) == 0 && len(s.Clobbers) == 0 && len(s.Disarms) == 0 && !s.Globals &&
-		len(s.Uses) == 0 && len(s.Returns) == 0 && len(s.Acquires) == 0 && len(s.Escapes) == 0
+		len(s.Uses) == 0 && len(s.Returns) == 0 && len(s.Acquires) == 0 && len(s.Escapes) == 0 && len(s.Status) == 0 && len(s.AcquiresInto) == 0
 }
 
 // ReleaseOf returns the release of path p, or nil.

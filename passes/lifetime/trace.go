@@ -47,6 +47,11 @@ const (
 	// UncheckedUse: Second passes C a handle read from a parameter (Path)
 	// with no test of the handle or of its owner on the path.
 	UncheckedUse
+	// Overwrite: a handle acquired at First, still held, is replaced at
+	// Second by a call that acquires a new handle into the same location
+	// without releasing what is there (an Init method called twice): the
+	// first handle leaks. Handle is the location, as written.
+	Overwrite
 )
 
 // An Event is one finding of the state machine.

@@ -27,7 +27,7 @@ import (
 func name(s string) error {
 	p := C.CString(s) // want `the handle C.CString returns is not released on every path \(the return at line 30 leaks it\); release it \(C.free\) on that path`
 	if C.strlen(p) == 0 {
-		return errors.New("empty") // want `this return can be reached without releasing the handle C.CString returned at line 28`
+		return errors.New("empty")
 	}
 	C.free(unsafe.Pointer(p))
 	return nil
@@ -96,7 +96,7 @@ func retain(dev C.CUdevice, fail bool) error {
 		return errors.New("retain failed")
 	}
 	if fail {
-		return errors.New("later failure") // want `this return can be reached without releasing`
+		return errors.New("later failure")
 	}
 	C.cuDevicePrimaryCtxRelease(dev)
 	return nil
@@ -109,7 +109,7 @@ func useAlloc(n int) error {
 		return err
 	}
 	if n > 100 {
-		return errors.New("too big") // want `this return can be reached without releasing the handle alloc returned`
+		return errors.New("too big")
 	}
 	C.cuMemFree(p)
 	return nil
@@ -123,7 +123,7 @@ func freeNested() { C.free(C.malloc(1)) }
 func noReturn() {
 	p := C.malloc(8) // want `the handle C.malloc returns is not released on every path \(the end of the function at line 126 leaks it\)`
 	_ = p
-} // want `the end of the function can be reached without releasing the handle C.malloc returned at line 124`
+}
 
 // One directive at the acquisition silences the finding at the return too.
 func ignored(fail bool) error {
