@@ -13,6 +13,7 @@
 package lifetimedirective
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -64,19 +65,24 @@ var Analyzer = &analysis.Analyzer{
 	},
 }
 
+// position matches a word that is a source position, file:line[:col][:].
+var position = regexp.MustCompile(`^[^"]+:\d+(:\d+)?:?$`)
+
 // maxWord is the longest word of a directive a message echoes whole.
 const maxWord = 64
 
 // clipWords cuts each word of msg longer than maxWord bytes (a name or
 // argument of the directive, echoed) to its first maxWord bytes and "…",
-// so that a runaway directive gives a message a person can read.
+// so that a runaway directive gives a message a person can read. A
+// position (file:line or file:line:col, which names the other entry of a
+// conflict) is the reader's way to the other place and stays whole.
 func clipWords(msg string) string {
 	if len(msg) <= maxWord {
 		return msg
 	}
 	words := strings.Split(msg, " ")
 	for i, w := range words {
-		if len(w) > maxWord {
+		if len(w) > maxWord && !position.MatchString(w) {
 			n := maxWord
 			for n > 0 && !utf8.RuneStart(w[n]) {
 				n--

@@ -96,8 +96,15 @@ func nameRelease(name string, sig *types.Signature) int {
 		score := 0
 		for _, tn := range cTypeNames(t) {
 			score = max(score, nameFit(on, normName(tn)))
-			if wordsFit(object, splitWords(strings.TrimPrefix(tn, "struct_"))) {
+			tw := splitWords(strings.TrimPrefix(tn, "struct_"))
+			if wordsFit(object, tw) {
 				score = max(score, 2)
+			}
+			if len(object) == 1 && len(tw) > 1 && strings.EqualFold(object[0], tw[0]) {
+				// the name is a library prefix and the verb, and the
+				// prefix is the type's first word, however short
+				// (gp_release(gp_ctx *)): as nameFit's 1
+				score = max(score, 1)
 			}
 		}
 		if score > bestScore {

@@ -94,7 +94,7 @@ func wrapPixbuf(h *C.GdkPixbuf) *Pixbuf {
 }
 
 func (p *Pixbuf) Width() int {
-	return int(C.gdk_pixbuf_get_width(p.p)) // want `p may be collected while C.gdk_pixbuf_get_width runs with p.p: nothing uses p after the call, so the finalizer set at line 92 \(\(\*Pixbuf\).unref\) can release p.p during it; add runtime.KeepAlive\(p\) after the call`
+	return int(C.gdk_pixbuf_get_width(p.p)) // want `p may be collected while C.gdk_pixbuf_get_width runs with p.p: nothing uses p after the call, so the finalizer set at line 92 \(\(\*Pixbuf\).unref\) can release p.p during it; add defer runtime.KeepAlive\(p\) before the call`
 }
 
 func (p *Pixbuf) WidthOK() int {

@@ -44,7 +44,7 @@ var errConfig = errors.New("bad configuration")
 func newEngine(cs int) (*C.engine, error) {
 	h := C.engine_create() // want `the handle C.engine_create returns is not released on every path`
 	if C.engine_configure(h, C.int(cs)) != 0 {
-		return nil, errConfig // want `this return can be reached without releasing the handle C.engine_create returned`
+		return nil, errConfig
 	}
 	return h, nil
 }
@@ -87,7 +87,7 @@ func send(p *C.pipe_t, v int) int { return int(C.pipe_write(p, C.int(v))) }
 func sendOnce(v int) error {
 	p := C.pipe_open() // want `the handle C.pipe_open returns is not released on every path`
 	if send(p, v) != v {
-		return errConfig // want `this return can be reached without releasing the handle C.pipe_open returned`
+		return errConfig
 	}
 	C.pipe_close(p)
 	return nil
@@ -133,7 +133,7 @@ func blobs(a *C.arena, k int) error {
 	var n *C.node
 	C.arena_blob(a, &n) // want `the handle C.arena_blob returns is not released on every path`
 	if k < 0 {
-		return errConfig // want `this return can be reached without releasing the handle C.arena_blob returned`
+		return errConfig
 	}
 	C.blob_free(n)
 	return nil

@@ -18,7 +18,7 @@ func exec(db *C.sqlite3, sql *C.char) error {
 		return errConfig
 	}
 	if C.sqlite3_step(st) != 101 {
-		return errConfig // want `this return can be reached without releasing the handle C.sqlite3_prepare_v2 returned`
+		return errConfig
 	}
 	C.sqlite3_finalize(st)
 	return nil
