@@ -96,3 +96,11 @@ func (l *incompleteLog) addToSARIF(r *sarif.Report, dir string) {
 		inv.AddToolExecutionNotification(sarif.NewNotification().WithLevel("warning").WithMessage(sarif.NewTextMessage(m)))
 	}
 }
+
+// complete is the driver's Cacheable: a package whose lifetime analysis
+// stopped at its work budget in some function is not cached, so that the
+// next run says so again.
+func complete(act *driver.Action, result any) bool {
+	res, ok := result.(*lifetime.Result)
+	return !ok || act.Analyzer != lifetime.Analyzer || len(res.Incomplete()) == 0
+}

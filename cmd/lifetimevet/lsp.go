@@ -40,6 +40,7 @@ func lspMain(args []string) int {
 	fs.Var(&files, "model", "add a model `file` of C functions (repeatable)")
 	tags := fs.String("tags", "", "comma-separated build `tags`")
 	tests := fs.Bool("test", true, "analyse test files too")
+	cacheMode := fs.String("cache", "on", "keep each package's facts and findings in the analysis cache (`on` or off; see LIFETIMEVET_CACHE), so that a save re-analyses only the packages whose content changed")
 	all := suite(false)
 	enable := map[*analysis.Analyzer]*triState{}
 	for _, a := range all {
@@ -78,6 +79,10 @@ Flags:
 	}
 	if len(ls.analyzers) == 0 {
 		fatalf("no analyzers selected")
+	}
+	if c, key := openCache(*cacheMode, []byte("tags="+*tags), modelKey(files)); c != nil {
+		defer c.Close()
+		ls.cacheOpts = driver.Options{Cache: c, CacheKey: key}
 	}
 	if *tags != "" {
 		ls.buildFlags = []string{"-tags=" + *tags}
@@ -148,6 +153,7 @@ type langServer struct {
 	analyzers  []*analysis.Analyzer
 	tests      bool
 	buildFlags []string
+	cacheOpts  driver.Options // the analysis cache, if any
 
 	mu        sync.Mutex
 	published map[string]bool     // files with diagnostics published
@@ -261,7 +267,12 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 	}
 	useConfigs(configs)
 	incomplete := newIncompleteLog(pkgs)
-	graph, err := driver.Analyze(configs.configured(ls.analyzers), cfg.Fset, pkgs, &driver.Options{Result: incomplete.record})
+	opts := ls.cacheOpts
+	opts.Result, opts.Cacheable = incomplete.record, complete
+	if opts.Cache != nil {
+		opts.CacheKey = append(slices.Clip(opts.CacheKey), configs.key()...)
+	}
+	graph, err := driver.Analyze(configs.configured(ls.analyzers), cfg.Fset, pkgs, &opts)
 	for _, msg := range incomplete.messages("") {
 		fmt.Fprintf(os.Stderr, "%s: %s\n", progName(), msg)
 		ls.log(notify, protocol.MessageTypeWarning, "lifetimevet: "+msg)
@@ -340,9 +351,8 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 		ls.fixes[name] = fileFixes[name]
 	}
 	for name, ds := range byFile {
-		if len(ds) == 0 && !ls.published[name] {
-			continue
-		}
+		// a clean file gets its empty list too: the client can tell
+		// "clean" from "not analysed yet"
 		ls.published[name] = len(ds) > 0
 		notify(string(protocol.ServerTextDocumentPublishDiagnostics), protocol.PublishDiagnosticsParams{
 			URI:         pathURI(name),

@@ -45,10 +45,12 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
+	"honnef.co/go/tools/lintcmd/cache"
 )
 
 // LoadMode is the go/packages mode that Analyze needs: the metadata of the
@@ -77,6 +79,19 @@ type Options struct {
 	// hook to report what a pass says of itself, such as the functions
 	// whose analysis stopped at a work bound). Calls may be concurrent.
 	Result func(act *Action, result any)
+	// Cache, if not nil, keeps each package's export data, facts and
+	// diagnostics between runs (see cache.go): a package whose key is in
+	// it is not analysed again.
+	Cache cache.Cache
+	// CacheKey is the caller's part of every package's key: whatever
+	// else the analysis depends on (the executable, the model files'
+	// content, the build flags and environment, a configuration file).
+	CacheKey []byte
+	// Cacheable, if not nil, says whether an action's result lets its
+	// package's outcome be cached: a package with an action for which it
+	// is false is analysed again next time (a pass that stopped at a work
+	// bound must say so on every run, which a cached outcome would not).
+	Cacheable func(act *Action, result any) bool
 }
 
 // A Graph is the outcome of Analyze: an action per analyzer and package.
@@ -88,6 +103,10 @@ type Graph struct {
 
 	digests   map[string][sha256.Size]byte
 	rewritten map[string][]byte
+
+	// CacheHits and CacheMisses count the packages loaded from
+	// Options.Cache and those analysed (with a cache).
+	CacheHits, CacheMisses int
 }
 
 // ReadFile reads a file as the driver parsed it: for cgo's rewrite of a
@@ -164,6 +183,10 @@ type node struct {
 	// the facts its actions exported, to move to its light types
 	objectFacts  []objectFactKey
 	packageFacts []packageFactKey
+	// its cache key (see cacheKey), if keyed
+	key    [sha256.Size]byte
+	keyed  bool
+	export []byte // its export data, when storeCached wrote it
 }
 
 type driver struct {
@@ -175,6 +198,9 @@ type driver struct {
 	packageFacts map[packageFactKey]analysis.Fact
 	digests      map[string][sha256.Size]byte
 	rewritten    map[string][]byte // see resolveLineDirectives
+
+	nodes        map[*packages.Package]*node
+	hits, misses atomic.Int64
 }
 
 // Analyze runs the analyzers on the root packages, which go/packages
@@ -251,7 +277,7 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 	}
 
 	d := &driver{fset: fset, opts: opts, objectFacts: map[objectFactKey]analysis.Fact{}, packageFacts: map[packageFactKey]analysis.Fact{},
-		digests: map[string][sha256.Size]byte{}, rewritten: map[string][]byte{}}
+		digests: map[string][sha256.Size]byte{}, rewritten: map[string][]byte{}, nodes: nodes}
 	// The user's files that cgo rewrote were read by cgo when the
 	// packages were loaded: their digests are taken now, as close to
 	// that as the driver gets.
@@ -274,6 +300,7 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 	}
 	g.digests = d.digests
 	g.rewritten = d.rewritten
+	g.CacheHits, g.CacheMisses = int(d.hits.Load()), int(d.misses.Load())
 	return g, nil
 }
 
@@ -347,9 +374,25 @@ func (d *driver) run(order []*node, workers int) error {
 // what its importers do not need.
 func (d *driver) process(n *node) {
 	pkg := n.pkg
+	if d.opts.Cache != nil && d.cacheKey(n) {
+		if d.loadCached(n) {
+			d.hits.Add(1)
+			if n.root {
+				d.readRootFiles(pkg)
+			}
+			if d.opts.PackageDone != nil {
+				d.opts.PackageDone(pkg)
+			}
+			return
+		}
+		d.misses.Add(1)
+	}
 	d.typeCheck(pkg, n.root)
 	for _, act := range n.actions {
 		d.exec(n, act)
+	}
+	if d.opts.Cache != nil && n.keyed {
+		d.storeCached(n)
 	}
 	for _, act := range n.actions {
 		act.result = nil
@@ -388,22 +431,10 @@ func (d *driver) typeCheck(pkg *packages.Package, root bool) {
 		}
 	}
 	for _, name := range pkg.CompiledGoFiles {
-		src, err := os.ReadFile(name)
+		src, err := d.readGoFile(pkg, name, root)
 		if err != nil {
 			addError(err)
 			continue
-		}
-		if !slices.Contains(pkg.GoFiles, name) {
-			// cgo's rewrite of a user's file, in the build cache
-			if fixed, ok := resolveLineDirectives(src); ok {
-				src = fixed
-				d.mu.Lock()
-				d.rewritten[name] = fixed
-				d.mu.Unlock()
-			}
-		}
-		if root {
-			d.digest(name, src)
 		}
 		f, err := parser.ParseFile(d.fset, name, src, parser.AllErrors|parser.ParseComments)
 		if err != nil {
@@ -435,6 +466,38 @@ func (d *driver) typeCheck(pkg *packages.Package, root bool) {
 	pkg.IllTyped = len(pkg.Errors) > 0
 	for _, imp := range pkg.Imports {
 		pkg.IllTyped = pkg.IllTyped || imp.IllTyped
+	}
+}
+
+// readGoFile reads a compiled Go file of the package as the parser is to
+// see it: cgo's rewrite of a user's file with its //line directives
+// resolved (and kept for ReadFile). For a root package, it records the
+// file's digest.
+func (d *driver) readGoFile(pkg *packages.Package, name string, root bool) ([]byte, error) {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(pkg.GoFiles, name) {
+		// cgo's rewrite of a user's file, in the build cache
+		if fixed, ok := resolveLineDirectives(src); ok {
+			src = fixed
+			d.mu.Lock()
+			d.rewritten[name] = fixed
+			d.mu.Unlock()
+		}
+	}
+	if root {
+		d.digest(name, src)
+	}
+	return src, nil
+}
+
+// readRootFiles reads the compiled Go files of a root package loaded from
+// the cache, for their digests and rewrites, as typeCheck would have.
+func (d *driver) readRootFiles(pkg *packages.Package) {
+	for _, name := range pkg.CompiledGoFiles {
+		d.readGoFile(pkg, name, true)
 	}
 }
 

@@ -385,38 +385,43 @@ func TestSameAsChecker(t *testing.T) {
 		}
 	}
 
-	dcfg := &packages.Config{Mode: driver.LoadMode, Dir: src, Env: env, Tests: true, Fset: token.NewFileSet()}
-	dpkgs, err := packages.Load(dcfg, patterns...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dg, err := driver.Analyze(analyzers.All, dcfg.Fset, dpkgs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for act := range dg.All() {
-		for _, d := range act.Diagnostics {
-			got = append(got, fmt.Sprintf("%s: %s: %s", act.Package.Fset.Position(d.Pos), act.Analyzer.Name, d.Message))
+	// without a cache, with a cold one, with a warm one (every package
+	// that has no errors loaded from it)
+	c := openCache(t)
+	for _, opts := range []*driver.Options{nil, {Cache: c}, {Cache: c}} {
+		dcfg := &packages.Config{Mode: driver.LoadMode, Dir: src, Env: env, Tests: true, Fset: token.NewFileSet()}
+		dpkgs, err := packages.Load(dcfg, patterns...)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if act.Err != nil {
-			got = append(got, fmt.Sprintf("%s: %s: error: %v", act.Package.ID, act.Analyzer.Name, act.Err))
+		dg, err := driver.Analyze(analyzers.All, dcfg.Fset, dpkgs, opts)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	slices.Sort(want)
-	slices.Sort(got)
-	if len(want) < 100 {
-		t.Fatalf("the checker found only %d things: the comparison would mean little", len(want))
-	}
-	if !slices.Equal(got, want) {
-		for _, s := range want {
-			if !slices.Contains(got, s) {
-				t.Errorf("missed: %s", s)
+		var got []string
+		for act := range dg.All() {
+			for _, d := range act.Diagnostics {
+				got = append(got, fmt.Sprintf("%s: %s: %s", act.Package.Fset.Position(d.Pos), act.Analyzer.Name, d.Message))
+			}
+			if act.Err != nil {
+				got = append(got, fmt.Sprintf("%s: %s: error: %v", act.Package.ID, act.Analyzer.Name, act.Err))
 			}
 		}
-		for _, s := range got {
-			if !slices.Contains(want, s) {
-				t.Errorf("extra: %s", s)
+		slices.Sort(want)
+		slices.Sort(got)
+		if len(want) < 100 {
+			t.Fatalf("the checker found only %d things: the comparison would mean little", len(want))
+		}
+		if !slices.Equal(got, want) {
+			for _, s := range want {
+				if !slices.Contains(got, s) {
+					t.Errorf("cache %v: missed: %s", opts != nil, s)
+				}
+			}
+			for _, s := range got {
+				if !slices.Contains(want, s) {
+					t.Errorf("cache %v: extra: %s", opts != nil, s)
+				}
 			}
 		}
 	}

@@ -3,13 +3,10 @@ package driver
 import (
 	"bytes"
 	"encoding/gob"
-	"fmt"
 	"go/types"
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/gcexportdata"
-	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/types/objectpath"
 )
 
@@ -49,7 +46,7 @@ func (d *driver) lighten(n *node) {
 	if pkg.Types == nil || pkg.IllTyped || len(pkg.Syntax) == 0 {
 		return // (its importers are not analysed: keep the full check)
 	}
-	light, err := d.exportData(pkg)
+	light, err := d.exportData(n)
 	if err != nil {
 		return // the exporter's limit: keep the full check
 	}
@@ -99,28 +96,15 @@ func copyFact(fact analysis.Fact) analysis.Fact {
 
 // exportData returns the package's types written as export data and read
 // back against its imports' types: its declarations, without scopes.
-func (d *driver) exportData(pkg *packages.Package) (_ *types.Package, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("export data of %s: %v", pkg.PkgPath, r)
-		}
-	}()
-	var buf bytes.Buffer
-	if err := gcexportdata.Write(&buf, d.fset, pkg.Types); err != nil {
-		return nil, err
-	}
-	// the export data names the packages of all the objects it mentions:
-	// they are in the package's import graph, one per path
-	imports := map[string]*types.Package{}
-	var add func(p *packages.Package)
-	add = func(p *packages.Package) {
-		for _, imp := range p.Imports {
-			if imp.Types != nil && imp.PkgPath != "unsafe" && imports[imp.PkgPath] == nil {
-				imports[imp.PkgPath] = imp.Types
-				add(imp)
-			}
+func (d *driver) exportData(n *node) (*types.Package, error) {
+	pkg := n.pkg
+	data := n.export // written for the cache
+	if data == nil {
+		var err error
+		if data, err = d.writeExportData(pkg); err != nil {
+			return nil, err
 		}
 	}
-	add(pkg)
-	return gcexportdata.Read(&buf, d.fset, imports, pkg.PkgPath)
+	n.export = nil
+	return d.readExportData(pkg, data)
 }

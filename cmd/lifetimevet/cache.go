@@ -1,0 +1,151 @@
+package main
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"honnef.co/go/tools/lintcmd/cache"
+)
+
+// The analysis cache of the standalone command and the language server
+// (see internal/driver/cache.go): in $LIFETIMEVET_CACHE, or else in
+// lifetimevet under the user's cache directory; -cache=off bypasses it.
+
+// cacheDir returns the directory of the analysis cache.
+func cacheDir() (string, error) {
+	if dir := os.Getenv("LIFETIMEVET_CACHE"); dir != "" {
+		if dir == "off" {
+			return "", fmt.Errorf("LIFETIMEVET_CACHE=off")
+		}
+		if !filepath.IsAbs(dir) {
+			return "", fmt.Errorf("LIFETIMEVET_CACHE is not an absolute path: %s", dir)
+		}
+		return dir, nil
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("LIFETIMEVET_CACHE is not set and %v", err)
+	}
+	return filepath.Join(dir, "lifetimevet"), nil
+}
+
+// openCache opens the analysis cache unless mode is "off", and returns
+// it with the key material that every package's key shares: the
+// executable's identity, the build environment, and each of extra (the
+// build flags, the model files' content, a configuration file's). A
+// cache that cannot be opened is reported on stderr and not used: the
+// run is as without one. The cache's Close trims entries unused for five
+// days (at most once a day).
+func openCache(mode string, extra ...[]byte) (cache.Cache, []byte) {
+	switch mode {
+	case "off":
+		return nil, nil
+	case "", "on":
+	default:
+		fmt.Fprintf(os.Stderr, "%s: -cache=%s: want on or off; not using the cache\n", progName(), mode)
+		return nil, nil
+	}
+	dir, err := cacheDir()
+	if err != nil {
+		if os.Getenv("LIFETIMEVET_CACHE") != "off" {
+			fmt.Fprintf(os.Stderr, "%s: not using the analysis cache: %v\n", progName(), err)
+		}
+		return nil, nil
+	}
+	exe, err := executableID()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: not using the analysis cache: %v\n", progName(), err)
+		return nil, nil
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: not using the analysis cache: %v\n", progName(), err)
+		return nil, nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, "README")); err != nil {
+		os.WriteFile(filepath.Join(dir, "README"), []byte("This directory holds lifetimevet's analysis cache (facts and findings per package).\nIt can be removed at any time.\n"), 0o666)
+	}
+	c, err := cache.Open(dir)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: not using the analysis cache: %v\n", progName(), err)
+		return nil, nil
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "exe %x\x00go %s %s/%s\x00", exe, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	// the environment that selects files, builds cgo's output or
+	// changes type sizes (cgo's output itself is in the key too)
+	for _, v := range []string{"GOOS", "GOARCH", "GOARM", "GOAMD64", "GO386", "CGO_ENABLED", "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS", "CGO_LDFLAGS", "CC", "GOFLAGS", "GOEXPERIMENT", "GOTOOLCHAIN", "GOWORK", "GO111MODULE", "GOPATH", "GOROOT"} {
+		fmt.Fprintf(h, "env %s=%q\x00", v, os.Getenv(v))
+	}
+	for _, e := range extra {
+		fmt.Fprintf(h, "extra %d %s\x00", len(e), e)
+	}
+	return c, h.Sum(nil)
+}
+
+// modelKey returns the key material of the model files: their names and
+// contents (a file that cannot be read gives its error, which model.Load
+// reports anyway).
+func modelKey(files []string) []byte {
+	h := sha256.New()
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			fmt.Fprintf(h, "model %q error %v\x00", name, err)
+			continue
+		}
+		fmt.Fprintf(h, "model %q %d %x\x00", name, len(data), sha256.Sum256(data))
+	}
+	return h.Sum(nil)
+}
+
+var (
+	exeOnce sync.Once
+	exeSum  []byte
+	exeErr  error
+)
+
+// executableID returns the hash of the running executable's content,
+// computed once per process: a rebuilt lifetimevet has other analyzers,
+// so none of its predecessor's entries.
+func executableID() ([]byte, error) {
+	exeOnce.Do(func() {
+		name, err := os.Executable()
+		if err != nil {
+			exeErr = err
+			return
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			exeErr = err
+			return
+		}
+		defer f.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, f); err != nil {
+			exeErr = err
+			return
+		}
+		exeSum = h.Sum(nil)
+	})
+	return exeSum, exeErr
+}
+
+// key returns the configuration's part of the analysis cache's key: the
+// digest of every lifetimevet.toml of the module the run is in and of the
+// model files they name (inputsDigest, as go vet's key has it), so that a
+// change to any of them, in a directory of a root package or of a
+// dependency, analyses again. When the digest cannot be taken, the key is
+// unique to this run (every package misses).
+func (cs *configs) key() []byte {
+	h, err := inputsHex()
+	if err != nil {
+		return fmt.Appendf(nil, "config=unknown-%d-%d", os.Getpid(), time.Now().UnixNano())
+	}
+	return []byte("config=" + h)
+}

@@ -1,0 +1,507 @@
+package driver
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
+	"flag"
+	"fmt"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"os"
+	"reflect"
+	"slices"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/gcexportdata"
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/objectpath"
+	"honnef.co/go/tools/lintcmd/cache"
+)
+
+// The persistent cache keeps, of each package that was analysed without
+// errors, what its importers and the user need of it: its export data,
+// the facts its analyzers exported and the diagnostics they reported. A
+// package whose key is in the cache is neither parsed nor type-checked
+// nor analysed: its types come from the export data, its facts and
+// diagnostics from the entry.
+//
+// A package's key is the hash of everything its analysis depends on:
+//   - the driver's cache format (cacheVersion) and the caller's key
+//     material (Options.CacheKey: the executable's identity, the model
+//     files' content, the build flags and environment, any configuration
+//     file);
+//   - the package's identity (ID, path, name), its module's Go version,
+//     its type sizes;
+//   - the names and contents of its Go files, compiled Go files (cgo's
+//     output, which reflects the C headers and cgo flags), other files
+//     and embedded files, and the names of its ignored files (no
+//     analyzer of lifetimevet reads them);
+//   - its actions: each analyzer's name and the values of its flags;
+//   - the keys of its imports, so that a change in a dependency (a
+//     wrapper that stops releasing) changes the key of every importer.
+//
+// An entry that cannot be read or decoded (truncated, corrupt, of another
+// format) is a miss: the package is analysed as if there were no cache.
+
+// cacheVersion changes when the entry's format or the meaning of the key
+// does.
+const cacheVersion = "lifetimevet-driver-cache-1"
+
+// A cacheEntry is what the cache keeps of a package, gob-encoded.
+type cacheEntry struct {
+	Export      []byte // gcexportdata of its types
+	ObjectFacts []cachedObjectFact
+	PkgFacts    []cachedPackageFact
+	Actions     []cachedAction // in the order of the node's actions
+	Files       []cachedFile   // the files its diagnostics point into
+}
+
+type cachedObjectFact struct {
+	Path objectpath.Path
+	Type string // the fact type's name (see factTypeName)
+	Data []byte // gob
+}
+
+type cachedPackageFact struct {
+	Type string
+	Data []byte
+}
+
+type cachedAction struct {
+	Analyzer    string
+	Diagnostics []cachedDiagnostic
+}
+
+// A cachedPos is a position as a file (index into cacheEntry.Files) and
+// an offset; File < 0 is token.NoPos.
+type cachedPos struct {
+	File   int
+	Offset int
+}
+
+type cachedDiagnostic struct {
+	Pos, End       cachedPos
+	Category       string
+	Message        string
+	URL            string
+	SuggestedFixes []cachedFix
+	Related        []cachedRelated
+}
+
+type cachedFix struct {
+	Message   string
+	TextEdits []cachedEdit
+}
+
+type cachedEdit struct {
+	Pos, End cachedPos
+	NewText  []byte
+}
+
+type cachedRelated struct {
+	Pos, End cachedPos
+	Message  string
+}
+
+type cachedFile struct {
+	Name string
+	Size int
+}
+
+// factTypeName names a fact type in an entry.
+func factTypeName(t reflect.Type) string {
+	if t.Kind() == reflect.Pointer {
+		return "*" + t.Elem().PkgPath() + "." + t.Elem().Name()
+	}
+	return t.PkgPath() + "." + t.Name()
+}
+
+// cacheKey computes the node's key, once all its imports have theirs.
+// It also takes the digests of a root package's files (see typeCheck),
+// which a hit needs as much as a miss. It reports false when a file
+// cannot be read: such a package is not cached, nor are its importers.
+func (d *driver) cacheKey(n *node) bool {
+	pkg := n.pkg
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%x\x00", cacheVersion, d.opts.CacheKey)
+	fmt.Fprintf(h, "id %q path %q name %q\x00", pkg.ID, pkg.PkgPath, pkg.Name)
+	if pkg.Module != nil {
+		fmt.Fprintf(h, "go %q\x00", pkg.Module.GoVersion)
+	}
+	if pkg.TypesSizes != nil {
+		fmt.Fprintf(h, "sizes %#v\x00", pkg.TypesSizes)
+	}
+	hashFile := func(kind, name string) bool {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return false
+		}
+		sum := sha256.Sum256(src)
+		fmt.Fprintf(h, "%s %q %x\x00", kind, name, sum)
+		return true
+	}
+	for _, name := range pkg.CompiledGoFiles {
+		if !hashFile("compiled", name) {
+			return false
+		}
+	}
+	for _, name := range pkg.GoFiles {
+		if slices.Contains(pkg.CompiledGoFiles, name) {
+			continue
+		}
+		if !hashFile("go", name) {
+			return false
+		}
+	}
+	for _, name := range pkg.OtherFiles {
+		if !hashFile("other", name) {
+			return false
+		}
+	}
+	for _, name := range pkg.EmbedFiles {
+		if !hashFile("embed", name) {
+			return false
+		}
+	}
+	for _, name := range pkg.IgnoredFiles {
+		fmt.Fprintf(h, "ignored %q\x00", name)
+	}
+	for _, act := range n.actions {
+		fmt.Fprintf(h, "action %q\x00", act.Analyzer.Name)
+		act.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
+			fmt.Fprintf(h, "flag %q=%q\x00", f.Name, f.Value.String())
+		})
+	}
+	for _, path := range sortedKeys(pkg.Imports) {
+		imp := d.nodes[pkg.Imports[path]]
+		if imp == nil || !imp.keyed {
+			return false
+		}
+		fmt.Fprintf(h, "import %q %x\x00", path, imp.key)
+	}
+	h.Sum(n.key[:0])
+	n.keyed = true
+	return true
+}
+
+// loadCached fills the node from its cache entry, and reports whether it
+// could: the entry is there and intact, and the package's imports are
+// well typed.
+func (d *driver) loadCached(n *node) bool {
+	pkg := n.pkg
+	for _, imp := range pkg.Imports {
+		if imp.IllTyped {
+			return false
+		}
+	}
+	data, _, err := cache.GetBytes(d.opts.Cache, cache.ActionID(n.key))
+	if err != nil {
+		return false
+	}
+	var e cacheEntry
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&e); err != nil {
+		return false
+	}
+	if len(e.Actions) != len(n.actions) {
+		return false
+	}
+	for i, act := range n.actions {
+		if e.Actions[i].Analyzer != act.Analyzer.Name {
+			return false
+		}
+	}
+	factTypes := map[string]reflect.Type{}
+	for _, act := range n.actions {
+		for _, f := range act.Analyzer.FactTypes {
+			t := reflect.TypeOf(f)
+			factTypes[factTypeName(t)] = t
+		}
+	}
+	var light *types.Package
+	if len(n.importers) > 0 {
+		if light, err = d.readExportData(pkg, e.Export); err != nil {
+			return false
+		}
+	}
+	// the facts, decoded before anything is set
+	objectFacts := map[objectFactKey]analysis.Fact{}
+	packageFacts := map[packageFactKey]analysis.Fact{}
+	if light != nil {
+		for _, f := range e.ObjectFacts {
+			t := factTypes[f.Type]
+			if t == nil {
+				return false
+			}
+			obj, err := objectpath.Object(light, f.Path)
+			if err != nil {
+				continue // not in the export data: lighten drops it too
+			}
+			fact := reflect.New(t.Elem()).Interface().(analysis.Fact)
+			if err := gob.NewDecoder(bytes.NewReader(f.Data)).Decode(fact); err != nil {
+				return false
+			}
+			objectFacts[objectFactKey{obj, t}] = fact
+		}
+		for _, f := range e.PkgFacts {
+			t := factTypes[f.Type]
+			if t == nil {
+				return false
+			}
+			fact := reflect.New(t.Elem()).Interface().(analysis.Fact)
+			if err := gob.NewDecoder(bytes.NewReader(f.Data)).Decode(fact); err != nil {
+				return false
+			}
+			packageFacts[packageFactKey{light, t}] = fact
+		}
+	}
+	// the files the diagnostics point into, as the parser would have
+	// laid them out (lines and //line directives)
+	files := make([]*token.File, len(e.Files))
+	for i, cf := range e.Files {
+		f, ok := d.rebuildFile(pkg, cf)
+		if !ok {
+			return false
+		}
+		files[i] = f
+	}
+	pos := func(p cachedPos) (token.Pos, bool) {
+		if p.File < 0 {
+			return token.NoPos, true
+		}
+		if p.File >= len(files) || p.Offset < 0 || p.Offset > files[p.File].Size() {
+			return token.NoPos, false
+		}
+		return files[p.File].Pos(p.Offset), true
+	}
+	diags := make([][]analysis.Diagnostic, len(e.Actions))
+	for i, ca := range e.Actions {
+		for _, cd := range ca.Diagnostics {
+			diag, ok := decodeDiagnostic(cd, pos)
+			if !ok {
+				return false
+			}
+			diags[i] = append(diags[i], diag)
+		}
+	}
+
+	// a hit: set everything
+	pkg.Fset = d.fset
+	pkg.Types = light
+	for i, act := range n.actions {
+		act.Diagnostics = diags[i]
+		act.Err = nil
+	}
+	d.mu.Lock()
+	for k, f := range objectFacts {
+		d.objectFacts[k] = f
+	}
+	for k, f := range packageFacts {
+		d.packageFacts[k] = f
+	}
+	d.mu.Unlock()
+	return true
+}
+
+func decodeDiagnostic(cd cachedDiagnostic, pos func(cachedPos) (token.Pos, bool)) (analysis.Diagnostic, bool) {
+	ok := true
+	p := func(c cachedPos) token.Pos {
+		v, good := pos(c)
+		ok = ok && good
+		return v
+	}
+	diag := analysis.Diagnostic{Pos: p(cd.Pos), End: p(cd.End), Category: cd.Category, Message: cd.Message, URL: cd.URL}
+	for _, cf := range cd.SuggestedFixes {
+		fix := analysis.SuggestedFix{Message: cf.Message}
+		for _, ce := range cf.TextEdits {
+			fix.TextEdits = append(fix.TextEdits, analysis.TextEdit{Pos: p(ce.Pos), End: p(ce.End), NewText: ce.NewText})
+		}
+		diag.SuggestedFixes = append(diag.SuggestedFixes, fix)
+	}
+	for _, cr := range cd.Related {
+		diag.Related = append(diag.Related, analysis.RelatedInformation{Pos: p(cr.Pos), End: p(cr.End), Message: cr.Message})
+	}
+	return diag, ok
+}
+
+// rebuildFile adds to the file set a file a cached diagnostic points
+// into, with its lines and the //line directives the parser would have
+// seen: the content is the one the key hashed (a Go file read as the
+// parser reads it, see typeCheck, scanned for its lines and directives;
+// another file by its lines).
+func (d *driver) rebuildFile(pkg *packages.Package, cf cachedFile) (*token.File, bool) {
+	src, err := os.ReadFile(cf.Name)
+	if err != nil {
+		return nil, false
+	}
+	goFile := slices.Contains(pkg.CompiledGoFiles, cf.Name) || slices.Contains(pkg.GoFiles, cf.Name)
+	if goFile && !slices.Contains(pkg.GoFiles, cf.Name) {
+		if fixed, ok := resolveLineDirectives(src); ok {
+			src = fixed
+		}
+	}
+	if len(src) != cf.Size {
+		return nil, false
+	}
+	f := d.fset.AddFile(cf.Name, -1, len(src))
+	if !goFile {
+		f.SetLinesForContent(src)
+		return f, true
+	}
+	var s scanner.Scanner
+	s.Init(f, src, nil, scanner.ScanComments)
+	for {
+		if _, tok, _ := s.Scan(); tok == token.EOF {
+			break
+		}
+	}
+	return f, true
+}
+
+// storeCached writes the node's entry, once its actions have run and
+// before lighten drops what the entry needs. A package with errors (its
+// own, an action's) is not cached: its analysis is redone, with its
+// errors, every time.
+func (d *driver) storeCached(n *node) {
+	pkg := n.pkg
+	if pkg.IllTyped || pkg.Types == nil || len(pkg.Syntax) == 0 {
+		return
+	}
+	var e cacheEntry
+	for _, act := range n.actions {
+		if act.Err != nil {
+			return
+		}
+		if d.opts.Cacheable != nil && !d.opts.Cacheable(act, act.result) {
+			return
+		}
+	}
+	exp, err := d.writeExportData(pkg)
+	if err != nil {
+		return
+	}
+	e.Export = exp
+	if len(n.importers) > 0 {
+		n.export = exp // for lighten
+	}
+	var enc objectpath.Encoder
+	d.mu.RLock()
+	for _, k := range n.objectFacts {
+		path, err := enc.For(k.obj)
+		if err != nil {
+			continue // lighten drops it too
+		}
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(d.objectFacts[k]); err != nil {
+			continue
+		}
+		e.ObjectFacts = append(e.ObjectFacts, cachedObjectFact{path, factTypeName(k.typ), buf.Bytes()})
+	}
+	for _, k := range n.packageFacts {
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(d.packageFacts[k]); err != nil {
+			continue
+		}
+		e.PkgFacts = append(e.PkgFacts, cachedPackageFact{factTypeName(k.typ), buf.Bytes()})
+	}
+	d.mu.RUnlock()
+	sort.Slice(e.ObjectFacts, func(i, j int) bool {
+		a, b := e.ObjectFacts[i], e.ObjectFacts[j]
+		return a.Path < b.Path || a.Path == b.Path && a.Type < b.Type
+	})
+	sort.Slice(e.PkgFacts, func(i, j int) bool { return e.PkgFacts[i].Type < e.PkgFacts[j].Type })
+
+	fileIndex := map[*token.File]int{}
+	bad := false
+	pos := func(p token.Pos) cachedPos {
+		if !p.IsValid() {
+			return cachedPos{File: -1}
+		}
+		f := d.fset.File(p)
+		if f == nil {
+			bad = true
+			return cachedPos{File: -1}
+		}
+		i, ok := fileIndex[f]
+		if !ok {
+			i = len(e.Files)
+			fileIndex[f] = i
+			e.Files = append(e.Files, cachedFile{Name: f.Name(), Size: f.Size()})
+		}
+		return cachedPos{File: i, Offset: f.Offset(p)}
+	}
+	for _, act := range n.actions {
+		ca := cachedAction{Analyzer: act.Analyzer.Name}
+		for _, diag := range act.Diagnostics {
+			cd := cachedDiagnostic{Pos: pos(diag.Pos), End: pos(diag.End), Category: diag.Category, Message: diag.Message, URL: diag.URL}
+			for _, fix := range diag.SuggestedFixes {
+				cf := cachedFix{Message: fix.Message}
+				for _, te := range fix.TextEdits {
+					cf.TextEdits = append(cf.TextEdits, cachedEdit{pos(te.Pos), pos(te.End), te.NewText})
+				}
+				cd.SuggestedFixes = append(cd.SuggestedFixes, cf)
+			}
+			for _, r := range diag.Related {
+				cd.Related = append(cd.Related, cachedRelated{pos(r.Pos), pos(r.End), r.Message})
+			}
+			ca.Diagnostics = append(ca.Diagnostics, cd)
+		}
+		e.Actions = append(e.Actions, ca)
+	}
+	if bad {
+		return
+	}
+	for _, cf := range e.Files {
+		// a file the diagnostics point into must be one a hit can lay
+		// out again: one of the package's files
+		if !slices.Contains(pkg.CompiledGoFiles, cf.Name) && !slices.Contains(pkg.GoFiles, cf.Name) && !slices.Contains(pkg.OtherFiles, cf.Name) {
+			return
+		}
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(&e); err != nil {
+		return
+	}
+	// best effort: a write that fails leaves a miss
+	cache.PutBytes(d.opts.Cache, cache.ActionID(n.key), buf.Bytes())
+}
+
+// writeExportData returns the package's types written as export data.
+func (d *driver) writeExportData(pkg *packages.Package) (_ []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("export data of %s: %v", pkg.PkgPath, r)
+		}
+	}()
+	var buf bytes.Buffer
+	if err := gcexportdata.Write(&buf, d.fset, pkg.Types); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// readExportData reads the package's export data against its imports'
+// types: its declarations, without scopes.
+func (d *driver) readExportData(pkg *packages.Package, data []byte) (_ *types.Package, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("export data of %s: %v", pkg.PkgPath, r)
+		}
+	}()
+	// the export data names the packages of all the objects it mentions:
+	// they are in the package's import graph, one per path
+	imports := map[string]*types.Package{}
+	var add func(p *packages.Package)
+	add = func(p *packages.Package) {
+		for _, imp := range p.Imports {
+			if imp.Types != nil && imp.PkgPath != "unsafe" && imports[imp.PkgPath] == nil {
+				imports[imp.PkgPath] = imp.Types
+				add(imp)
+			}
+		}
+	}
+	add(pkg)
+	return gcexportdata.Read(bytes.NewReader(data), d.fset, imports, pkg.PkgPath)
+}

@@ -1,0 +1,155 @@
+package driver_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"honnef.co/go/tools/lintcmd/cache"
+
+	"github.com/lifetimevet/lifetimevet/internal/driver"
+)
+
+func openCache(t *testing.T) cache.Cache {
+	t.Helper()
+	c, err := cache.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// analyzeCached analyses ./a of dir with the cache and returns the
+// diagnostics and the graph.
+func analyzeCached(t *testing.T, dir string, as []*analysis.Analyzer, opts *driver.Options) ([]string, *driver.Graph) {
+	t.Helper()
+	fset, pkgs := load(t, dir, "./a")
+	g, err := driver.Analyze(as, fset, pkgs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return diagnostics(g), g
+}
+
+// A dependency's change reaches its importers through their keys: the
+// fact that b.B calls a marked function goes when b stops calling it, and
+// a's finding with it; it comes back when b calls it again.
+func TestCacheDependencyChange(t *testing.T) {
+	dir := writeModule(t, map[string]string{"c/c.go": cSrc, "b/b.go": bSrc, "a/a.go": aSrc})
+	opts := &driver.Options{Cache: openCache(t), CacheKey: []byte("k")}
+	as := []*analysis.Analyzer{markAnalyzer}
+	want := []string{"a.go:5: mark: call of marked m/b.B", "b.go:5: mark: call of marked m/c.Mark"}
+	cold, g := analyzeCached(t, dir, as, opts)
+	if !slices.Equal(cold, want) || g.CacheHits != 0 {
+		t.Fatalf("cold: %v (%d hits), want %v", cold, g.CacheHits, want)
+	}
+	warm, g := analyzeCached(t, dir, as, opts)
+	if !slices.Equal(warm, want) {
+		t.Errorf("warm: %v, want %v", warm, want)
+	}
+	if g.CacheMisses > 1 { // unsafe, if anything
+		t.Errorf("warm: %d hits, %d misses", g.CacheHits, g.CacheMisses)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b/b.go"), []byte("package b\n\nimport _ \"m/c\"\n\nfunc B() {}\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := analyzeCached(t, dir, as, opts); len(got) != 0 {
+		t.Errorf("after b stopped calling c.Mark: %v, want nothing", got)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b/b.go"), []byte(bSrc), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := analyzeCached(t, dir, as, opts); !slices.Equal(got, want) {
+		t.Errorf("after b called c.Mark again: %v, want %v", got, want)
+	}
+}
+
+// prefixAnalyzer reports calls of functions whose name starts with its
+// -prefix flag.
+func prefixAnalyzer() *analysis.Analyzer {
+	a := &analysis.Analyzer{Name: "prefix", Doc: "report calls by prefix"}
+	prefix := a.Flags.String("prefix", "B", "prefix")
+	a.Run = func(pass *analysis.Pass) (any, error) {
+		for _, f := range pass.Files {
+			for id, obj := range pass.TypesInfo.Uses {
+				if _, ok := obj.(interface{ FullName() string }); ok && strings.HasPrefix(id.Name, *prefix) && id.Pos() >= f.Pos() && id.Pos() < f.End() {
+					pass.Reportf(id.Pos(), "use of %s", id.Name)
+				}
+			}
+		}
+		return nil, nil
+	}
+	return a
+}
+
+// An analyzer's flag and the caller's key material are in the key.
+func TestCacheFlagAndKey(t *testing.T) {
+	dir := writeModule(t, map[string]string{"c/c.go": cSrc, "b/b.go": bSrc, "a/a.go": aSrc})
+	c := openCache(t)
+	a := prefixAnalyzer()
+	as := []*analysis.Analyzer{a}
+	want := []string{"a.go:5: prefix: use of B"}
+	if got, _ := analyzeCached(t, dir, as, &driver.Options{Cache: c}); !slices.Equal(got, want) {
+		t.Fatalf("cold: %v, want %v", got, want)
+	}
+	if got, g := analyzeCached(t, dir, as, &driver.Options{Cache: c}); !slices.Equal(got, want) || g.CacheHits == 0 {
+		t.Fatalf("warm: %v (%d hits), want %v", got, g.CacheHits, want)
+	}
+	if err := a.Flags.Set("prefix", "X"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := analyzeCached(t, dir, as, &driver.Options{Cache: c}); len(got) != 0 {
+		t.Errorf("-prefix=X: %v, want nothing", got)
+	}
+	a.Flags.VisitAll(func(f *flag.Flag) { f.Value.Set(f.DefValue) })
+	if _, g := analyzeCached(t, dir, as, &driver.Options{Cache: c, CacheKey: []byte("model file v2")}); g.CacheHits != 0 {
+		t.Errorf("other key material: %d hits, want none", g.CacheHits)
+	}
+}
+
+// A corrupt or truncated entry is a miss: the result is the one without a
+// cache.
+func TestCacheCorrupt(t *testing.T) {
+	dir := writeModule(t, map[string]string{"c/c.go": cSrc, "b/b.go": bSrc, "a/a.go": aSrc})
+	cdir := t.TempDir()
+	c, err := cache.Open(cdir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := []*analysis.Analyzer{markAnalyzer}
+	want, _ := analyzeCached(t, dir, as, nil)
+	analyzeCached(t, dir, as, &driver.Options{Cache: c})
+	for i, mangle := range []func([]byte) []byte{
+		func(b []byte) []byte { return b[:len(b)/2] },
+		func(b []byte) []byte { return append([]byte("garbage"), b...) },
+		func(b []byte) []byte { return nil },
+	} {
+		n := 0
+		filepath.Walk(cdir, func(path string, info os.FileInfo, err error) error {
+			if err == nil && !info.IsDir() && (strings.HasSuffix(path, "-d") || i == 2 && strings.HasSuffix(path, "-a")) {
+				data, _ := os.ReadFile(path)
+				os.WriteFile(path, mangle(data), 0o666)
+				n++
+			}
+			return nil
+		})
+		if n == 0 {
+			t.Fatal("no cache entries written")
+		}
+		got, g := analyzeCached(t, dir, as, &driver.Options{Cache: c})
+		if !slices.Equal(got, want) {
+			t.Errorf("corruption %d: %v, want %v", i, got, want)
+		}
+		if g.CacheHits != 0 {
+			t.Errorf("corruption %d: %d hits", i, g.CacheHits)
+		}
+		// the run rewrote the entries: they are good again
+		if got, g := analyzeCached(t, dir, as, &driver.Options{Cache: c}); !slices.Equal(got, want) || g.CacheHits == 0 {
+			t.Errorf("corruption %d, rewritten: %v (%d hits)", i, got, g.CacheHits)
+		}
+	}
+}
