@@ -67,6 +67,7 @@ func configModule(t *testing.T) string {
 }
 
 func TestConfigFileStandalone(t *testing.T) {
+	t.Setenv("LIFETIMEVET_CACHE", t.TempDir())
 	bin := build(t)
 	dir := configModule(t)
 	// The model of the root's file reaches a and b, gen reports nothing;
@@ -86,6 +87,15 @@ func TestConfigFileStandalone(t *testing.T) {
 	if levels["a/a.go"] != "error" || levels["b/b.go"] != "note" || len(levels) != 2 {
 		t.Errorf("SARIF levels %v, want a/a.go error and b/b.go note (and nothing in gen)", levels)
 	}
+
+	// with the analysis cache of that run, a change of b's configuration
+	// file is seen at once (the files' digest is in the cache's key)
+	writeFiles(t, dir, map[string]string{"b/lifetimevet.toml": "analyzers = [\"all\", \"-doublerelease\"]\n"})
+	out, stderr, code = run(t, dir, bin, "./...")
+	if strings.Contains(out, "b/b.go") || !strings.Contains(out, "a/a.go") {
+		t.Errorf("after b's configuration turned doublerelease off: status %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	writeFiles(t, dir, map[string]string{"b/lifetimevet.toml": "[severity]\ndoublerelease = \"note\"\n"})
 
 	// `lifetimevet models` shows the configuration's models, from below
 	// the file too
@@ -192,10 +202,16 @@ func Big(x int) int {
 		"go.mod":     "module example.com/big\n\ngo 1.22\n",
 		"big/big.go": b.String(),
 	})
+	t.Setenv("LIFETIMEVET_CACHE", t.TempDir())
 	out, stderr, _ := run(t, dir, bin, "-format=sarif", "./...")
 	want := "analysis of big/big.go:16:6: Big stopped at its work budget"
 	if strings.Count(stderr, want) != 1 || strings.Contains(stderr, "Small") {
 		t.Errorf("stderr %q, want one line saying %q", stderr, want)
+	}
+	// again, with the analysis cache of the first run: a package whose
+	// analysis stopped is not cached, so the notice is not lost
+	if _, stderr, _ := run(t, dir, bin, "./..."); strings.Count(stderr, want) != 1 {
+		t.Errorf("second run: stderr %q, want one line saying %q", stderr, want)
 	}
 	report, err := sarif.FromString(out)
 	if err != nil {
