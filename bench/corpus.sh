@@ -103,16 +103,22 @@ patterns() {
 	done
 	echo "${out[@]}"
 }
-imports=""
 for l in "${lines[@]}"; do
 	set -- $l
 	go get ${tagflag[@]+"${tagflag[@]}"} -t "$1" >/dev/null 2>&1 || go get "$1" >/dev/null 2>&1 ||
 		echo "corpus: go get $1 failed" >&2
-	p=$(patterns "$1" "$2")
+done
+# Every module of the corpus, selected or not, so that go mod tidy keeps
+# the others' requirements for later runs.
+imports=""
+while read -r mod pkgs needs; do
+	case "$mod" in ''|'#'*) continue ;; esac
+	grep -q "^	${mod%@*} " go.mod 2>/dev/null || grep -q "^require ${mod%@*} " go.mod 2>/dev/null || continue
+	p=$(patterns "$mod" "$pkgs")
 	p=${p%% *}
 	imports="$imports	_ \"${p%/...}\"
 "
-done
+done < "$root/bench/corpus.txt"
 # A file that imports a package of every module keeps them in go.mod and
 # lets go mod tidy complete go.sum (a later go get can move a shared
 # dependency to a version whose sums an earlier module's packages lack).
