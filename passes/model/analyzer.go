@@ -153,7 +153,7 @@ var Analyzer = &analysis.Analyzer{
 }
 
 func init() {
-	Analyzer.Flags.Var(&modelFiles, "model", "add a model `file` of C functions that acquire and release handles (repeatable; under go vet give an absolute path)")
+	Analyzer.Flags.Var(&modelFiles, "model", "add a model `file` of C functions that acquire and release handles (repeatable; under go vet a relative path is read from the main module's root)")
 }
 
 var (

@@ -87,7 +87,9 @@ func ignores(c *Ctx) {
 	//lifetime:ignore doublerelease the second Close is a no-op in this build
 	c.Close()
 	c.Close() //lifetime:ignore doublerelease,finalizer reviewed
-	//lifetime:ignore doublerelease // want `//lifetime:ignore needs an analyzer name and a reason`
+	//lifetime:ignore doublerelease // want `//lifetime:ignore doublerelease needs a reason after the analyzer name: //lifetime:ignore doublerelease reason`
+	c.Close()
+	//lifetime:ignore // want `//lifetime:ignore needs an analyzer name and a reason`
 	c.Close()
 	//lifetime:ignore doublereleas typo // want `//lifetime:ignore doublereleas: unknown analyzer "doublereleas"`
 	c.Close()
