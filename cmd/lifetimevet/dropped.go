@@ -47,11 +47,26 @@ func cgoDropped(cfg *packages.Config, patterns []string, loaded []*packages.Pack
 		case h == nil:
 			dropped++
 			notices = append(notices, fmt.Sprintf("%s not analysed: its Go files need cgo, and %s", p.PkgPath, why))
-		case len(h.GoFiles) < len(p.GoFiles):
-			notices = append(notices, fmt.Sprintf("%s analysed without %d of its Go files, which need cgo: %s", p.PkgPath, len(p.GoFiles)-len(h.GoFiles), why))
+		default:
+			// by name: a //go:build !cgo fallback can take a cgo file's
+			// place and keep the count the same
+			if n := missingFiles(p.GoFiles, h.GoFiles); n > 0 {
+				notices = append(notices, fmt.Sprintf("%s analysed without %d of its Go files, which need cgo: %s", p.PkgPath, n, why))
+			}
 		}
 	}
 	return notices, dropped
+}
+
+// missingFiles returns how many of the files of with are not in without.
+func missingFiles(with, without []string) int {
+	n := 0
+	for _, f := range with {
+		if !slices.Contains(without, f) {
+			n++
+		}
+	}
+	return n
 }
 
 func envOf(cfg *packages.Config) []string {

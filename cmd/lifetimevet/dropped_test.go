@@ -48,6 +48,10 @@ func TestCgoOffNamesDroppedPackages(t *testing.T) {
 		"mixed/cg.go":   strings.Replace(twiceSrc, "%s", "mixed", 1),
 		"mixed/pure.go": "package mixed\n\nfunc Pure() int { return 1 }\n",
 		"pure/pure.go":  "package pure\n\nfunc Pure() int { return 1 }\n",
+		// a fallback for builds without cgo takes the cgo file's place:
+		// as many files, not the same ones
+		"fallback/cg.go":    strings.Replace(twiceSrc, "%s", "fallback", 1),
+		"fallback/nocgo.go": "//go:build !cgo\n\npackage fallback\n\nfunc Fallback() {}\n",
 	})
 	env := func(kv ...string) []string { return kv }
 	for _, c := range []struct {
@@ -60,6 +64,7 @@ func TestCgoOffNamesDroppedPackages(t *testing.T) {
 		{"CGO_ENABLED=0", env("CGO_ENABLED=0"), "./...", 0, []string{
 			"m/cg not analysed: its Go files need cgo, and cgo is disabled (CGO_ENABLED=0)",
 			"m/mixed analysed without 1 of its Go files, which need cgo: cgo is disabled (CGO_ENABLED=0)",
+			"m/fallback analysed without 1 of its Go files, which need cgo: cgo is disabled (CGO_ENABLED=0)",
 		}},
 		{"only cgo packages", env("CGO_ENABLED=0"), "./cg/...", 1, []string{
 			"m/cg not analysed: its Go files need cgo",
