@@ -116,7 +116,11 @@ while read -r mod pkgs needs; do
 	grep -q "^	${mod%@*} " go.mod 2>/dev/null || grep -q "^require ${mod%@*} " go.mod 2>/dev/null || continue
 	p=$(patterns "$mod" "$pkgs")
 	p=${p%% *}
-	imports="$imports	_ \"${p%/...}\"
+	case "$p" in
+	*/...) p=$(go list -e ${tagflag[@]+"${tagflag[@]}"} "$p" 2>/dev/null | grep -v /internal | head -n1) ;;
+	esac
+	[ -n "$p" ] || continue
+	imports="$imports	_ \"$p\"
 "
 done < "$root/bench/corpus.txt"
 # A file that imports a package of every module keeps them in go.mod and

@@ -939,11 +939,16 @@ func (g *guardsPass) callAccess(fn *ssa.Function, ci ssa.CallInstruction, once b
 			if n := len(r.Ops); n > 0 && r.Ops[n-1].Kind == access.Load {
 				if k, ok := keyOfAny(access.Ref{Root: r.Root, Ops: r.Ops[:n-1]}); ok {
 					g.add(fn, ci, once, k, CUse, c.Name, r, c.Pos)
-					// the handle was read where it was loaded: one taken
-					// under a lock (h := c.h; c.h = nil; unlock; free(h))
-					// was read with the lock held
+					// the handle was read where it was loaded when the
+					// function claimed it there: one taken under a lock
+					// and cleared under it (h := c.h; c.h = nil; unlock;
+					// free(h)) is the function's own, and was read with
+					// the lock held. One only copied out under the lock
+					// (d := c.h; unlock; C.use(d)) is still the field's,
+					// which another goroutine can release in between: its
+					// use holds the locks held at the call.
 					if load := loadOf(com.Args, k); load != nil {
-						if h, ok := g.r.held[load]; ok {
+						if h, ok := g.r.held[load]; ok && g.claimedUnder(fn, k, h) {
 							g.r.Accesses[len(g.r.Accesses)-1].Locks = h
 						}
 					}
@@ -985,6 +990,39 @@ func (g *guardsPass) callAccess(fn *ssa.Function, ci ssa.CallInstruction, once b
 
 // loadOf returns the load of the field k among a call's arguments (seen
 // through conversions and a variable assigned once), or nil.
+// claimedUnder reports whether fn stores to k (clears or replaces the
+// handle it holds) somewhere with every lock of locks held: the claim of
+// a take-under-the-lock. With no lock held at the load, there is nothing
+// to claim under, and the load's locks are the call's anyway.
+func (g *guardsPass) claimedUnder(fn *ssa.Function, k Key, locks []Lock) bool {
+	if len(locks) == 0 {
+		return true
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			if kk, ok := KeyOf(st.Addr); !ok || kk != k {
+				continue
+			}
+			held := g.r.held[st]
+			all := true
+			for _, l := range locks {
+				if !slices.Contains(held, l) {
+					all = false
+					break
+				}
+			}
+			if all {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func loadOf(args []ssa.Value, k Key) *ssa.UnOp {
 	for _, a := range args {
 		for range 6 {
