@@ -25,6 +25,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -256,7 +257,14 @@ func run(bin, dir string, corpus []corpusLine, gpuInclude string) ([]finding, er
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Run(); err != nil {
-			return nil, fmt.Errorf("%s on %s: %v\n%s", bin, l.Module, err, stderr.String())
+			// status 1: some packages did not load or type-check (a
+			// module's commands that do not build upstream); the others'
+			// findings are there, and what was left out is said
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 || stdout.Len() == 0 {
+				return nil, fmt.Errorf("%s on %s: %v\n%s", bin, l.Module, err, stderr.String())
+			}
+			log.Printf("%s: some packages were not analysed (lifetimevet exit status 1); its standard error:\n%s", l.Module, indent(stderr.String()))
 		}
 		if err := decode(&stdout, prefix, seen, &out); err != nil {
 			return nil, err
@@ -394,4 +402,13 @@ func repoRoot() (string, error) {
 		return "", fmt.Errorf("run it inside the lifetimevet module")
 	}
 	return filepath.Dir(gomod), nil
+}
+
+// indent indents each line of s and keeps at most 20 of them.
+func indent(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > 20 {
+		lines = append(lines[:20], fmt.Sprintf("... (%d more lines)", len(lines)-20))
+	}
+	return "\t" + strings.Join(lines, "\n\t") + "\n"
 }
