@@ -97,6 +97,9 @@ func cgoOffReason(cfg *packages.Config) string {
 	env := envOf(cfg)
 	for _, kv := range slices.Backward(env) {
 		if v, ok := strings.CutPrefix(kv, "CGO_ENABLED="); ok {
+			if v == "" {
+				break // empty is unset for the go command: its default
+			}
 			return fmt.Sprintf("cgo is disabled (CGO_ENABLED=%s); lifetimevet needs cgo and a C compiler", v)
 		}
 	}

@@ -70,10 +70,10 @@ func TestCgoOffNamesDroppedPackages(t *testing.T) {
 			"m/cg not analysed: its Go files need cgo",
 			"nothing to analyse in ./cg/...",
 		}},
-		{"GOOS=windows", env("GOOS=windows"), "./cg/...", 1, []string{
+		{"GOOS=windows", env("GOOS=windows", "CGO_ENABLED="), "./cg/...", 1, []string{
 			"m/cg not analysed: its Go files need cgo, and cgo is off when cross-compiling (GOOS=windows GOARCH=",
 		}},
-		{"GOARCH=arm64", env("GOARCH=arm64", "GOOS=linux"), "./cg/...", 1, []string{
+		{"GOARCH=arm64", env("GOARCH=arm64", "GOOS=linux", "CGO_ENABLED="), "./cg/...", 1, []string{
 			"m/cg not analysed: its Go files need cgo, and cgo is off when cross-compiling (GOOS=linux GOARCH=arm64",
 		}},
 	} {
