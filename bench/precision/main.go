@@ -352,10 +352,15 @@ func modulePosn(posn, prefix string) string {
 	if !ok {
 		return posn
 	}
-	if u, err := module.UnescapePath(rest); err == nil {
-		return filepath.ToSlash(u)
+	// module@version/file: unescape the module path (!x is X)
+	mod, file, _ := strings.Cut(filepath.ToSlash(rest), "@")
+	if u, err := module.UnescapePath(mod); err == nil {
+		mod = u
 	}
-	return filepath.ToSlash(rest)
+	if file == "" {
+		return mod
+	}
+	return mod + "@" + file
 }
 
 // readList reads the reviewed list.
