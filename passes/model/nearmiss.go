@@ -29,9 +29,18 @@ func nearMiss(text string) (suggestion string, ok bool) {
 	if i := strings.Index(body, " //"); i >= 0 {
 		body = body[:i] // a trailing comment ends the directive
 	}
+	wide := false
+	if h := halfWidth(body); h != body {
+		body, wide = h, true
+	}
 	spaced := strings.TrimLeft(body, " \t")
 	space := len(spaced) < len(body)
 	body = spaced
+	// a tool's namespace put before it (//go:lifetime:handle)
+	ns := false
+	if rest, ok := strings.CutPrefix(body, "go:"); ok {
+		body, ns = rest, true
+	}
 	// the prefix word
 	i := 0
 	for i < len(body) && (body[i] >= 'a' && body[i] <= 'z' || body[i] >= 'A' && body[i] <= 'Z') {
@@ -41,17 +50,23 @@ func nearMiss(text string) (suggestion string, ok bool) {
 	if word == "" || editDistance(strings.ToLower(word), "lifetime") > 2 {
 		return "", false
 	}
-	// the separator
-	sep, size := utf8.DecodeRuneInString(rest)
-	switch sep {
-	case ':', '\uff1a', '\ufe55', '-', '.', '=', ';':
+	// the separator, with spaces before it (//lifetime :handle); a space
+	// alone (//lifetime handle) only right after the slashes, where prose
+	// is not written, and with the word spelt right
+	trimmed := strings.TrimLeft(rest, " \t")
+	spacedSep := len(trimmed) < len(rest)
+	sep, size := utf8.DecodeRuneInString(trimmed)
+	switch {
+	case sep == ':' || sep == '\uff1a' || sep == '\ufe55' || sep == '-' || sep == '.' || sep == '=' || sep == ';':
+		rest = trimmed[size:]
+	case spacedSep && !space && !block && strings.EqualFold(word, "lifetime"):
+		rest = trimmed
 	default:
 		return "", false
 	}
-	rest = rest[size:]
 	// the verb, right after the separator
 	j := 0
-	for j < len(rest) && unicode.IsLetter(rune(rest[j])) {
+	for j < len(rest) && rest[j] < utf8.RuneSelf && unicode.IsLetter(rune(rest[j])) {
 		j++
 	}
 	verb, args := rest[:j], rest[j:]
@@ -65,7 +80,7 @@ func nearMiss(text string) (suggestion string, ok bool) {
 	if known == "" {
 		return "", false
 	}
-	if word == "lifetime" && sep == ':' && !space && !block {
+	if word == "lifetime" && sep == ':' && !space && !block && !ns && !spacedSep && !wide {
 		return "", false // a directive (an unknown verb is reported as such)
 	}
 	if block {
@@ -126,4 +141,16 @@ func editDistance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
+}
+
+// halfWidth maps full-width ASCII letters and punctuation (U+FF01 to
+// U+FF5E, typed by an input method) to ASCII, except the full-width colon,
+// which the separator check names on its own.
+func halfWidth(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 0xFF01 && r <= 0xFF5E && r != 0xFF1A {
+			return r - 0xFEE0
+		}
+		return r
+	}, s)
 }

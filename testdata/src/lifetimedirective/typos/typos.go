@@ -47,3 +47,20 @@ func Use(b *Buf) {
 	// liftime is spelled wrong here, but this is prose
 	_ = b
 }
+
+// Spacing and namespace mistakes.
+//
+//lifetime :handle // want `did you mean //lifetime:handle\?`
+type Spaced struct{ b *C.buf }
+
+//lifetime handle // want `did you mean //lifetime:handle\?`
+type NoColon struct{ b *C.buf }
+
+//go:lifetime:handle // want `did you mean //lifetime:handle\?`
+type Namespaced struct{ b *C.buf }
+
+//ｌifetime:handle // want `did you mean //lifetime:handle\?`
+type Wide struct{ b *C.buf }
+
+// A lifetime handle is prose here, as is the lifetime of a handle.
+type Prose struct{ b *C.buf }
