@@ -273,6 +273,10 @@ func reportUnchecked(pass *analysis.Pass, rep *diag.Reporter, calls *cgocall.Res
 		for _, v := range list {
 			bad[v.fn] = true
 		}
+		// What a check must read: the handle, or state the release method
+		// writes (a closed flag). A test of other state (a sticky error,
+		// a size) is about something else, and makes no convention.
+		state := closedState(calls, lt, u)
 		users, checking := 0, 0
 		for _, fn := range calls.Funcs {
 			if fn.Signature.Recv() == nil || fn.Object() == nil || !fn.Object().Exported() || fn.Name() == u.cl.method || named(fn.Signature.Recv().Type()) != u.f.typ {
@@ -283,7 +287,7 @@ func reportUnchecked(pass *analysis.Pass, rep *diag.Reporter, calls *cgocall.Res
 				continue
 			}
 			users++
-			if !bad[fn] && (checksReceiver(fn, 0) || safe[fn]) {
+			if !bad[fn] && (checksState(fn, state) || safe[fn]) {
 				checking++
 			}
 		}
@@ -312,6 +316,89 @@ const minConvention = 4
 // checksReceiver reports whether fn tests the state of its parameter i:
 // a branch on a value loaded from it (a nil handle, a closed flag), or on
 // the result of a validating helper given it.
+// closedState returns whether a path of the receiver (an address path) is
+// state that tells a released object: the handle field of u, or a
+// location the release method assigns.
+func closedState(calls *cgocall.Result, lt *lifetime.Result, u unchecked) func(access.Path) bool {
+	handle := u.ev.Path.Ops
+	if n := len(handle); n > 0 && handle[n-1].Kind == access.Load {
+		handle = handle[:n-1]
+	}
+	paths := [][]access.Op{handle}
+	for _, fn := range calls.Funcs {
+		if fn.Signature.Recv() == nil || fn.Name() != u.cl.method || named(fn.Signature.Recv().Type()) != u.f.typ {
+			continue
+		}
+		if sum := lt.Summaries[fn]; sum != nil {
+			for _, st := range sum.Stores {
+				if st.Path.Root == 0 {
+					paths = append(paths, st.Path.Ops)
+				}
+			}
+			for _, c := range sum.Clobbers {
+				if c.Root == 0 {
+					paths = append(paths, c.Ops)
+				}
+			}
+		}
+	}
+	return func(p access.Path) bool {
+		for _, q := range paths {
+			if slices.Equal(p.Ops, q) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// checksState reports whether the method fn tests, on its receiver, state
+// that tells a released object (state: an address path of the receiver),
+// or calls a validating helper of the receiver whose verdict it acts on.
+func checksState(fn *ssa.Function, state func(access.Path) bool) bool {
+	if len(fn.Params) == 0 {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.If:
+				if condReadsState(fn, instr.Cond, state, 0) {
+					return true
+				}
+			case *ssa.Call:
+				if validatorCall(fn, instr, 0, 0) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// condReadsState is condReads for the receiver, with the fields it reads
+// directly limited to state.
+func condReadsState(fn *ssa.Function, v ssa.Value, state func(access.Path) bool, depth int) bool {
+	if v == nil || depth > 6 {
+		return false
+	}
+	switch v := v.(type) {
+	case *ssa.BinOp:
+		return condReadsState(fn, v.X, state, depth+1) || condReadsState(fn, v.Y, state, depth+1)
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			p, ok := lifetime.ParamPath(fn, v.X)
+			return ok && p.Root == 0 && state(p)
+		}
+		return condReadsState(fn, v.X, state, depth+1)
+	case *ssa.Extract:
+		return condReadsState(fn, v.Tuple, state, depth+1)
+	case *ssa.Call:
+		return isValidator(fn, v, 0, depth)
+	}
+	return false
+}
+
 func checksReceiver(fn *ssa.Function, i int) bool {
 	return checksParam(fn, i, 0)
 }
