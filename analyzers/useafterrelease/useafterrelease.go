@@ -287,7 +287,7 @@ func reportUnchecked(pass *analysis.Pass, rep *diag.Reporter, calls *cgocall.Res
 				continue
 			}
 			users++
-			if !bad[fn] && (checksState(fn, state) || safe[fn]) {
+			if !bad[fn] && (checksParam(fn, 0, 0, state) || safe[fn]) {
 				checking++
 			}
 		}
@@ -352,58 +352,11 @@ func closedState(calls *cgocall.Result, lt *lifetime.Result, u unchecked) func(a
 	}
 }
 
-// checksState reports whether the method fn tests, on its receiver, state
-// that tells a released object (state: an address path of the receiver),
-// or calls a validating helper of the receiver whose verdict it acts on.
-func checksState(fn *ssa.Function, state func(access.Path) bool) bool {
-	if len(fn.Params) == 0 {
-		return false
-	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			switch instr := instr.(type) {
-			case *ssa.If:
-				if condReadsState(fn, instr.Cond, state, 0) {
-					return true
-				}
-			case *ssa.Call:
-				if validatorCall(fn, instr, 0, 0) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// condReadsState is condReads for the receiver, with the fields it reads
-// directly limited to state.
-func condReadsState(fn *ssa.Function, v ssa.Value, state func(access.Path) bool, depth int) bool {
-	if v == nil || depth > 6 {
-		return false
-	}
-	switch v := v.(type) {
-	case *ssa.BinOp:
-		return condReadsState(fn, v.X, state, depth+1) || condReadsState(fn, v.Y, state, depth+1)
-	case *ssa.UnOp:
-		if v.Op == token.MUL {
-			p, ok := lifetime.ParamPath(fn, v.X)
-			return ok && p.Root == 0 && state(p)
-		}
-		return condReadsState(fn, v.X, state, depth+1)
-	case *ssa.Extract:
-		return condReadsState(fn, v.Tuple, state, depth+1)
-	case *ssa.Call:
-		return isValidator(fn, v, 0, depth)
-	}
-	return false
-}
-
-func checksReceiver(fn *ssa.Function, i int) bool {
-	return checksParam(fn, i, 0)
-}
-
-func checksParam(fn *ssa.Function, i, depth int) bool {
+// checksParam reports whether fn tests parameter i before it acts, or
+// calls a validating helper of it whose verdict it acts on. With state not
+// nil, a field the test reads directly must be one state accepts (an
+// address path of the parameter); a helper's own tests are not limited.
+func checksParam(fn *ssa.Function, i, depth int, state func(access.Path) bool) bool {
 	if i >= len(fn.Params) {
 		return false
 	}
@@ -411,7 +364,7 @@ func checksParam(fn *ssa.Function, i, depth int) bool {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
 			case *ssa.If:
-				if condReads(fn, instr.Cond, i, 0) {
+				if condReads(fn, instr.Cond, i, 0, state) {
 					return true
 				}
 			case *ssa.Call:
@@ -425,29 +378,30 @@ func checksParam(fn *ssa.Function, i, depth int) bool {
 }
 
 // condReads reports whether a branch condition reads a value loaded from
-// parameter i (or the result of a call that validates it).
-func condReads(fn *ssa.Function, v ssa.Value, i, depth int) bool {
+// parameter i (or the result of a call that validates it); with state not
+// nil, only from a location state accepts.
+func condReads(fn *ssa.Function, v ssa.Value, i, depth int, state func(access.Path) bool) bool {
 	if v == nil || depth > 6 {
 		return false
 	}
 	switch v := v.(type) {
 	case *ssa.BinOp:
-		return condReads(fn, v.X, i, depth+1) || condReads(fn, v.Y, i, depth+1)
+		return condReads(fn, v.X, i, depth+1, state) || condReads(fn, v.Y, i, depth+1, state)
 	case *ssa.UnOp:
 		if v.Op == token.MUL {
 			p, ok := lifetime.ParamPath(fn, v.X)
-			return ok && p.Root == i
+			return ok && p.Root == i && (state == nil || state(p))
 		}
-		return condReads(fn, v.X, i, depth+1)
+		return condReads(fn, v.X, i, depth+1, state)
 	case *ssa.Extract:
-		return condReads(fn, v.Tuple, i, depth+1)
+		return condReads(fn, v.Tuple, i, depth+1, state)
 	case *ssa.Call:
 		return isValidator(fn, v, i, depth)
 	case *ssa.Phi:
 		return false
 	}
-	if p, ok := lifetime.ParamPath(fn, v); ok && p.Root == i && len(p.Ops) > 0 {
-		return true
+	if p, ok := lifetime.ParamPath(fn, v); ok && p.Root == i && len(p.Ops) > 0 && state == nil {
+		return true // a field of a value parameter (not an address path)
 	}
 	return false
 }
@@ -466,7 +420,7 @@ func isValidator(fn *ssa.Function, call *ssa.Call, i, depth int) bool {
 		if !ok || p.Root != i || len(p.Ops) > 0 && j >= len(callee.Params) {
 			continue
 		}
-		if checksParam(callee, j, depth+1) {
+		if checksParam(callee, j, depth+1, nil) {
 			return true
 		}
 	}

@@ -444,7 +444,7 @@ func (c *collector) ignore(d *directive, cg *ast.CommentGroup) {
 		c.problem(d.pos, "//lifetime:ignore needs an analyzer name and a reason: //lifetime:ignore ANALYZER reason")
 		return
 	case 1:
-		c.problem(d.pos, "//lifetime:ignore %s needs a reason after the analyzer name: //lifetime:ignore %s reason", clipArg(d.args[0]), clipArg(d.args[0]))
+		c.problem(d.pos, "//lifetime:ignore %s needs a reason after the analyzer name: //lifetime:ignore %s reason", d.args[0], d.args[0])
 		return
 	}
 	names := strings.Split(d.args[0], ",")
@@ -513,12 +513,4 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
-}
-
-// clipArg cuts a directive's argument echoed in a message to a sane length.
-func clipArg(s string) string {
-	if len(s) > 64 {
-		return s[:61] + "..."
-	}
-	return s
 }
