@@ -169,6 +169,9 @@ func vetMain(args []string) {
 	if textOutput(args) {
 		as = namedInText(as)
 	}
+	if vetFixMode(args) {
+		as = sayUnfixed(as, vetFixOutput)
+	}
 	unitchecker.Main(as...)
 }
 
