@@ -54,7 +54,7 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 		return
 	}
 	posn := r.pass.Fset.Position(d.Pos)
-	key := fmt.Sprintf("%s:%d:%s", posn.Filename, posn.Line, d.Message)
+	key := fmt.Sprintf("%s:%d:%d:%s", posn.Filename, posn.Line, posn.Column, d.Message)
 	if r.seen[key] {
 		return
 	}

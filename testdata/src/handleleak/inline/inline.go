@@ -10,6 +10,7 @@ typedef struct CUmod_st { int n; } *CUmodule;
 static CUresult cuModuleLoad(CUmodule *m, const char *fname) { return 0; }
 static CUresult cuModuleUnload(CUmodule m) { return 0; }
 static void log_msg(const char *msg) { }
+static void set_opt(const char *key, const char *val) { }
 static int checksum(const void *p, int n) { return 0; }
 static int open_db(const char *path, int flags, void **db) { return 0; }
 static void keep_name(char *name) { }
@@ -47,6 +48,26 @@ func LoadOK(name string) (C.CUmodule, error) {
 // does not take ownership.
 func Log(msg string) {
 	C.log_msg(C.CString(msg)) // want `the handle C.CString returns is not released on every path`
+}
+
+// Two C strings made on one line are two leaks, each reported at its own
+// column (one finding per line hid the second).
+func SetOpt(key, val string) {
+	C.set_opt(C.CString(key), C.CString(val)) // want `the handle C.CString returns is not released on every path` `the handle C.CString returns is not released on every path`
+}
+
+func SetOptOK(key, val string) {
+	ck, cv := C.CString(key), C.CString(val)
+	C.set_opt(ck, cv)
+	C.free(unsafe.Pointer(ck))
+	C.free(unsafe.Pointer(cv))
+}
+
+// Two C strings made on one line, one freed and one not.
+func SetHalfOpt(key, val string) {
+	ck, cv := C.CString(key), C.CString(val) // want `the handle C.CString returns is not released on every path`
+	C.set_opt(ck, cv)
+	C.free(unsafe.Pointer(ck))
 }
 
 func LogVar(msg string) {
