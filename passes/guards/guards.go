@@ -57,6 +57,7 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/internal/cfg"
+	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 )
@@ -187,6 +188,105 @@ type Result struct {
 	held  map[ssa.Instruction][]Lock
 	once  map[*ssa.Function]bool
 	entry map[*ssa.Function][]Lock
+	guard map[Key]guardOf
+	byKey map[Key][]*Access
+	fset  *token.FileSet
+}
+
+type guardOf struct {
+	lock          Key
+	locked, total int
+	ok            bool
+}
+
+// GuardRatio is the share of a field's uses that must hold a lock for the
+// lock to be the field's guard: checklocks' 90%.
+const GuardRatio = 0.9
+
+// Guard returns the lock that guards the shared state k, as the code's own
+// majority says (principle 4 of DESIGN): a checklocks declaration, or the
+// lock that at least 90% of k's uses hold, or all of them but one (below
+// ten uses a ratio cannot tell one forgotten lock, the exception a rule
+// reports, from a pattern: two uses without the lock are one). A use is a
+// source line of a
+// function that accesses k (c.n++ reads and writes it: one use), counted
+// outside the functions that run before the object is shared: a
+// constructor filling in an object it allocated, a package's init, a
+// sync.Once body. A lock of k's own type counts for a field, any lock for
+// a package-level variable. With no such lock, the type keeps no lock
+// contract for k: an access without a lock is no exception to one. It also
+// returns how many of the uses hold the lock, and how many there are.
+func (r *Result) Guard(k Key) (lock Key, locked, total int, ok bool) {
+	if l, ok := r.GuardedBy[k]; ok {
+		return l, 0, 0, true
+	}
+	if g, ok := r.guard[k]; ok {
+		return g.lock, g.locked, g.total, g.ok
+	}
+	type use struct {
+		fn   *ssa.Function
+		line int
+	}
+	uses := map[use][]*Access{}
+	var order []use
+	for _, a := range r.byKey[k] {
+		if a.Once || r.once[a.Func] || beforeShared(a) {
+			continue
+		}
+		u := use{a.Func, r.fset.Position(a.Pos).Line}
+		if _, ok := uses[u]; !ok {
+			order = append(order, u)
+		}
+		uses[u] = append(uses[u], a)
+	}
+	var cands []Key
+	for _, u := range order {
+		for _, a := range uses[u] {
+			for _, l := range a.Locks {
+				if l.Key.Fields == Some || k.Type != nil && l.Key.Type != k.Type || slices.Contains(cands, l.Key) {
+					continue
+				}
+				cands = append(cands, l.Key)
+			}
+		}
+	}
+	var best guardOf
+	for _, c := range cands {
+		n := 0
+		for _, u := range order {
+			all := true
+			for _, a := range uses[u] {
+				if !a.Locked(c, a.Kind != Read && a.Kind != MapRead && a.Kind != AtomicRead && a.Kind != CUse) {
+					all = false
+					break
+				}
+			}
+			if all {
+				n++
+			}
+		}
+		if n > best.locked {
+			best = guardOf{lock: c, locked: n}
+		}
+	}
+	best.total = len(order)
+	best.ok = best.locked > 0 && (float64(best.locked) >= GuardRatio*float64(best.total) || best.total-best.locked <= 1)
+	r.guard[k] = best
+	return best.lock, best.locked, best.total, best.ok
+}
+
+// beforeShared reports whether the access runs before its object can be
+// shared: in a constructor, on an object the function allocated, or in a
+// package's init.
+func beforeShared(a *Access) bool {
+	if al, ok := a.Ref.Root.(*ssa.Alloc); ok && !srcname.IsVar(al) {
+		return true
+	}
+	fn := a.Func
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn.Name() == "init" || strings.HasPrefix(fn.Name(), "init#")
 }
 
 // EntryLocks returns the locks held whenever fn starts: those every one of
@@ -204,12 +304,15 @@ func (r *Result) InOnce(fn *ssa.Function) bool { return r.once[fn] }
 
 func run(pass *analysis.Pass) (any, error) {
 	calls := pass.ResultOf[cgocall.Analyzer].(*cgocall.Result)
-	r := &Result{held: map[ssa.Instruction][]Lock{}, once: map[*ssa.Function]bool{}, entry: map[*ssa.Function][]Lock{}, GuardedBy: map[Key]Key{}}
+	r := &Result{held: map[ssa.Instruction][]Lock{}, once: map[*ssa.Function]bool{}, entry: map[*ssa.Function][]Lock{}, GuardedBy: map[Key]Key{}, guard: map[Key]guardOf{}, byKey: map[Key][]*Access{}, fset: pass.Fset}
 	g := &guardsPass{pass: pass, calls: calls, r: r, entry: map[*ssa.Function]*lockSet{}}
 	g.checklocks()
 	g.findOnce()
 	g.locks(pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).Pkg)
 	g.accesses()
+	for _, a := range r.Accesses {
+		r.byKey[a.Key] = append(r.byKey[a.Key], a)
+	}
 	return r, nil
 }
 
@@ -767,8 +870,10 @@ func funcOf(v ssa.Value) *ssa.Function {
 // each such function starting with every lock and keeping, at each round,
 // those held at every one of its sites.
 func (g *guardsPass) locks(pkg *ssa.Package) {
-	funcs := g.calls.Funcs
-	callers, open := g.callGraph(pkg)
+	// the functions of the package, with the literals cgo writes around a
+	// call into C (a helper called for an argument of C.f is called in
+	// one) and the package initializer
+	callers, open, funcs := g.callGraph(pkg)
 	closed := func(fn *ssa.Function) bool { return len(callers[fn]) > 0 && !open[fn] }
 	for _, fn := range funcs {
 		if closed(fn) {
@@ -894,7 +999,7 @@ func unlockDeferredBefore(fn *ssa.Function, k Key, d *ssa.Defer) bool {
 // unexported method is also called by every dynamic call of a method of
 // that name in the package (outside the package, its name cannot be
 // written): those calls are its sites.
-func (g *guardsPass) callGraph(pkg *ssa.Package) (map[*ssa.Function][]ssa.CallInstruction, map[*ssa.Function]bool) {
+func (g *guardsPass) callGraph(pkg *ssa.Package) (map[*ssa.Function][]ssa.CallInstruction, map[*ssa.Function]bool, []*ssa.Function) {
 	callers := map[*ssa.Function][]ssa.CallInstruction{}
 	open := map[*ssa.Function]bool{}
 	openIDs := map[string]bool{}                  // method ids used as values
@@ -1055,7 +1160,7 @@ func (g *guardsPass) callGraph(pkg *ssa.Package) (map[*ssa.Function][]ssa.CallIn
 		}
 	}
 	exports := exportedToC(g.pass)
-	for _, fn := range g.calls.Funcs {
+	for _, fn := range scan {
 		obj, _ := fn.Object().(*types.Func)
 		switch {
 		case fn.Parent() != nil:
@@ -1076,7 +1181,7 @@ func (g *guardsPass) callGraph(pkg *ssa.Package) (map[*ssa.Function][]ssa.CallIn
 			}
 		}
 	}
-	return callers, open
+	return callers, open, scan
 }
 
 // flow computes the locks held at each instruction of fn from its entry set.
