@@ -68,10 +68,16 @@ at once. A goroutine that a test starts counts only for findings in
 _test.go files, and only against code of the same test function (go test
 runs test functions one at a time; those that call t.Parallel together):
 how a test uses the package is no evidence of how its callers do. Locks a
-function's callers hold count as held: found through the
-package's calls, declared with checklocks (// +checklocks:c.mu), or said
-by Go's conventions (a name ending in Locked, a doc comment such as "c.mu
-must be held"). A mutex that only a few of those functions take (Init, Close)
+function's callers hold count as held: found through the package's calls
+when those are all of its calls (an unexported function or method whose
+address does not escape; a go statement's call holds nothing, a deferred
+call what is still held at the return; an exported function may be
+called by anyone without a lock), declared with checklocks
+(// +checklocks:c.mu), or said by Go's conventions (a name ending in
+Locked, a doc comment in a documented form that names a mutex: "c.mu
+must be held", "must be called with mu held", "the caller must hold the
+lock"; a sentence that only mentions holding something is no contract).
+A mutex that only a few of those functions take (Init, Close)
 is a lock of the lifecycle: it is evidence only for the functions that
 take it (Close against Close, against Init or the finalizer), and the
 message says so. //lifetime:confined, or a doc comment that says the

@@ -67,7 +67,9 @@ for read-modify-writes and map writes, not for a check-then-set or a
 plain assignment in C. Exported functions of test files are not library
 API. It is silent for init functions and package initialisers (and
 functions only they call), sync.Once bodies (Do, OnceFunc, OnceValue),
-accesses with a sync.Mutex or RWMutex held, variables of sync/atomic
+accesses with a sync.Mutex or RWMutex held (also in an unexported
+function whose callers in the package all hold it, or one documented as
+called with a package-level mutex held), variables of sync/atomic
 types, sync.Map, a map loaded under its lock and swapped out, and test
 files (the flag -sharedglobal.tests includes them).
 

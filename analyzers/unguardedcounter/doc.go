@@ -38,8 +38,11 @@ The analyzer reports:
 
 - a counter field (updated with ++, --, += or -=) of a shared type updated
 without atomics and without a lock: the type is documented or declared
-thread-safe, has a mutex or atomic fields, or its methods run on several
-goroutines (go statements, finalizers, //export functions); a counter
+thread-safe, has a mutex that guards the counter (held by at least 9 in
+10 of the counter's uses outside constructors and init, as checklocks
+infers a guard; below that the type keeps no lock contract for the
+counter) or atomic fields, or its methods run on several goroutines (go
+statements, finalizers, //export functions); a counter
 whose zero test guards a release is a reference count, and shared by
 definition;
 - a counter read without the lock that all its updates hold (a reference
@@ -63,7 +66,9 @@ CompareAndSwap or sync.Once; a bound tested and then passed
 (if v > peak.Load() { peak.Store(v) }): use a CompareAndSwap loop.
 
 Accesses with a lock held (including in a deferred function literal that
-runs before the deferred Unlock), in a sync.Once body, to an object the
+runs before the deferred Unlock, and in an unexported function whose
+callers in the package all hold it, see the guards pass), in a sync.Once
+body, to an object the
 function has just allocated (a constructor), and in test files (the flag
 -unguardedcounter.tests includes them) are not reported. //export
 functions alone do not make an object's counter shared: C libraries call

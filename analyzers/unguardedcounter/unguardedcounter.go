@@ -436,12 +436,20 @@ func (c *checker) shared(a *guards.Access) (string, bool) {
 		case concurrency.ThreadSafe, concurrency.Documented:
 			return e.Desc, true
 		case concurrency.Lock:
+			// the mutex guards the counter when the code's majority
+			// says so: most of its uses hold it
+			lock, n, total, ok := c.guards.Guard(k)
+			if !ok || lock.Type != k.Type {
+				continue
+			}
+			share := ""
+			if total > 0 {
+				share = fmt.Sprintf(", as %d of its %d uses do", n, total)
+			}
 			for _, o := range c.byKey[k] {
-				for _, l := range o.Locks {
-					if l.Key.Type == k.Type {
-						return fmt.Sprintf("%s, which %s holds when it accesses %s (%s)", e.Desc, srcname.Func(o.Func),
-							strings.TrimPrefix(k.String(), k.Type.Name()+"."), diag.Where(c.pass.Fset, o.Pos, a.Pos)), true
-					}
+				if o.Locked(lock, false) {
+					return fmt.Sprintf("%s, which %s holds when it accesses %s (%s)%s", e.Desc, srcname.Func(o.Func),
+						strings.TrimPrefix(k.String(), k.Type.Name()+"."), diag.Where(c.pass.Fset, o.Pos, a.Pos), share), true
 				}
 			}
 		}

@@ -10,7 +10,7 @@ import (
 )
 
 func TestUnguardedCounter(t *testing.T) {
-	testutil.Run(t, unguardedcounter.Analyzer, "unguardedcounter/refs", "unguardedcounter/facts/...", "unguardedcounter/purego", "unguardedcounter/atomiccheck", "unguardedcounter/lifecycle")
+	testutil.Run(t, unguardedcounter.Analyzer, "unguardedcounter/refs", "unguardedcounter/facts/...", "unguardedcounter/purego", "unguardedcounter/atomiccheck", "unguardedcounter/lifecycle", "unguardedcounter/entrylocks", "unguardedcounter/majority")
 }
 
 func TestReloadFix(t *testing.T) {

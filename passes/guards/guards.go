@@ -6,10 +6,33 @@
 // *Stream is Stream.mu, a package-level mutex is the variable. Within a
 // function, Lock, RLock and a successful TryLock take a lock and Unlock
 // and RUnlock drop it; a deferred Unlock keeps it until the function
-// returns. Across functions, an unexported function (or a function literal
-// called where it is made) starts with the locks every one of its callers in
-// the package holds at the call: go-nvml's dl.Close, safe only because its
-// only caller holds the library's lock, is guarded. gVisor's checklocks
+// returns.
+//
+// Across functions, a function starts with the locks every one of its
+// callers holds at the call (Result.EntryLocks), when the package's calls
+// are all of its calls: go-nvml's dl.Close, safe only because its only
+// caller holds the library's lock, is guarded. That holds for an
+// unexported function or method, or a function literal, whose address
+// does not escape: code outside the package cannot name it, and the
+// package only calls it (statically, as a method value or closure called
+// where it is made, through once.Do, or, for a method, through a dynamic
+// call of an interface its type implements). A go statement's call holds
+// nothing; a deferred call holds the locks still held at the return (those
+// whose unlock is deferred before it, and the function's own entry
+// locks). A function that is exported, //export'ed, or used as a value
+// (stored, passed, returned, a method value or method expression not
+// called at once, the function of sync.OnceFunc) may be called from
+// anywhere, and starts with none but those its declaration names. Entry
+// locks are the greatest fixed point over the package's call graph, so a
+// lock held by every caller of every caller reaches the helper two calls
+// down. Locks are named by type, so the caller's c.mu is the callee's
+// Conn.mu whichever Conn the call passes.
+//
+// They stay in the package, and are no fact: a package is analysed before
+// its importers, so their calls of its exported functions are unknown
+// when its findings are made, and any importer, analysed or not, may call
+// them without a lock; an unexported function's callers are all in its
+// package. gVisor's checklocks
 // annotations are read as declarations: "// +checklocks:mu" on a field says
 // mu guards it, and on a function that the function runs with the lock held.
 //
@@ -29,10 +52,12 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/internal/cfg"
+	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 )
@@ -43,7 +68,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "find the locks, sync.Once bodies and atomic operations that guard each access to shared state (a pass: reports nothing)",
 	URL:        "https://github.com/lifetimevet/lifetimevet/tree/main/passes/guards",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{cgocall.Analyzer},
+	Requires:   []*analysis.Analyzer{buildssa.Analyzer, cgocall.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 }
 
@@ -160,9 +185,115 @@ type Result struct {
 	// GuardedBy holds the checklocks declarations: field -> its lock.
 	GuardedBy map[Key]Key
 
-	held map[ssa.Instruction][]Lock
-	once map[*ssa.Function]bool
+	held  map[ssa.Instruction][]Lock
+	once  map[*ssa.Function]bool
+	entry map[*ssa.Function][]Lock
+	guard map[Key]guardOf
+	byKey map[Key][]*Access
+	fset  *token.FileSet
 }
+
+type guardOf struct {
+	lock          Key
+	locked, total int
+	ok            bool
+}
+
+// GuardRatio is the share of a field's uses that must hold a lock for the
+// lock to be the field's guard: checklocks' 90%.
+const GuardRatio = 0.9
+
+// Guard returns the lock that guards the shared state k, as the code's own
+// majority says (principle 4 of DESIGN): a checklocks declaration, or the
+// lock that at least 90% of k's uses hold, or all of them but one (below
+// ten uses a ratio cannot tell one forgotten lock, the exception a rule
+// reports, from a pattern: two uses without the lock are one). A use is a
+// source line of a
+// function that accesses k (c.n++ reads and writes it: one use), counted
+// outside the functions that run before the object is shared: a
+// constructor filling in an object it allocated, a package's init, a
+// sync.Once body. A lock of k's own type counts for a field, any lock for
+// a package-level variable. With no such lock, the type keeps no lock
+// contract for k: an access without a lock is no exception to one. It also
+// returns how many of the uses hold the lock, and how many there are.
+func (r *Result) Guard(k Key) (lock Key, locked, total int, ok bool) {
+	if l, ok := r.GuardedBy[k]; ok {
+		return l, 0, 0, true
+	}
+	if g, ok := r.guard[k]; ok {
+		return g.lock, g.locked, g.total, g.ok
+	}
+	type use struct {
+		fn   *ssa.Function
+		line int
+	}
+	uses := map[use][]*Access{}
+	var order []use
+	for _, a := range r.byKey[k] {
+		if a.Once || r.once[a.Func] || beforeShared(a) {
+			continue
+		}
+		u := use{a.Func, r.fset.Position(a.Pos).Line}
+		if _, ok := uses[u]; !ok {
+			order = append(order, u)
+		}
+		uses[u] = append(uses[u], a)
+	}
+	var cands []Key
+	for _, u := range order {
+		for _, a := range uses[u] {
+			for _, l := range a.Locks {
+				if l.Key.Fields == Some || k.Type != nil && l.Key.Type != k.Type || slices.Contains(cands, l.Key) {
+					continue
+				}
+				cands = append(cands, l.Key)
+			}
+		}
+	}
+	var best guardOf
+	for _, c := range cands {
+		n := 0
+		for _, u := range order {
+			all := true
+			for _, a := range uses[u] {
+				if !a.Locked(c, a.Kind != Read && a.Kind != MapRead && a.Kind != AtomicRead && a.Kind != CUse) {
+					all = false
+					break
+				}
+			}
+			if all {
+				n++
+			}
+		}
+		if n > best.locked {
+			best = guardOf{lock: c, locked: n}
+		}
+	}
+	best.total = len(order)
+	best.ok = best.locked > 0 && (float64(best.locked) >= GuardRatio*float64(best.total) || best.total-best.locked <= 1)
+	r.guard[k] = best
+	return best.lock, best.locked, best.total, best.ok
+}
+
+// beforeShared reports whether the access runs before its object can be
+// shared: in a constructor, on an object the function allocated, or in a
+// package's init.
+func beforeShared(a *Access) bool {
+	if al, ok := a.Ref.Root.(*ssa.Alloc); ok && !srcname.IsVar(al) {
+		return true
+	}
+	fn := a.Func
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn.Name() == "init" || strings.HasPrefix(fn.Name(), "init#")
+}
+
+// EntryLocks returns the locks held whenever fn starts: those every one of
+// its callers holds at the call, when the package's calls are all of
+// them (see the package doc), and those its declaration says its callers
+// hold.
+func (r *Result) EntryLocks(fn *ssa.Function) []Lock { return r.entry[fn] }
 
 // Held returns the locks held at instr (in a user function of the package).
 func (r *Result) Held(instr ssa.Instruction) []Lock { return r.held[instr] }
@@ -173,12 +304,15 @@ func (r *Result) InOnce(fn *ssa.Function) bool { return r.once[fn] }
 
 func run(pass *analysis.Pass) (any, error) {
 	calls := pass.ResultOf[cgocall.Analyzer].(*cgocall.Result)
-	r := &Result{held: map[ssa.Instruction][]Lock{}, once: map[*ssa.Function]bool{}, GuardedBy: map[Key]Key{}}
+	r := &Result{held: map[ssa.Instruction][]Lock{}, once: map[*ssa.Function]bool{}, entry: map[*ssa.Function][]Lock{}, GuardedBy: map[Key]Key{}, guard: map[Key]guardOf{}, byKey: map[Key][]*Access{}, fset: pass.Fset}
 	g := &guardsPass{pass: pass, calls: calls, r: r, entry: map[*ssa.Function]*lockSet{}}
 	g.checklocks()
 	g.findOnce()
-	g.locks()
+	g.locks(pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).Pkg)
 	g.accesses()
+	for _, a := range r.Accesses {
+		r.byKey[a.Key] = append(r.byKey[a.Key], a)
+	}
 	return r, nil
 }
 
@@ -462,10 +596,131 @@ func (g *guardsPass) checklocks() {
 	}
 }
 
-// heldDoc matches a doc comment that says callers hold a lock: "c.mu must
-// be held", "called with mu held", "the caller must hold t.mu", "requires
-// p.mu", "while holding l.lk".
-var heldDoc = regexp.MustCompile(`(?i)\b(must be held|must hold|must already hold|caller holds|callers hold|called with [\w.]+ (held|locked)|with [\w.]+ (held|locked)|while holding|requires [\w.]+ (to be )?(held|locked)|assumes [\w.]+ is (held|locked)|[\w.]+ is held)\b`)
+// heldDoc matches the sentences of a doc comment that state a caller's
+// lock contract in one of its documented forms, naming the lock (the
+// capture): "c.mu must be held", "must be called with mu held", "called
+// while holding l.lk", "the caller must hold the lock", "callers hold
+// t.mu", "requires p.mu (to be) held", "assumes mu is locked", "mu is held
+// by the caller". A sentence that only mentions holding something ("frees
+// the handle while holding mu", "the caller must hold a reference", "the
+// handle is held until Close") states no contract.
+var heldDoc = func() []*regexp.Regexp {
+	const x = `((?:the|its)\s+(?:\w+\s+)?(?:lock|mutex)\b|[A-Za-z_][\w.]*)`
+	var out []*regexp.Regexp
+	for _, p := range []string{
+		`\b(?:must|should)\s+(?:already\s+)?hold\s+` + x,
+		`\bcallers?\s+(?:already\s+)?holds?\s+` + x,
+		`\b` + x + `\s+(?:must|should)\s+(?:already\s+)?be\s+(?:held|locked|acquired)\b`,
+		`\bcalled\s+(?:only\s+)?with\s+` + x + `\s+(?:held|locked|acquired)\b`,
+		`\bcalled\s+(?:only\s+)?while\s+holding\s+` + x,
+		`\brequires\s+` + x + `\s+(?:to\s+be\s+)?(?:held|locked)\b`,
+		`\bassumes\s+(?:that\s+)?` + x + `\s+is\s+(?:held|locked)\b`,
+		`\b` + x + `\s+is\s+held\s+by\s+the\s+callers?\b`,
+	} {
+		out = append(out, regexp.MustCompile(`(?i)`+p))
+	}
+	return out
+}()
+
+// docLocks returns the locks a doc comment says the function's callers
+// hold (see heldDoc): a lock named through a parameter (c.mu) is some lock
+// of that parameter's type; a bare name (mu) a mutex field of the
+// receiver's type, or a package-level mutex; "the lock" some lock of the
+// receiver's type (or the first pointer parameter's) when it has a mutex.
+// A name that is no mutex (a reference, a handle) is no lock.
+func (g *guardsPass) docLocks(doc string, params map[string]*types.Var, first *types.Var) []Lock {
+	doc = strings.Join(strings.Fields(doc), " ")
+	var out []Lock
+	add := func(l Lock) {
+		if !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	for _, re := range heldDoc {
+		for _, m := range re.FindAllStringSubmatch(doc, -1) {
+			x := strings.TrimRight(m[1], ".")
+			lower := strings.ToLower(x)
+			switch {
+			case strings.HasPrefix(lower, "the ") || strings.HasPrefix(lower, "its "):
+				if first != nil {
+					if tn := pointee(first.Type()); tn != nil && hasMutex(tn.Type()) {
+						add(Lock{Key: Key{Type: tn, Fields: Some}})
+					}
+				}
+			case strings.Contains(x, "."):
+				parts := strings.Split(x, ".")
+				if p, ok := params[parts[0]]; ok {
+					if tn := pointee(p.Type()); tn != nil && isMutex(fieldPathType(tn.Type(), parts[1:])) {
+						add(Lock{Key: Key{Type: tn, Fields: Some}})
+					}
+				}
+			default:
+				if first != nil {
+					if tn := pointee(first.Type()); tn != nil && isMutex(fieldPathType(tn.Type(), []string{x})) {
+						add(Lock{Key: Key{Type: tn, Fields: Some}})
+						continue
+					}
+				}
+				if v, ok := g.pass.Pkg.Scope().Lookup(x).(*types.Var); ok && isMutex(v.Type()) {
+					add(Lock{Key: Key{Global: v}})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// fieldPathType returns the type of the field path names from t, or nil.
+func fieldPathType(t types.Type, names []string) types.Type {
+	for _, name := range names {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return nil
+		}
+		found := false
+		for i := range st.NumFields() {
+			if st.Field(i).Name() == name {
+				t = st.Field(i).Type()
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil
+		}
+	}
+	return t
+}
+
+// isMutex reports whether t is sync.Mutex or sync.RWMutex (or a pointer to
+// one).
+func isMutex(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && (n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex")
+}
+
+// hasMutex reports whether the struct t has a mutex field.
+func hasMutex(t types.Type) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		if isMutex(st.Field(i).Type()) {
+			return true
+		}
+	}
+	return false
+}
 
 // entryLocks returns the locks a function declares its callers hold: a
 // checklocks annotation (// +checklocks:c.mu on the function), or, by Go
@@ -533,43 +788,20 @@ func (g *guardsPass) entryLocks(fn *ssa.Function, fd *ast.FuncDecl) []Lock {
 			}
 		}
 	}
-	if len(out) > 0 || first == nil {
+	if len(out) > 0 {
 		return out
 	}
 	name := fd.Name.Name
 	switch {
-	case strings.HasSuffix(name, "Locked") || strings.HasSuffix(name, "locked") && name != "locked":
+	case first != nil && (strings.HasSuffix(name, "Locked") || strings.HasSuffix(name, "locked") && name != "locked"):
 		if tn := pointee(first.Type()); tn != nil {
 			out = append(out, Lock{Key: Key{Type: tn, Fields: Some}})
 		}
-	case fd.Doc != nil && heldDoc.MatchString(fd.Doc.Text()):
-		// "c.mu must be held": the lock of parameter c's type; a lock
-		// named through something else (a variable of the caller) says
-		// nothing about this function's parameters; "mu must be held"
-		// names the receiver's field.
-		refs := lockRef.FindAllStringSubmatch(fd.Doc.Text(), -1)
-		if len(refs) == 0 {
-			if r := fn.Signature.Recv(); r != nil {
-				if tn := pointee(r.Type()); tn != nil {
-					out = append(out, Lock{Key: Key{Type: tn, Fields: Some}})
-				}
-			}
-		}
-		for _, ref := range refs {
-			if p, ok := params[ref[1]]; ok {
-				if tn := pointee(p.Type()); tn != nil {
-					out = append(out, Lock{Key: Key{Type: tn, Fields: Some}})
-					break
-				}
-			}
-		}
+	case fd.Doc != nil:
+		out = append(out, g.docLocks(fd.Doc.Text(), params, first)...)
 	}
 	return out
 }
-
-// lockRef matches a lock named through a variable in a doc comment: c.mu,
-// s.lock, db.closeMu.
-var lockRef = regexp.MustCompile(`\b([A-Za-z_]\w*)\.\w*(?i:mu|lock|mutex)\w*\b`)
 
 // checklocksArg parses "// +checklocks:mu" (and +checklocksread:mu).
 func checklocksArg(text string) (string, bool) {
@@ -633,48 +865,21 @@ func funcOf(v ssa.Value) *ssa.Function {
 }
 
 // locks computes the locks held at each instruction of each user function,
-// with entry locks flowing from callers to unexported callees until
-// nothing changes.
-func (g *guardsPass) locks() {
-	funcs := g.calls.Funcs
-	callers := map[*ssa.Function][]ssa.CallInstruction{}
+// with entry locks flowing from callers to callees whose callers are all
+// known (see callGraph) until nothing changes: the greatest fixed point,
+// each such function starting with every lock and keeping, at each round,
+// those held at every one of its sites.
+func (g *guardsPass) locks(pkg *ssa.Package) {
+	// the functions of the package, with the literals cgo writes around a
+	// call into C (a helper called for an argument of C.f is called in
+	// one) and the package initializer
+	callers, open, funcs := g.callGraph(pkg)
+	closed := func(fn *ssa.Function) bool { return len(callers[fn]) > 0 && !open[fn] }
 	for _, fn := range funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				ci, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				if _, isGo := ci.(*ssa.Go); isGo {
-					continue
-				}
-				if d, isDefer := ci.(*ssa.Defer); isDefer {
-					// a deferred function literal runs at the return,
-					// with the locks it inherits (deferredHeld)
-					if f := funcOf(d.Call.Value); f != nil && f.Parent() == fn {
-						callers[f] = append(callers[f], ci)
-					}
-					continue
-				}
-				if c := ci.Common().StaticCallee(); c != nil {
-					callers[c] = append(callers[c], ci)
-				}
-				// once.Do(f): f runs with the locks held at the call
-				for _, a := range ci.Common().Args {
-					if f := funcOf(a); f != nil && g.r.once[f] {
-						callers[f] = append(callers[f], ci)
-					}
-				}
-			}
-		}
-	}
-	// Entry sets: nothing known about exported functions' callers, nor
-	// about functions whose address escapes (used other than as a callee).
-	for _, fn := range funcs {
-		if len(callers[fn]) == 0 || exported(fn) || escapes(fn, callers[fn]) {
-			g.entry[fn] = &lockSet{locks: slices.Clone(g.declared[fn])}
-		} else {
+		if closed(fn) {
 			g.entry[fn] = &lockSet{top: true}
+		} else {
+			g.entry[fn] = &lockSet{locks: slices.Clone(g.declared[fn])}
 		}
 	}
 	for iter := 0; iter < 20; iter++ {
@@ -683,41 +888,66 @@ func (g *guardsPass) locks() {
 			g.flow(fn)
 		}
 		for _, fn := range funcs {
-			if g.entry[fn].top || len(callers[fn]) > 0 && !exported(fn) && !escapes(fn, callers[fn]) {
-				var in *lockSet
-				for _, site := range callers[fn] {
+			if !closed(fn) {
+				continue
+			}
+			var in *lockSet
+			for _, site := range callers[fn] {
+				var s *lockSet
+				switch site := site.(type) {
+				case *ssa.Go:
+					s = &lockSet{} // the new goroutine holds nothing
+				default:
+					if e := g.entry[site.Parent()]; e != nil && e.top {
+						continue // its caller's locks are not known yet
+					}
 					h, ok := g.r.held[site]
 					if !ok {
-						continue // caller not a user function, or unreachable
+						if g.entry[site.Parent()] != nil {
+							continue // unreachable in its function
+						}
+						h = nil // a function the pass does not flow: nothing known
 					}
 					if d, isDefer := site.(*ssa.Defer); isDefer {
 						h = g.deferredHeld(d, h)
 					}
-					s := &lockSet{locks: h}
-					if in == nil {
-						in = s
-					} else {
-						in = meet(in, s)
-					}
+					s = &lockSet{locks: h}
 				}
 				if in == nil {
-					in = &lockSet{}
+					in = s
+				} else {
+					in = meet(in, s)
 				}
-				for _, l := range g.declared[fn] {
-					in.add(l)
-				}
-				if !in.equal(g.entry[fn]) {
-					g.entry[fn] = in
-					changed = true
-				}
+			}
+			if in == nil {
+				in = &lockSet{top: true}
+			}
+			for _, l := range g.declared[fn] {
+				in.add(l)
+			}
+			if !in.equal(g.entry[fn]) {
+				g.entry[fn] = in
+				changed = true
 			}
 		}
 		if !changed {
 			break
 		}
 	}
+	// a function whose sites are never reached with known locks (a cycle
+	// nothing outside calls) holds nothing on entry
+	for _, fn := range funcs {
+		if g.entry[fn].top {
+			g.entry[fn] = &lockSet{locks: slices.Clone(g.declared[fn])}
+		}
+	}
 	for _, fn := range funcs {
 		g.flow(fn)
+	}
+	for _, fn := range funcs {
+		if e := g.entry[fn]; len(e.locks) > 0 {
+			g.r.entry[fn] = slices.Clone(e.locks)
+		}
 	}
 }
 
@@ -759,39 +989,199 @@ func unlockDeferredBefore(fn *ssa.Function, k Key, d *ssa.Defer) bool {
 	return false
 }
 
-func exported(fn *ssa.Function) bool {
-	return fn.Parent() == nil && fn.Object() != nil && fn.Object().Exported()
-}
-
-// escapes reports whether fn is used other than by the calls listed.
-func escapes(fn *ssa.Function, sites []ssa.CallInstruction) bool {
-	refs := fn.Referrers()
-	if refs == nil {
-		// package-level functions have no referrers list: conservatively
-		// escaping unless every use is a call
-		return fn.Parent() == nil && fn.Object() == nil
-	}
-	for _, r := range *refs {
-		if ci, ok := r.(ssa.CallInstruction); ok && slices.Contains(sites, ci) {
-			continue
+// callGraph finds, for each function of the package, the sites it is called
+// from, and the functions whose callers are not all such sites: open ones.
+// A function is open when code outside the package can call it (an
+// exported function or method, an //export function that C calls), or when
+// its address escapes: it is used as a value other than by calling it where
+// it is made (stored, passed, returned, converted, a method value or method
+// expression not called at once, the function of sync.OnceFunc). An
+// unexported method is also called by every dynamic call of a method of
+// that name in the package (outside the package, its name cannot be
+// written): those calls are its sites.
+func (g *guardsPass) callGraph(pkg *ssa.Package) (map[*ssa.Function][]ssa.CallInstruction, map[*ssa.Function]bool, []*ssa.Function) {
+	callers := map[*ssa.Function][]ssa.CallInstruction{}
+	open := map[*ssa.Function]bool{}
+	openIDs := map[string]bool{}                  // method ids used as values
+	invokes := map[string][]ssa.CallInstruction{} // method id -> dynamic calls
+	origin := func(fn *ssa.Function) *ssa.Function {
+		if o := fn.Origin(); o != nil {
+			return o
 		}
-		if mc, ok := r.(*ssa.MakeClosure); ok {
-			// a closure called where it is made
-			called := false
-			if mc.Referrers() != nil {
-				for _, u := range *mc.Referrers() {
-					if ci, ok := u.(ssa.CallInstruction); ok && slices.Contains(sites, ci) {
-						called = true
-					}
-				}
-			}
-			if called {
-				continue
+		return fn
+	}
+	methods := map[*types.Func]*ssa.Function{}
+	for _, fn := range g.calls.Funcs {
+		if m, ok := fn.Object().(*types.Func); ok && fn.Parent() == nil {
+			methods[m] = fn
+		}
+	}
+	// boundMethod returns the method a bound-method wrapper or a method
+	// expression's thunk calls.
+	boundMethod := func(fn *ssa.Function) (*types.Func, bool) {
+		if fn.Synthetic == "" || fn.Origin() != nil {
+			return nil, false
+		}
+		if m, ok := fn.Object().(*types.Func); ok && m.Type().(*types.Signature).Recv() != nil {
+			return m, true
+		}
+		return nil, false
+	}
+	// calledOnly reports whether the closure v is only called (or run by
+	// once.Do at the call), not stored or passed on.
+	calledOnly := func(v ssa.Value) bool {
+		refs := v.Referrers()
+		if refs == nil {
+			return false
+		}
+		for _, r := range *refs {
+			ci, ok := r.(ssa.CallInstruction)
+			if !ok || ci.Common().IsInvoke() || ci.Common().Value != v && !g.onceDo(ci, v) {
+				return false
 			}
 		}
 		return true
 	}
-	return false
+	var scan []*ssa.Function
+	var addAnon func(fn *ssa.Function)
+	seen := map[*ssa.Function]bool{}
+	addAnon = func(fn *ssa.Function) {
+		if fn == nil || seen[fn] {
+			return
+		}
+		seen[fn] = true
+		scan = append(scan, fn)
+		for _, a := range fn.AnonFuncs {
+			addAnon(a)
+		}
+	}
+	for _, fn := range g.calls.Funcs {
+		addAnon(fn)
+	}
+	if pkg != nil {
+		// package-level variables' initializers: a function stored in one
+		// escapes
+		addAnon(pkg.Func("init"))
+	}
+	// openMethod marks the method m used as a value: a method of an
+	// interface stands for every method of that name.
+	openMethod := func(m *types.Func) {
+		if recv := m.Type().(*types.Signature).Recv(); recv != nil && types.IsInterface(recv.Type()) {
+			openIDs[m.Id()] = true
+		} else if mf := methods[m.Origin()]; mf != nil {
+			open[mf] = true
+		}
+	}
+	escape := func(v ssa.Value) {
+		switch v := v.(type) {
+		case *ssa.Function:
+			if m, ok := boundMethod(v); ok {
+				openMethod(m)
+				return
+			}
+			open[origin(v)] = true
+		case *ssa.MakeClosure:
+			if fn, ok := v.Fn.(*ssa.Function); ok {
+				if m, ok := boundMethod(fn); ok {
+					openMethod(m)
+					return
+				}
+				open[fn] = true
+			}
+		}
+	}
+	for _, fn := range scan {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok {
+					// a closure made and only called: its calls are its
+					// sites (recorded below); otherwise it escapes
+					if !calledOnly(mc) {
+						escape(mc)
+					}
+					for _, bd := range mc.Bindings {
+						escape(bd)
+					}
+					continue
+				}
+				ci, isCall := instr.(ssa.CallInstruction)
+				var ops []*ssa.Value
+				ops = instr.Operands(ops)
+				for i, op := range ops {
+					if op == nil || *op == nil {
+						continue
+					}
+					if isCall && i == 0 && !ci.Common().IsInvoke() {
+						continue // the callee (operand 0 of a call)
+					}
+					if isCall && g.onceDo(ci, *op) {
+						continue // once.Do(f): f runs at the call
+					}
+					escape(*op)
+				}
+				if !isCall {
+					continue
+				}
+				com := ci.Common()
+				if com.IsInvoke() {
+					invokes[com.Method.Id()] = append(invokes[com.Method.Id()], ci)
+					continue
+				}
+				var callee *ssa.Function
+				switch v := com.Value.(type) {
+				case *ssa.Function:
+					callee = v
+				case *ssa.MakeClosure:
+					callee, _ = v.Fn.(*ssa.Function)
+				}
+				if callee == nil {
+					continue
+				}
+				if callee.Origin() == nil {
+					if m, ok := boundMethod(callee); ok {
+						// a method value called where it is made: a call
+						// of the method
+						if recv := m.Type().(*types.Signature).Recv(); recv != nil && types.IsInterface(recv.Type()) {
+							invokes[m.Id()] = append(invokes[m.Id()], ci)
+						} else if mf := methods[m.Origin()]; mf != nil {
+							callers[mf] = append(callers[mf], ci)
+						}
+						continue
+					}
+				}
+				callers[origin(callee)] = append(callers[origin(callee)], ci)
+				// once.Do(f): f runs at the call, with its locks
+				if len(com.Args) == 2 && g.onceDo(ci, com.Args[1]) {
+					if f := funcOf(com.Args[1]); f != nil {
+						callers[f] = append(callers[f], ci)
+					}
+				}
+			}
+		}
+	}
+	exports := exportedToC(g.pass)
+	for _, fn := range scan {
+		obj, _ := fn.Object().(*types.Func)
+		switch {
+		case fn.Parent() != nil:
+		case obj == nil:
+			open[fn] = true
+		case obj.Exported() || exports[obj]:
+			open[fn] = true
+		case obj.Type().(*types.Signature).Recv() != nil:
+			recv := obj.Type().(*types.Signature).Recv().Type()
+			for _, ci := range invokes[obj.Id()] {
+				if !mayInvoke(ci, recv) {
+					continue
+				}
+				callers[fn] = append(callers[fn], ci)
+			}
+			if openIDs[obj.Id()] {
+				open[fn] = true
+			}
+		}
+	}
+	return callers, open, scan
 }
 
 // flow computes the locks held at each instruction of fn from its entry set.
@@ -1064,4 +1454,67 @@ func normalize(r access.Ref) access.Ref {
 		}
 	}
 	return e
+}
+
+// onceDo reports whether ci is (*sync.Once).Do(f) with f the value v: f
+// runs during the call, with the locks held there.
+func (g *guardsPass) onceDo(ci ssa.CallInstruction, v ssa.Value) bool {
+	com := ci.Common()
+	if len(com.Args) != 2 || com.Args[1] != v {
+		return false
+	}
+	callee := com.StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" || callee.Name() != "Do" || callee.Signature.Recv() == nil {
+		return false
+	}
+	return true
+}
+
+// exportedToC returns the functions an //export directive makes callable
+// from C.
+func exportedToC(pass *analysis.Pass) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Doc == nil {
+				continue
+			}
+			for _, c := range fd.Doc.List {
+				if strings.HasPrefix(c.Text, "//export ") {
+					if obj := pass.TypesInfo.Defs[fd.Name]; obj != nil {
+						out[obj] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// mayInvoke reports whether the dynamic call ci (a call of an interface
+// method, or of a type parameter's) may call a method of recv: recv, or a
+// pointer to it, implements the interface.
+func mayInvoke(ci ssa.CallInstruction, recv types.Type) bool {
+	com := ci.Common()
+	var t types.Type
+	if com.IsInvoke() {
+		t = com.Value.Type()
+	} else if fn, ok := com.Value.(*ssa.MakeClosure); ok && len(fn.Bindings) == 1 {
+		t = fn.Bindings[0].Type()
+	}
+	if t == nil {
+		return true
+	}
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return true // a type parameter's method: any type may be its argument
+	}
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok {
+		return true
+	}
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	return types.Implements(recv, iface) || types.Implements(types.NewPointer(recv), iface)
 }
