@@ -453,6 +453,16 @@ func (c *checker) gathered(fn *ssa.Function, arg access.Ref) (managed, access.Re
 	default:
 		return managed{}, access.Ref{}, false
 	}
+	return c.storedHandles(fn, arrays, 0)
+}
+
+// storedHandles reports whether fn stores into one of arrays (Go slices
+// or arrays of its frame) a handle of a managed object taken from a
+// collection; it returns one such handle and the collection. An array a
+// helper of the package returns counts with what the helper stores into
+// it (handlesOf(images), a method copying the handles of a field's
+// objects), the collection named in fn's frame by the helper's argument.
+func (c *checker) storedHandles(fn *ssa.Function, arrays []access.Ref, depth int) (managed, access.Ref, bool) {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			st, ok := instr.(*ssa.Store)
@@ -475,6 +485,39 @@ func (c *checker) gathered(fn *ssa.Function, arg access.Ref) (managed, access.Re
 			}
 			return m, access.Ref{Root: m.obj.Root, Ops: m.obj.Ops[:j]}, true
 		}
+	}
+	if depth >= 2 {
+		return managed{}, access.Ref{}, false
+	}
+	for _, a := range arrays {
+		call, ok := a.Root.(*ssa.Call)
+		if !ok || len(a.Ops) != 0 || call.Call.IsInvoke() {
+			continue
+		}
+		callee := call.Call.StaticCallee()
+		if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg != c.pass.Pkg || len(callee.Blocks) == 0 {
+			continue
+		}
+		var inner []access.Ref
+		for _, b := range callee.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+				for _, v := range ret.Results {
+					if isSlice(v.Type()) {
+						inner = append(inner, sliceSources(v)...)
+					}
+				}
+			}
+		}
+		m, coll, ok := c.storedHandles(callee, inner, depth+1)
+		if !ok {
+			continue
+		}
+		p, isParam := coll.Root.(*ssa.Parameter)
+		i := slices.Index(callee.Params, p)
+		if !isParam || i < 0 || i >= len(call.Call.Args) {
+			continue
+		}
+		return m, normRef(access.Ref{Root: call.Call.Args[i], Ops: coll.Ops}), true
 	}
 	return managed{}, access.Ref{}, false
 }
