@@ -154,18 +154,18 @@ func (pa *pkgAnalysis) armsIn(fn, body *ssa.Function, param func(ssa.Value) (acc
 				callee = o
 			}
 			args := call.Common().Args
-			oi, fi := -1, -1
+			var objV, finV ssa.Value
 			switch {
 			case callee.Pkg != nil && callee.Pkg.Pkg.Path() == "runtime" && callee.Name() == "SetFinalizer" && len(args) == 2:
-				oi, fi = 0, 1
+				objV, finV = args[0], args[1]
 			case callee.Pkg != nil && callee.Pkg.Pkg == pa.pass.Pkg:
-				if i, j, ok := pa.registrar(callee, map[*ssa.Function]bool{}); ok {
-					oi, fi = i, j
+				if reg, ok := pa.registrar(callee, map[*ssa.Function]bool{}); ok {
+					objV, finV = reg.at(args)
 				}
 			}
-			if oi >= 0 && oi < len(args) && fi < len(args) {
-				obj := unwrapIface(args[oi])
-				f := funcValue(unwrapIface(args[fi]))
+			if objV != nil && finV != nil {
+				obj := unwrapIface(objV)
+				f := funcValue(unwrapIface(finV))
 				if f == nil || f == fn {
 					continue
 				}
