@@ -51,7 +51,14 @@ finalizer releases it (CtxFromCUContext(d, cuctx) and then
 cuctx.Destroy()): the finalizer releases it again once the wrapper is
 collected; and a release of a handle the library lent (a model's
 borrowed-from=N: a commit's author, a column's text), which the handle it
-came from frees.
+came from frees; and a release of an object C lends to an //export
+callback (a typed pointer argument: the repository libgit2 passes in), or
+wrapping it in a Go object whose finalizer releases it (a constructor such
+as newRepositoryFromC that arms a releasing finalizer, directly or through
+helpers): the library frees it itself. A void* argument is the Go side's
+own data; a parameter named by //lifetime:release on the callback, or a
+callback named as its argument's destructor (credentialFree(cred), the
+free hook the library calls), is given the object to release.
 
 What releases what comes from the built-in library models (CUDA, libc,
 ...), model files, //lifetime:release directives, and summaries of the
@@ -60,7 +67,9 @@ a test of the handle or its owner (a nil check, a closed flag, a reference
 count, a compare-and-swap) counts as idempotent.
 
 Known limits: releases through interfaces, function values and goroutines
-are not followed; a path that a correlated condition makes infeasible can
+are not followed; a finalizer whose release is conditional (a weak flag the
+callback sets) is taken as not releasing a callback's argument, so a
+callback that forgets to set the flag is not found; a path that a correlated condition makes infeasible can
 still be reported; a handle kept in a slice or map element is not tracked.`,
 	Before: `func upload(n int) error {
 	var p C.CUdeviceptr

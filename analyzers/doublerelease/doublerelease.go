@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -69,6 +71,15 @@ func handle(s string) string {
 
 func (c *checker) where(pos, at token.Pos) string { return diag.Where(c.pass.Fset, pos, at) }
 
+// whereP is where for a file:line position (a summary's, maybe from a
+// fact): "line N" in at's file.
+func (c *checker) whereP(posn string, at token.Pos) string {
+	if rest, ok := strings.CutPrefix(posn, filepath.Base(c.pass.Fset.Position(at).Filename)+":"); ok {
+		return "line " + rest
+	}
+	return posn
+}
+
 func releaser(s *lifetime.Site) string {
 	if s.Release != nil && s.CalleeName != "" {
 		return s.CalleeName
@@ -130,6 +141,27 @@ func (c *checker) calleeShort(s *lifetime.Site) string {
 
 func (c *checker) double(fn *ssa.Function, ev *lifetime.Event) {
 	first, second := ev.First, ev.Second
+	if ev.Lent && first.Class == lifetime.CallbackClass {
+		cb := srcname.Func(fn)
+		if a := ev.Armed; a != nil {
+			wrapper := "runtime.SetFinalizer"
+			if second.Instr != nil {
+				if callee := second.Instr.(ssa.CallInstruction).Common().StaticCallee(); callee != nil && !(callee.Pkg != nil && callee.Pkg.Pkg.Path() == "runtime") {
+					wrapper = srcname.Func(callee)
+				}
+			}
+			c.rep.Reportf(second.Pos, "%s is lent by C to the //export function %s for the call, and %s wraps it in an object whose finalizer (%s, set at %s) releases it: the library still owns it and frees it itself, so it is freed twice once the object is collected; wrap it without a releasing finalizer (a weak wrapper), or declare the callback's ownership with //lifetime:release %s",
+				handle(second.Handle), cb, wrapper, a.Fin, c.whereP(a.Posn, second.Pos), first.Handle)
+			return
+		}
+		h := second.Handle
+		if h == "" {
+			h = first.Handle
+		}
+		c.rep.Reportf(second.Pos, "%s is released here, but C lent it to the //export function %s for the call: the library still owns it and frees it itself, so it is freed twice; do not release it, or declare the callback's ownership with //lifetime:release %s",
+			handle(h), cb, first.Handle)
+		return
+	}
 	if ev.Lent {
 		c.rep.Reportf(second.Pos, "%s is released here, but C.%s lent it at %s: it belongs to the handle it came from, which frees it, so it is freed twice; do not release it",
 			handle(second.Handle), first.CFunc, c.where(first.Pos, second.Pos))

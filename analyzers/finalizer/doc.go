@@ -41,7 +41,19 @@ slice must be kept alive. A finalizer that drops a counted reference
 (clRelease*, g_object_unref) releases like any other; a handle read
 through an accessor method (o.inner()) is the field it returns; a
 finalizer registered by a helper of the package (generic, or taking
-interface values) counts at the helper's call. The finalizer's own
+interface values, with the finalizer passed in or its own) counts at the
+helper's call, and one set on an interface value (var c io.Closer = o)
+is armed on the dynamic type, releasing what the methods it calls on its
+argument release (when the dynamic type is unknown, nothing is said).
+Handles gathered into a slice by a helper of the package
+(ins := handlesOf(images)) count as if gathered by the caller.
+
+Inside a function only the package calls (unexported, never taken as a
+value, called by no go statement nor interface call, not //export), the
+finding is made only when some call site does not keep the object alive:
+a caller that uses the object after the call, holds it in a deferred
+call, has not yet armed a finalizer on an object it allocated, or is
+itself such a function whose callers keep it, makes the call safe. The finalizer's own
 function, and helpers only it calls, are never asked for a KeepAlive.
 
 The suggested fix inserts runtime.KeepAlive(o) after the statement that
@@ -64,9 +76,10 @@ succeeded, so that an error return hands a half-built handle to it (the
 handle acquired in a helper or through an out-parameter too; a finalizer
 that tests the handle first is fine).
 
-Known limits: objects reached through interfaces or function values are
-not followed, nor handles gathered into a slice by another function; an object kept alive by its caller still gets the report (a
-method cannot rely on its callers).`,
+Known limits: objects reached through function values are not followed;
+an exported method, or one whose callers are not all known, cannot rely
+on its callers, and gets the report even when every caller in sight keeps
+the object alive.`,
 	Before: `func (r *ImageRef) HasAlpha() bool {
 	return C.vips_image_hasalpha(r.image) == 1
 }`,

@@ -38,6 +38,7 @@ type checker struct {
 	model *model.Result
 	rep   *diag.Reporter
 	fins  map[*ssa.Function]bool // the package's finalizer and cleanup functions
+	sites map[*ssa.Function]callSites
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -283,6 +284,14 @@ func (c *checker) keepAlive(fn *ssa.Function) {
 			}
 		}
 	}
+	// A function only the package calls, whose callers all keep the
+	// object alive across the call: no finding (callers.go).
+	all = slices.DeleteFunc(all, func(f finding) bool {
+		if f.coll.Valid() {
+			return c.callersKeep(fn, f.coll)
+		}
+		return c.callersKeep(fn, f.m.obj)
+	})
 	// One report per object: at its first call at risk, naming the others;
 	// a single runtime.KeepAlive fixes them all.
 	reported := make([]bool, len(all))
@@ -444,6 +453,16 @@ func (c *checker) gathered(fn *ssa.Function, arg access.Ref) (managed, access.Re
 	default:
 		return managed{}, access.Ref{}, false
 	}
+	return c.storedHandles(fn, arrays, 0)
+}
+
+// storedHandles reports whether fn stores into one of arrays (Go slices
+// or arrays of its frame) a handle of a managed object taken from a
+// collection; it returns one such handle and the collection. An array a
+// helper of the package returns counts with what the helper stores into
+// it (handlesOf(images), a method copying the handles of a field's
+// objects), the collection named in fn's frame by the helper's argument.
+func (c *checker) storedHandles(fn *ssa.Function, arrays []access.Ref, depth int) (managed, access.Ref, bool) {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			st, ok := instr.(*ssa.Store)
@@ -466,6 +485,39 @@ func (c *checker) gathered(fn *ssa.Function, arg access.Ref) (managed, access.Re
 			}
 			return m, access.Ref{Root: m.obj.Root, Ops: m.obj.Ops[:j]}, true
 		}
+	}
+	if depth >= 2 {
+		return managed{}, access.Ref{}, false
+	}
+	for _, a := range arrays {
+		call, ok := a.Root.(*ssa.Call)
+		if !ok || len(a.Ops) != 0 || call.Call.IsInvoke() {
+			continue
+		}
+		callee := call.Call.StaticCallee()
+		if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg != c.pass.Pkg || len(callee.Blocks) == 0 {
+			continue
+		}
+		var inner []access.Ref
+		for _, b := range callee.Blocks {
+			if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+				for _, v := range ret.Results {
+					if isSlice(v.Type()) {
+						inner = append(inner, sliceSources(v)...)
+					}
+				}
+			}
+		}
+		m, coll, ok := c.storedHandles(callee, inner, depth+1)
+		if !ok {
+			continue
+		}
+		p, isParam := coll.Root.(*ssa.Parameter)
+		i := slices.Index(callee.Params, p)
+		if !isParam || i < 0 || i >= len(call.Call.Args) {
+			continue
+		}
+		return m, normRef(access.Ref{Root: call.Call.Args[i], Ops: coll.Ops}), true
 	}
 	return managed{}, access.Ref{}, false
 }
@@ -517,10 +569,13 @@ func sameRef(a, b access.Ref) bool {
 // argument of the call points into it, a deferred call uses it, it is
 // stored somewhere, or some path from the call uses it.
 func (c *checker) keptAlive(fn *ssa.Function, call *ssa.Call, obj access.Ref, at ssa.Instruction) bool {
-	return c.keptAliveDepth(fn, call, obj, at, 0)
+	return c.keptAliveDepth(fn, call, obj, at, 0, true)
 }
 
-func (c *checker) keptAliveDepth(fn *ssa.Function, call *ssa.Call, obj access.Ref, at ssa.Instruction, depth int) bool {
+// keptAliveDepth is keptAlive; args says whether an argument of call that
+// points into obj counts (it does for a call into C, which cgo keeps
+// alive, not for the call of a Go function that takes obj itself).
+func (c *checker) keptAliveDepth(fn *ssa.Function, call *ssa.Call, obj access.Ref, at ssa.Instruction, depth int, args bool) bool {
 	// An object a call returned that the analysis cannot see into (an
 	// interface method, a function with no summary of its result) may
 	// point into the receiver or an argument, as git2go's AsObject returns
@@ -534,7 +589,7 @@ func (c *checker) keptAliveDepth(fn *ssa.Function, call *ssa.Call, obj access.Re
 			if !mayPoint(a.Type()) {
 				continue
 			}
-			if c.keptAliveDepth(fn, call, norm(a), at, depth+1) {
+			if c.keptAliveDepth(fn, call, norm(a), at, depth+1, args) {
 				return true
 			}
 		}
@@ -542,19 +597,21 @@ func (c *checker) keptAliveDepth(fn *ssa.Function, call *ssa.Call, obj access.Re
 	uses := func(instr ssa.Instruction) bool { return usesObj(instr, obj) }
 	// Another argument of the same call points into the object (&o.field):
 	// cgo keeps it alive for the call.
-	if cc := c.calls.Lookup(call); cc != nil {
+	var argRefs []access.Ref
+	switch cc := c.calls.Lookup(call); {
+	case !args:
+	case cc != nil:
 		for _, r := range cc.Args {
-			ar := normRef(r)
-			if ar.Root == obj.Root && hasPrefix(ar.Ops, obj.Ops) && !hasLoad(ar.Ops[len(obj.Ops):]) {
-				return true
-			}
+			argRefs = append(argRefs, normRef(r))
 		}
-	} else {
+	default:
 		for _, a := range call.Call.Args {
-			ar := norm(a)
-			if ar.Root == obj.Root && hasPrefix(ar.Ops, obj.Ops) && !hasLoad(ar.Ops[len(obj.Ops):]) {
-				return true
-			}
+			argRefs = append(argRefs, norm(a))
+		}
+	}
+	for _, ar := range argRefs {
+		if ar.Root == obj.Root && hasPrefix(ar.Ops, obj.Ops) && !hasLoad(ar.Ops[len(obj.Ops):]) {
+			return true
 		}
 	}
 	for _, b := range fn.Blocks {

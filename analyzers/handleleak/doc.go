@@ -29,7 +29,13 @@ counts as handing it on (precision first). Model entries say which calls
 acquire something that needs a release at all: a primary context retain
 does, cuCtxGetCurrent (a borrow) does not; a handle lent by another
 (borrowed-from=N) or freed with its parent (freed-with-parent) needs no
-release of its own. A function of the package's own C counts as keeping
+release of its own, and the handle that lends it is not leaked while the
+borrow outlives the function (returned, stored in a global or a field,
+handed on): the lender must stay alive as long as the borrow (a module
+whose function is cached in a global stays loaded). Go wrappers that
+return a lent handle (func (m Module) Function(name) Function) lend it to
+their callers too. A handle given to a Go helper that keeps it (stores it
+in memory, a map, a channel, an interface) is handed on. A function of the package's own C counts as keeping
 what it is given unless a model or directive says it only uses that
 argument (borrow NAME arg=N, //lifetime:borrow PARAM on a Go function):
 then the leak after the call is reported.

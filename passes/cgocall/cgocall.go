@@ -102,7 +102,12 @@ type Result struct {
 	// constParams: for the C functions the package defines, which
 	// parameters point to const data
 	constParams map[string][]bool
+	exports     map[types.Object]bool
 }
+
+// ExportedToC reports whether obj is a function of the package marked
+// //export: C may call it, with arguments C owns.
+func (r *Result) ExportedToC(obj types.Object) bool { return r.exports[obj] }
 
 // DefinedInC reports whether the package's own C (its cgo preambles and .c
 // files) defines the C function name, rather than a library it links.
@@ -142,6 +147,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	res.indexCalls(user)
+	res.exports = exportedToC(pass, user)
 	res.definedC, res.constParams = definedInC(pass, user)
 	for _, fn := range ssaRes.SrcFuncs {
 		if fn.Pos().IsValid() && support[pass.Fset.File(fn.Pos())] {
@@ -617,4 +623,25 @@ func Name(info *types.Info, call *ast.CallExpr) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// exportedToC returns the functions of files marked //export.
+func exportedToC(pass *analysis.Pass, files []*ast.File) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Doc == nil {
+				continue
+			}
+			for _, c := range fd.Doc.List {
+				if strings.HasPrefix(c.Text, "//export ") {
+					if obj := pass.TypesInfo.Defs[fd.Name]; obj != nil {
+						out[obj] = true
+					}
+				}
+			}
+		}
+	}
+	return out
 }

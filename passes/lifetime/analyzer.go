@@ -472,6 +472,7 @@ func (a *fnAnalysis) summarize() *Summary {
 		}
 	}
 	sum.AcquiresInto = a.acquiresInto()
+	sum.Lends = a.lends()
 	for i, p := range a.fn.Params {
 		if a.escapes[p] {
 			sum.Escapes = append(sum.Escapes, i)

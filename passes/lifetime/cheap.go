@@ -2,6 +2,7 @@ package lifetime
 
 import (
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -35,7 +36,7 @@ func (pa *pkgAnalysis) relevant(fn *ssa.Function) bool {
 					return true
 				}
 			}
-			if s := pa.summaryOf(callee); s != nil && (len(s.Releases) > 0 || len(s.Drops) > 0 || len(s.Disarms) > 0 || len(s.Acquires) > 0 || len(s.AcquiresInto) > 0) {
+			if s := pa.summaryOf(callee); s != nil && (len(s.Releases) > 0 || len(s.Drops) > 0 || len(s.Disarms) > 0 || len(s.Acquires) > 0 || len(s.AcquiresInto) > 0 || len(s.Lends) > 0 || len(s.Arms) > 0) {
 				return true
 			}
 		}
@@ -82,6 +83,18 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 		}
 		return access.Path{}, false
 	}
+	// A parameter stored in memory, boxed into an interface, sent, or
+	// handed to code that may keep it: as the state machine's escapes, the
+	// caller's handle is no longer only the caller's to release.
+	escapes := map[int]bool{}
+	escape := func(v ssa.Value) {
+		r := Expand(v)
+		if prm, ok := r.Root.(*ssa.Parameter); ok && len(r.Ops) == 0 {
+			if i := slices.Index(fn.Params, prm); i >= 0 {
+				escapes[i] = true
+			}
+		}
+	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
@@ -89,6 +102,11 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 				if p, ok := pathOf(instr.Key); ok {
 					use(p) // a handle used as a registry key
 				}
+				escape(instr.Value)
+			case *ssa.Send:
+				escape(instr.X)
+			case *ssa.MakeInterface:
+				escape(instr.X)
 			case *ssa.Lookup:
 				if _, isMap := instr.X.Type().Underlying().(*types.Map); isMap {
 					if p, ok := pathOf(instr.Index); ok {
@@ -98,6 +116,9 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 			case *ssa.Store:
 				if p, ok := pathOf(instr.Addr); ok {
 					add(p)
+				}
+				if a, ok := instr.Addr.(*ssa.Alloc); !ok || a.Heap {
+					escape(instr.Val)
 				}
 			case ssa.CallInstruction:
 				if pa.calls.Plumbing(instr) || pa.calls.Lookup(instr) != nil {
@@ -138,6 +159,7 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 						args = append([]ssa.Value{com.Value}, args...)
 					}
 					for _, a := range args {
+						escape(a)
 						if !refLike(a.Type()) {
 							continue
 						}
@@ -148,6 +170,11 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 					continue
 				}
 				sum.Globals = sum.Globals || csum.Globals
+				for _, i := range csum.Escapes {
+					if i < len(com.Args) {
+						escape(com.Args[i])
+					}
+				}
 				for _, u := range csum.Uses {
 					if u.Root >= 0 && u.Root < len(com.Args) {
 						if p, ok := pathOf(com.Args[u.Root]); ok {
@@ -177,6 +204,11 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 					}
 				}
 			}
+		}
+	}
+	for i := range fn.Params {
+		if escapes[i] {
+			sum.Escapes = append(sum.Escapes, i)
 		}
 	}
 	sum.Returns = returns(fn, pa.summaryOf)

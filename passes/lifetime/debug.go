@@ -49,6 +49,12 @@ func (r *Result) dump(w io.Writer) {
 		if len(s.Acquires) > 0 {
 			fmt.Fprintf(w, "  acquires %v\n", s.Acquires)
 		}
+		for _, m := range s.Arms {
+			fmt.Fprintf(w, "  arms %s (finalizer %s at %s)\n", m.Path.Key(), m.Fin, m.Posn)
+		}
+		for _, l := range s.Lends {
+			fmt.Fprintf(w, "  result %d lent by %s\n", l.Result, l.From.Key())
+		}
 	}
 	for _, f := range r.Finalizers {
 		fmt.Fprintf(w, "finalizer on %s by %s: %+v\n", f.Type.Name(), f.Name, f.Releases)

@@ -73,11 +73,14 @@ type fnAnalysis struct {
 	lent        map[*tok]*Site       // handles lent by an argument of the call that yields them (model borrowed-from=N) -> that call
 	derived     map[*tok]*derivation // values derived from an acquisition's status (status.go)
 	retReal     map[int]int          // result index -> exits returning a handle acquired on the path
-	failedToks  map[*tok]bool        // handles of acquisitions that failed on some path
-	acqToks     map[*tok]bool        // handles the function acquires (overwrite.go)
-	keyedLeaks  []keyedLeak          // leaks of references keyed by a parameter, decided after the run
-	keyedMoved  map[*Site]bool       // keyed acquisitions handed on (stored, returned) on some path
-	backers     map[*tok]bool        // handles a slice or string was built over (backing.go)
+	retLent     map[int][]string     // result index -> per exit returning a lent handle, its lender's parameter path (or "" when not one)
+	retZero     map[int]int          // result index -> exits returning nil or zero there
+	lentPaths   map[string]access.Path
+	failedToks  map[*tok]bool  // handles of acquisitions that failed on some path
+	acqToks     map[*tok]bool  // handles the function acquires (overwrite.go)
+	keyedLeaks  []keyedLeak    // leaks of references keyed by a parameter, decided after the run
+	keyedMoved  map[*Site]bool // keyed acquisitions handed on (stored, returned) on some path
+	backers     map[*tok]bool  // handles a slice or string was built over (backing.go)
 }
 
 // relRec is one release the function performs (on some path), for its summary.
@@ -102,22 +105,25 @@ type siteKey struct {
 
 func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 	a := &fnAnalysis{
-		pa:      pa,
-		fn:      fn,
-		ts:      newTokens(),
-		vnum:    map[ssa.Value]valKey{},
-		inum:    map[ssa.Instruction]int{},
-		loop:    cfg.LoopBlocks(fn),
-		trace:   &Trace{Func: fn},
-		sites:   map[siteKey]*Site{},
-		lent:    map[*tok]*Site{},
-		evs:     map[string]bool{},
-		disarms: map[string]access.Path{},
-		uses:    map[string]access.Path{},
-		retAcq:  map[int]int{},
-		escapes: map[*ssa.Parameter]bool{},
-		derived: map[*tok]*derivation{},
-		retReal: map[int]int{},
+		pa:        pa,
+		fn:        fn,
+		ts:        newTokens(),
+		vnum:      map[ssa.Value]valKey{},
+		inum:      map[ssa.Instruction]int{},
+		loop:      cfg.LoopBlocks(fn),
+		trace:     &Trace{Func: fn},
+		sites:     map[siteKey]*Site{},
+		lent:      map[*tok]*Site{},
+		evs:       map[string]bool{},
+		disarms:   map[string]access.Path{},
+		uses:      map[string]access.Path{},
+		retAcq:    map[int]int{},
+		escapes:   map[*ssa.Parameter]bool{},
+		derived:   map[*tok]*derivation{},
+		retReal:   map[int]int{},
+		retLent:   map[int][]string{},
+		retZero:   map[int]int{},
+		lentPaths: map[string]access.Path{},
 
 		failedToks: map[*tok]bool{},
 		acqToks:    map[*tok]bool{},
@@ -141,9 +147,20 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 			}
 		}
 	}
+	a.callbackParams()
 	a.run()
 	a.flushKeyedLeaks()
-	return a.summarize(), a.trace
+	arms := a.pa.arms(fn)
+	a.callbackArms(arms)
+	sum := a.summarize()
+	seen := map[string]bool{}
+	for _, at := range arms {
+		if k := at.arm.Path.Key(); !seen[k] {
+			seen[k] = true
+			sum.Arms = append(sum.Arms, at.arm)
+		}
+	}
+	return sum, a.trace
 }
 
 // run is the fixpoint iteration over the blocks in reverse postorder, with
@@ -956,6 +973,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			}
 		}
 		if c, ok := instr.(*ssa.Call); ok && !deferred {
+			a.lendResults(s, instr, c, eff, args)
 			for _, i := range sum.Acquires {
 				t := a.ts.rootOf(c)
 				if c.Call.Signature().Results().Len() > 1 {
@@ -1118,7 +1136,7 @@ func (a *fnAnalysis) release(s *state, t *tok, site *Site) {
 	}
 	a.record(site, t, s.guards[t] || s.guards[t.root])
 	delete(s.acquired, t)
-	if lend := a.lent[t]; lend != nil && site.Release == nil && site.Class != model.Transferred {
+	if lend := a.lent[t]; lend != nil && (site.Release == nil || lend.Class == CallbackClass) && site.Class != model.Transferred {
 		// a lent handle is its lender's to free (the signature of a
 		// commit, the text of a statement's column): released here, it is
 		// freed twice

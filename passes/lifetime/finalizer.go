@@ -33,10 +33,9 @@ func (pa *pkgAnalysis) finalizers() {
 					// a helper of the package that registers its argument's
 					// finalizer: func track[T any](p *T, f func(*T)), or
 					// one taking interface values
-					if i, j, ok := pa.registrar(callee, map[*ssa.Function]bool{}); ok {
-						args := call.Common().Args
-						if i < len(args) && j < len(args) {
-							pa.register(call, args[i], args[j])
+					if reg, ok := pa.registrar(callee, map[*ssa.Function]bool{}); ok {
+						if obj, f := reg.at(call.Common().Args); obj != nil {
+							pa.register(call, obj, f)
 						}
 					}
 					continue
@@ -52,9 +51,19 @@ func (pa *pkgAnalysis) finalizers() {
 	}
 }
 
+// unwrapIface returns the value an interface value was made of, through
+// conversions between interface types (var c io.Closer = obj, passed as
+// any): obj, whose dynamic type is then known.
 func unwrapIface(v ssa.Value) ssa.Value {
-	if mi, ok := v.(*ssa.MakeInterface); ok {
-		return mi.X
+	for range 8 {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			return x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+			continue
+		}
+		break
 	}
 	return v
 }
@@ -84,25 +93,49 @@ func funcValue(v ssa.Value) *ssa.Function {
 	return nil
 }
 
+// A registration is how a helper of the package registers a finalizer:
+// its parameter obj is the object, and the finalizer is its parameter fin,
+// or, when fin is negative, the function fixed that the helper passes
+// itself (func track(c io.Closer) { runtime.SetFinalizer(c, closeIt) }).
+type registration struct {
+	obj, fin int
+	fixed    ssa.Value
+}
+
+// at returns the object and the finalizer of a call of the helper with args.
+func (r registration) at(args []ssa.Value) (obj, fin ssa.Value) {
+	if r.obj >= len(args) || r.fin >= len(args) {
+		return nil, nil
+	}
+	if r.fin < 0 {
+		return args[r.obj], r.fixed
+	}
+	return args[r.obj], args[r.fin]
+}
+
 // registrar reports whether fn, a function of the package, passes its
-// parameters i and j straight to runtime.SetFinalizer as object and
-// finalizer (directly or through another such helper).
-func (pa *pkgAnalysis) registrar(fn *ssa.Function, seen map[*ssa.Function]bool) (int, int, bool) {
+// parameter obj straight to runtime.SetFinalizer as the object, with its
+// parameter fin or a function of its own as the finalizer (directly or
+// through another such helper).
+func (pa *pkgAnalysis) registrar(fn *ssa.Function, seen map[*ssa.Function]bool) (registration, bool) {
 	if fn.Pkg == nil || fn.Pkg.Pkg != pa.pass.Pkg || len(fn.Blocks) == 0 || seen[fn] || len(seen) > 3 {
-		return 0, 0, false
+		return registration{}, false
 	}
 	seen[fn] = true
 	param := func(v ssa.Value) int {
 		v = unwrapIface(v)
-		if ci, ok := v.(*ssa.ChangeInterface); ok {
-			v = ci.X
-		}
 		for k, p := range fn.Params {
 			if p == v {
 				return k
 			}
 		}
 		return -1
+	}
+	// a function of the helper's own as the finalizer: a declared
+	// function or a literal that captures nothing
+	fixed := func(v ssa.Value) bool {
+		_, ok := unwrapIface(v).(*ssa.Function)
+		return ok
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -117,22 +150,29 @@ func (pa *pkgAnalysis) registrar(fn *ssa.Function, seen map[*ssa.Function]bool) 
 			if o := callee.Origin(); o != nil {
 				callee = o
 			}
-			args := call.Call.Args
-			oi, fi := -1, -1
+			var objV, finV ssa.Value
 			switch {
-			case callee.Pkg != nil && callee.Pkg.Pkg.Path() == "runtime" && callee.Name() == "SetFinalizer" && len(args) == 2:
-				oi, fi = param(args[0]), param(args[1])
+			case callee.Pkg != nil && callee.Pkg.Pkg.Path() == "runtime" && callee.Name() == "SetFinalizer" && len(call.Call.Args) == 2:
+				objV, finV = call.Call.Args[0], call.Call.Args[1]
 			default:
-				if i, j, ok := pa.registrar(callee, seen); ok && i < len(args) && j < len(args) {
-					oi, fi = param(args[i]), param(args[j])
+				if reg, ok := pa.registrar(callee, seen); ok {
+					objV, finV = reg.at(call.Call.Args)
 				}
 			}
-			if oi >= 0 && fi >= 0 {
-				return oi, fi, true
+			if objV == nil || finV == nil {
+				continue
+			}
+			oi := param(objV)
+			switch fi := param(finV); {
+			case oi < 0:
+			case fi >= 0:
+				return registration{obj: oi, fin: fi}, true
+			case fixed(finV):
+				return registration{obj: oi, fin: -1, fixed: unwrapIface(finV)}, true
 			}
 		}
 	}
-	return 0, 0, false
+	return registration{}, false
 }
 
 func (pa *pkgAnalysis) setFinalizer(fn *ssa.Function, call ssa.CallInstruction) {
@@ -152,6 +192,9 @@ func (pa *pkgAnalysis) register(call ssa.CallInstruction, objV, fV ssa.Value) {
 		return
 	}
 	fin := &Finalizer{Type: t, Func: f, pos: call.Pos(), FinalizerInfo: FinalizerInfo{Posn: posn(pa.pass.Fset, call.Pos()), Name: finalizerName(f)}}
+	// a finalizer that takes an interface (func(c io.Closer) { c.Close() })
+	// calls the methods of the object's dynamic type
+	fin.Releases = append(fin.Releases, pa.dynamicReleases(f, obj.Type())...)
 	if sum := pa.summaryOf(f); sum != nil {
 		for _, r := range sum.Releases {
 			if r.Path.Root == 0 {
@@ -248,4 +291,54 @@ func suffix(prefix, r access.Ref) ([]access.Op, bool) {
 		}
 	}
 	return append([]access.Op{}, r.Ops[len(prefix.Ops):]...), true
+}
+
+// dynamicReleases returns what a finalizer f whose parameter is an
+// interface (or a type parameter) releases when it is called with an
+// object of type dyn: the releases of dyn's methods it calls on its
+// parameter.
+func (pa *pkgAnalysis) dynamicReleases(f *ssa.Function, dyn types.Type) []FinalizerRelease {
+	if len(f.Params) == 0 || !types.IsInterface(f.Params[0].Type()) {
+		return nil
+	}
+	var out []FinalizerRelease
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok || !call.Common().IsInvoke() {
+				continue
+			}
+			recv := call.Common().Value
+			if ci, ok := recv.(*ssa.ChangeInterface); ok {
+				recv = ci.X
+			}
+			if recv != f.Params[0] {
+				continue
+			}
+			m := call.Common().Method
+			sel := f.Prog.MethodSets.MethodSet(dyn).Lookup(m.Pkg(), m.Name())
+			if sel == nil {
+				continue
+			}
+			callee := f.Prog.MethodValue(sel)
+			if callee == nil {
+				continue
+			}
+			sum := pa.summaryOf(callee)
+			if sum == nil {
+				continue
+			}
+			for _, r := range sum.Releases {
+				if r.Path.Root == 0 {
+					out = append(out, FinalizerRelease{Ops: r.Path.Ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded})
+				}
+			}
+			for _, r := range sum.Drops {
+				if r.Path.Root == 0 && pointerHandle(access.TypeAfter(dyn, r.Path.Ops)) {
+					out = append(out, FinalizerRelease{Ops: r.Path.Ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Counted: true})
+				}
+			}
+		}
+	}
+	return out
 }

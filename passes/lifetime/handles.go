@@ -316,6 +316,7 @@ func (a *fnAnalysis) leaks(s *state, ret *ssa.Return) {
 		} else if t.kind == tZero || a.failedToks[t] {
 			a.retAcq[i]++ // nil, or what a failed acquisition left
 		}
+		a.noteLentResult(s, i, t)
 	}
 	a.exitsNormal++
 	for _, p := range a.fn.Params {
@@ -335,7 +336,7 @@ func (a *fnAnalysis) leaks(s *state, ret *ssa.Return) {
 		if _, ok := s.maybe[t]; ok || aq.into {
 			continue
 		}
-		if a.heldElsewhere(s, t, roots) {
+		if a.heldElsewhere(s, t, roots) || a.lendsKept(s, t, results, roots) {
 			continue
 		}
 		if o := aq.out; o != nil && (results[o] || roots[o.root] || s.escaped[o] || a.heldElsewhere(s, o, roots)) {

@@ -58,6 +58,21 @@ type Summary struct {
 	// they hold (an Init method): calling it again on a location that
 	// holds a live handle leaks that handle.
 	AcquiresInto []access.Path
+	// Lends lists the results that are handles lent by a parameter path
+	// (a model's borrowed-from=N, through the wrappers that return them:
+	// func (m Module) Function(name) Function): nothing for the caller to
+	// release, and the lender must stay alive while the result is used.
+	Lends []Lend
+	// Arms lists the parameter paths whose handle the function stores into
+	// an object on which it arms a finalizer that releases the handle (a
+	// wrapper's constructor): from then on the finalizer owns it.
+	Arms []Arm
+}
+
+// A Lend is a result of a function that a parameter path lends.
+type Lend struct {
+	Result int
+	From   access.Path
 }
 
 // Returned is a result of a function that is a path from a parameter.
@@ -114,7 +129,7 @@ func (f *SummaryFact) String() string { return "lifetime summary" }
 
 func (s *Summary) empty() bool {
 	return s == nil || len(s.Releases) == 0 && len(s.Drops) == 0 && len(s.Stores) == 0 && len(s.Clobbers) == 0 && len(s.Disarms) == 0 && !s.Globals &&
-		len(s.Uses) == 0 && len(s.Returns) == 0 && len(s.Acquires) == 0 && len(s.Escapes) == 0 && len(s.Status) == 0 && len(s.AcquiresInto) == 0
+		len(s.Uses) == 0 && len(s.Returns) == 0 && len(s.Acquires) == 0 && len(s.Escapes) == 0 && len(s.Status) == 0 && len(s.AcquiresInto) == 0 && len(s.Lends) == 0 && len(s.Arms) == 0
 }
 
 // ReleaseOf returns the release of path p, or nil.

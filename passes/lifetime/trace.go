@@ -68,6 +68,10 @@ type Event struct {
 	// lender; for a DoubleRelease, First is the call that lent the handle
 	// and Second its release by this function (the lender frees it).
 	Lent bool
+	// Armed is set for a DoubleRelease of a handle C lent to an //export
+	// function (First.Class is CallbackClass) that Second, a call, wraps in
+	// an object whose finalizer releases it.
+	Armed *Arm
 }
 
 // A Site is one release, acquisition or use of a handle.

@@ -293,3 +293,20 @@ func isVoidPointer(t types.Type) bool {
 	}
 	return false
 }
+
+// CallbackDestructorArg returns the parameter that a Go function C calls
+// back (an //export function) is given to release by the destructor-name
+// rule: its name, without a trailing "callback", "cb" or "hook", reads as
+// the destructor of that parameter's C type (credentialFree(cred
+// *C.credential), streamFreeCallback(s *C.stream)), as the hook a library
+// calls to free an object installed with it does. -1 when none fits.
+func CallbackDestructorArg(name string, sig *types.Signature) int {
+	words := splitWords(name)
+	if n := len(words); n > 2 {
+		switch strings.ToLower(words[n-1]) {
+		case "callback", "cb", "hook":
+			name = strings.Join(words[:n-1], "_")
+		}
+	}
+	return nameRelease(name, sig)
+}

@@ -1,0 +1,291 @@
+package finalizer
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/internal/cfg"
+	"github.com/lifetimevet/lifetimevet/passes/lifetime"
+)
+
+// This file decides, for a function only the package can call, whether its
+// callers keep an object alive across the call: then a C call inside it
+// with the object's handle needs no runtime.KeepAlive of its own.
+//
+// The principle: the finalizer can run during the C call only if the object
+// is unreachable then. A function nothing outside the package can call (an
+// unexported function or method whose value never escapes: no method value,
+// no interface call, no go statement, no //export) runs only at its call
+// sites in the package, and the object stays reachable for the whole call
+// when, at every one of them, the caller uses it after the call returns
+// (a later use, a deferred use, a store), or no finalizer is armed on it
+// yet (an object the caller allocated and has not registered nor handed
+// to code that could), or the caller is itself such a function whose
+// callers keep it alive. When any call site is unknown or does neither,
+// the finding stands.
+
+const maxCallerDepth = 3
+
+// callersKeep reports whether obj, a path from a parameter of fn, stays
+// reachable across every call of fn, as above.
+func (c *checker) callersKeep(fn *ssa.Function, obj access.Ref) bool {
+	return c.callersKeepDepth(fn, obj, 0, map[*ssa.Function]bool{})
+}
+
+func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, depth int, seen map[*ssa.Function]bool) bool {
+	if depth > maxCallerDepth || seen[fn] {
+		return false
+	}
+	p, ok := obj.Root.(*ssa.Parameter)
+	if !ok {
+		return false
+	}
+	idx := slices.Index(fn.Params, p)
+	if idx < 0 || !c.internal(fn) {
+		return false
+	}
+	sites, ok := c.callSites(fn)
+	if !ok || len(sites) == 0 {
+		return false
+	}
+	seen[fn] = true
+	defer delete(seen, fn)
+	for _, s := range sites {
+		if idx >= len(s.Call.Args) {
+			return false
+		}
+		g := s.Parent()
+		at := normRef(access.Ref{Root: s.Call.Args[idx], Ops: obj.Ops})
+		if !at.Valid() {
+			return false
+		}
+		if c.keptAliveAt(g, s, at) || c.notArmed(g, s, at) || c.callersKeepDepth(g, at, depth+1, seen) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// internal reports whether only the package's own code calls fn, by name:
+// an unexported, non-generic function or method of the package, not
+// //export, not main or init.
+func (c *checker) internal(fn *ssa.Function) bool {
+	if fn.Parent() != nil || fn.Synthetic != "" || fn.Pkg == nil || fn.Pkg.Pkg != c.pass.Pkg ||
+		fn.TypeParams().Len() > 0 || fn.Origin() != nil || len(fn.Blocks) == 0 {
+		return false
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || obj.Exported() || c.calls.ExportedToC(obj) {
+		return false
+	}
+	if recv := obj.Signature().Recv(); recv == nil && (obj.Name() == "main" || obj.Name() == "init") {
+		return false
+	}
+	return true
+}
+
+// callSites returns the calls of fn in the package, and false when fn may
+// be called otherwise: its value is taken (a method value or expression, a
+// function value), a go or defer statement calls it, or an interface call
+// of the package names the method.
+func (c *checker) callSites(fn *ssa.Function) ([]*ssa.Call, bool) {
+	if s, ok := c.sites[fn]; ok {
+		return s.calls, s.ok
+	}
+	var out []*ssa.Call
+	ok := true
+	isMethod := fn.Signature.Recv() != nil
+	var ops []*ssa.Value
+	visit := func(g *ssa.Function) {
+		for _, b := range g.Blocks {
+			for _, instr := range b.Instrs {
+				if ci, isCall := instr.(ssa.CallInstruction); isCall {
+					com := ci.Common()
+					if isMethod && com.IsInvoke() && com.Method.Name() == fn.Name() {
+						ok = false
+					}
+					if com.Value == fn {
+						if call, direct := instr.(*ssa.Call); direct {
+							out = append(out, call)
+						} else {
+							ok = false // go, defer
+						}
+					}
+				}
+				ops = instr.Operands(ops[:0])
+				for k, o := range ops {
+					if o == nil || *o == nil {
+						continue
+					}
+					if ci, isCall := instr.(ssa.CallInstruction); isCall && k == 0 && ci.Common().Value == fn {
+						continue // the callee operand, seen above
+					}
+					h, isFn := (*o).(*ssa.Function)
+					switch {
+					case !isFn:
+					case h == fn:
+						ok = false // a function value
+					case h.Synthetic != "" && calls(h, fn):
+						ok = false // a method value's wrapper or thunk
+					}
+					if mc, isMC := (*o).(*ssa.MakeClosure); isMC {
+						if h, isFn := mc.Fn.(*ssa.Function); isFn && h.Synthetic != "" && calls(h, fn) {
+							ok = false
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, g := range c.calls.Funcs {
+		visit(g)
+	}
+	if c.sites == nil {
+		c.sites = map[*ssa.Function]callSites{}
+	}
+	c.sites[fn] = callSites{out, ok}
+	return out, ok
+}
+
+type callSites struct {
+	calls []*ssa.Call
+	ok    bool
+}
+
+// calls reports whether the synthetic function h calls fn.
+func calls(h, fn *ssa.Function) bool {
+	for _, b := range h.Blocks {
+		for _, instr := range b.Instrs {
+			if ci, ok := instr.(ssa.CallInstruction); ok && ci.Common().StaticCallee() == fn {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keptAliveAt reports whether the caller g keeps obj reachable after its
+// call s of a Go function returns: a later or deferred use, a store.
+func (c *checker) keptAliveAt(g *ssa.Function, s *ssa.Call, obj access.Ref) bool {
+	return c.keptAliveDepth(g, s, obj, s, 0, false)
+}
+
+// notArmed reports whether no finalizer or cleanup can be armed on obj
+// when g calls s: obj is an object g allocated, and before s, g neither
+// registers it (runtime.SetFinalizer, runtime.AddCleanup) nor stores it
+// anywhere nor hands it to code that registers finalizers.
+func (c *checker) notArmed(g *ssa.Function, s *ssa.Call, obj access.Ref) bool {
+	a, ok := obj.Root.(*ssa.Alloc)
+	if !ok || len(obj.Ops) != 0 {
+		return false
+	}
+	fresh := true
+	for _, b := range g.Blocks {
+		for _, instr := range b.Instrs {
+			if !fresh {
+				return false
+			}
+			if instr == s || !usesObj(instr, obj) || !cfg.Reaches(instr, s) {
+				continue
+			}
+			fresh = c.harmlessUse(instr, a, obj)
+		}
+	}
+	return fresh
+}
+
+// harmlessUse reports whether instr, a use of the fresh object obj (whose
+// allocation is a), can neither arm a finalizer on it nor let other code
+// reach it.
+func (c *checker) harmlessUse(instr ssa.Instruction, a *ssa.Alloc, obj access.Ref) bool {
+	if c.calls.Plumbing(instr) || c.calls.Lookup(instr) != nil {
+		return true // cgo's wrappers; C registers no Go finalizer
+	}
+	switch instr := instr.(type) {
+	case *ssa.FieldAddr, *ssa.Field, *ssa.IndexAddr, *ssa.DebugRef:
+		return true
+	case *ssa.UnOp:
+		return instr.Op == token.MUL // a load of the variable that holds it, or of a field
+	case *ssa.Store:
+		if sameRef(norm(instr.Val), obj) {
+			// the variable that holds it (x := &T{}), nothing else
+			v, isAlloc := instr.Addr.(*ssa.Alloc)
+			return isAlloc && v != a && lifetime.SingleStore(v) == instr.Val
+		}
+		return true // a store into the object
+	case *ssa.Call:
+		if instr.Call.IsInvoke() {
+			return false
+		}
+		callee := instr.Call.StaticCallee()
+		return callee != nil && c.registersNone(callee, map[*ssa.Function]bool{})
+	case *ssa.MakeClosure:
+		fn, ok := instr.Fn.(*ssa.Function)
+		return ok && c.registersNone(fn, map[*ssa.Function]bool{})
+	}
+	return false
+}
+
+// registersNone reports whether fn, a function of the package, and the
+// functions of the package it calls or makes closures of never register a
+// finalizer or cleanup, nor call what the analysis cannot see.
+func (c *checker) registersNone(fn *ssa.Function, seen map[*ssa.Function]bool) bool {
+	if fn.Pkg != nil && fn.Pkg.Pkg.Path() == "runtime" {
+		return fn.Name() != "SetFinalizer" && fn.Name() != "AddCleanup"
+	}
+	if fn.Pkg == nil || fn.Pkg.Pkg != c.pass.Pkg {
+		// another package's code sets no finalizer on a type of this
+		// one (a registering helper is the package's own)
+		return fn.Pkg != nil
+	}
+	if seen[fn] {
+		return true
+	}
+	if len(seen) > 16 || len(fn.Blocks) == 0 {
+		return false
+	}
+	seen[fn] = true
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			var callee *ssa.Function
+			switch instr := instr.(type) {
+			case ssa.CallInstruction:
+				if c.calls.Lookup(instr) != nil {
+					continue
+				}
+				if instr.Common().IsInvoke() {
+					return false
+				}
+				callee = instr.Common().StaticCallee()
+				if callee == nil {
+					if _, builtin := instr.Common().Value.(*ssa.Builtin); builtin {
+						continue
+					}
+					return false
+				}
+			case *ssa.MakeClosure:
+				callee, _ = instr.Fn.(*ssa.Function)
+				if callee == nil {
+					return false
+				}
+			default:
+				continue
+			}
+			if c.calls.IsWrapper(callee) {
+				continue
+			}
+			if o := callee.Origin(); o != nil {
+				callee = o
+			}
+			if !c.registersNone(callee, seen) {
+				return false
+			}
+		}
+	}
+	return true
+}
