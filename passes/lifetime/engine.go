@@ -45,16 +45,20 @@ type callEffect struct {
 
 // fnAnalysis runs the state machine over one function.
 type fnAnalysis struct {
-	pa    *pkgAnalysis
-	fn    *ssa.Function
-	ts    *tokens
-	vnum  map[ssa.Value]valKey
-	inum  map[ssa.Instruction]int
-	loop  map[*ssa.BasicBlock]bool
-	local map[*ssa.BasicBlock][]valKey // loads and phis used only in their own block
-	trace *Trace
-	sites map[siteKey]*Site
-	evs   map[string]bool
+	pa   *pkgAnalysis
+	fn   *ssa.Function
+	ts   *tokens
+	vnum map[ssa.Value]valKey
+	// values is vnum's inverse; live, per block, the values of other
+	// blocks read at or after its entry (live.go)
+	values []ssa.Value
+	live   map[*ssa.BasicBlock]map[ssa.Value]bool
+	inum   map[ssa.Instruction]int
+	loop   map[*ssa.BasicBlock]bool
+	local  map[*ssa.BasicBlock][]valKey // loads and phis used only in their own block
+	trace  *Trace
+	sites  map[siteKey]*Site
+	evs    map[string]bool
 
 	rels     []*relRec
 	relIndex map[relKey]*relRec
@@ -78,6 +82,7 @@ type fnAnalysis struct {
 	keyedLeaks  []keyedLeak          // leaks of references keyed by a parameter, decided after the run
 	keyedMoved  map[*Site]bool       // keyed acquisitions handed on (stored, returned) on some path
 	backers     map[*tok]bool        // handles a slice or string was built over (backing.go)
+	deferHeld   map[*tok]bool        // roots of the arguments of deferred calls (pushDefer)
 }
 
 // relRec is one release the function performs (on some path), for its summary.
@@ -123,6 +128,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		acqToks:    map[*tok]bool{},
 		keyedMoved: map[*Site]bool{},
 		backers:    map[*tok]bool{},
+		deferHeld:  map[*tok]bool{},
 
 		relIndex: map[relKey]*relRec{},
 		dropSeen: map[relKey]bool{},
@@ -135,12 +141,14 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 			n++
 			if v, ok := instr.(ssa.Value); ok {
 				a.vnum[v] = valKey(len(a.vnum))
+				a.values = append(a.values, v)
 				if localUse(b, v) {
 					a.local[b] = append(a.local[b], a.vnum[v])
 				}
 			}
 		}
 	}
+	a.computeLive()
 	a.run()
 	a.flushKeyedLeaks()
 	return a.summarize(), a.trace
@@ -162,6 +170,7 @@ func (a *fnAnalysis) run() {
 	visits := map[*ssa.BasicBlock]int{}
 	work := map[*ssa.BasicBlock]bool{a.fn.Blocks[0]: true}
 	spent := 0
+	defer func() { a.trace.work = spent }()
 	if debugging("work") {
 		defer func() { fmt.Fprintf(os.Stderr, "work %s: %d blocks, %d spent\n", a.fn, len(a.fn.Blocks), spent) }()
 	}
@@ -190,6 +199,9 @@ func (a *fnAnalysis) run() {
 				}
 				for si, succ := range b.Succs {
 					ns := a.edge(b, si, succ, out)
+					if !noPrune {
+						a.prune(ns, succ)
+					}
 					k := ns.key()
 					if keys[succ] == nil {
 						keys[succ] = map[string]bool{}
@@ -368,12 +380,19 @@ func (a *fnAnalysis) kill(s *state, r *tok) {
 			delete(s.parents, t)
 		}
 	}
-	for _, p := range s.defers {
-		for _, t := range p.args {
-			if t != nil && t.root == r {
-				p.stale = true
+	// pending calls with an argument of r's are stale
+	stale := func(p *pending) bool {
+		return !p.stale && slices.ContainsFunc(p.args, func(t *tok) bool { return t != nil && t.root == r })
+	}
+	if ps := s.defers.pendings(); slices.ContainsFunc(ps, stale) {
+		for i, p := range ps {
+			if stale(p) {
+				cp := *p
+				cp.stale = true
+				ps[i] = &cp
 			}
 		}
+		s.defers = a.ts.build(ps)
 	}
 }
 
@@ -1047,18 +1066,36 @@ func (a *fnAnalysis) deferCall(s *state, d *ssa.Defer) {
 	if eff.c == nil && eff.sum == nil && !eff.disarm {
 		if eff.unknown {
 			// an unknown deferred call may write what it reaches, at exit
-			s.defers = append(s.defers, &pending{site: a.site(d, nil, "", "", -1, true, nil), call: eff, args: args, count: 1})
+			a.pushDefer(s, &pending{site: a.site(d, nil, "", "", -1, true, nil), call: eff, args: args, count: 1})
 		}
 		return
 	}
 	site := a.site(d, nil, "", "", -2, true, nil)
-	for _, p := range s.defers {
-		if p.site == site && !p.stale && slices.Equal(p.args, args) {
-			p.count = 2
-			return
+	if a.loop[d.Block()] {
+		// run again (a loop): the same call with the same arguments runs twice
+		ps := s.defers.pendings()
+		for i, p := range ps {
+			if p.site == site && !p.stale && slices.Equal(p.args, args) {
+				cp := *p
+				cp.count = 2
+				ps[i] = &cp
+				s.defers = a.ts.build(ps)
+				return
+			}
 		}
 	}
-	s.defers = append(s.defers, &pending{site: site, call: eff, args: args, count: 1})
+	a.pushDefer(s, &pending{site: site, call: eff, args: args, count: 1})
+}
+
+// pushDefer registers p on s. Its arguments' roots stay in the states
+// until the function's end (prune).
+func (a *fnAnalysis) pushDefer(s *state, p *pending) {
+	for _, t := range p.args {
+		if t != nil {
+			a.deferHeld[t.root] = true
+		}
+	}
+	s.defers = a.ts.push(s.defers, p)
 }
 
 func (a *fnAnalysis) goCall(s *state, g *ssa.Go) {
@@ -1076,8 +1113,8 @@ func (a *fnAnalysis) goCall(s *state, g *ssa.Go) {
 }
 
 func (a *fnAnalysis) runDefers(s *state) {
-	for i := len(s.defers) - 1; i >= 0; i-- {
-		p := s.defers[i]
+	for l := s.defers; l != nil; l = l.next {
+		p := l.p
 		if p.stale {
 			continue
 		}
