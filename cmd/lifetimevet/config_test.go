@@ -235,6 +235,18 @@ func Big(x int) int {
 	if strings.Count(stderr, want) != 1 {
 		t.Errorf("go vet: stderr %q, want one line saying %q", stderr, want)
 	}
+	// in the LSP, as a warning through window/logMessage
+	c := startLSP(t, bin, dir)
+	initialize(t, c, dir)
+	big := filepath.Join(dir, "big", "big.go")
+	didOpen(t, c, big)
+	c.wait(t, fileURI(big))
+	c.mu.Lock()
+	logs := strings.Join(c.logs, "\n")
+	c.mu.Unlock()
+	if !strings.Contains(logs, "Big stopped at its work budget") || strings.Contains(logs, "Small") {
+		t.Errorf("lsp: log %q, want a line saying Big stopped at its work budget", logs)
+	}
 }
 
 // TestConfigFileLSP: `lifetimevet lsp` reads the configuration files: the

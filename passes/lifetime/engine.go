@@ -21,10 +21,12 @@ const (
 	maxBlocks   = 8000 // larger functions get a single merged state per block
 	maxDepthArg = 6    // depth of the expression walk of a branch condition
 	// maxWork bounds the work on one function: the entries of the path
-	// states it copies and compares (each state grows with the values the
-	// function has, so a large function would otherwise cost the square
-	// of its size). Past it the analysis stops, as at maxVisits: what was
-	// found on the paths followed so far stands. One unit costs about a
+	// states it copies and compares. States hold only what a later
+	// instruction can reach (prune, live.go) and share their pending
+	// defers, so a function of many short-lived handles costs what its
+	// length costs; one that holds thousands of handles at once still
+	// costs the square of its size. Past it the analysis stops, as at
+	// maxVisits: what was found on the paths followed so far stands. One unit costs about a
 	// third of a microsecond. The largest function of the cgo corpus
 	// (arrow-go's cdata importer) spends 0.93 million; in std, only
 	// mime/multipart's readForm (1.6 million) reaches the limit.

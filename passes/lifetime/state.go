@@ -89,7 +89,8 @@ func newState() *state {
 	}
 }
 
-// size is the number of entries of s, the cost of copying or comparing it.
+// size is the number of entries of s, the cost of copying or comparing it
+// (the pending defers are shared: they cost nothing to copy).
 func (s *state) size() int {
 	return 1 + len(s.content) + len(s.vals) + len(s.released) + len(s.maybe) + len(s.guards) + len(s.counts) +
 		len(s.acquired) + len(s.parents) + len(s.escaped) + len(s.unsure) + len(s.relStatus)
