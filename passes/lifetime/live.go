@@ -132,10 +132,23 @@ func lookThrough(v ssa.Value, add func(ssa.Value)) {
 	}
 }
 
+// maxLive bounds the entries of the live sets (values times the blocks
+// each is live on entry to): a function that keeps thousands of values
+// live across thousands of blocks is not pruned (its states hold them all
+// anyway, and it reaches the work budget).
+const maxLive = 1_000_000
+
 // computeLive sets a.live: for each block, the values defined in other
-// blocks that the state machine may read at or after its entry.
+// blocks that the state machine may read at or after its entry; nil past
+// maxLive.
 func (a *fnAnalysis) computeLive() {
 	a.live = make(map[*ssa.BasicBlock]map[ssa.Value]bool, len(a.fn.Blocks))
+	entries := 0
+	defer func() {
+		if entries > maxLive {
+			a.live = nil
+		}
+	}()
 	var stack []*ssa.BasicBlock
 	// markIn marks v live on entry to b and, going up, to the blocks that
 	// lead to b without defining v.
@@ -152,10 +165,11 @@ func (a *fnAnalysis) computeLive() {
 				m = map[ssa.Value]bool{}
 				a.live[b] = m
 			}
-			if m[v] {
+			if m[v] || entries > maxLive {
 				continue
 			}
 			m[v] = true
+			entries++
 			stack = append(stack, b.Preds...)
 		}
 	}
@@ -206,6 +220,9 @@ func (a *fnAnalysis) aliveAt(r *tok, b *ssa.BasicBlock) bool {
 // is kept leads to them. Held acquisitions are never dropped (a handle
 // that is neither released nor handed on is a leak at the return).
 func (a *fnAnalysis) prune(s *state, b *ssa.BasicBlock) {
+	if a.live == nil {
+		return // past maxLive
+	}
 	kept := map[*tok]bool{} // dead roots kept for what leads to them
 	isKept := func(t *tok) bool {
 		r := t.root
