@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
@@ -137,6 +139,7 @@ func BenchmarkPairs(b *testing.B) {
 				pass := loadPass(b, PairsSource("p", shape, n, -1))
 				b.ReportAllocs()
 				work := 0
+				cpu0 := cpuTime()
 				for b.Loop() {
 					res, err := run(pass)
 					if err != nil {
@@ -152,14 +155,26 @@ func BenchmarkPairs(b *testing.B) {
 						}
 					}
 				}
-				// wall time (noisy on a shared machine), and two measures
-				// that are not: the work units the budget counts, and
-				// the allocations
+				// wall time (noisy on a shared machine), and measures
+				// that are less so: the process's CPU time (garbage
+				// collection included), the work units the budget
+				// counts, and the allocations
+				cpu := cpuTime() - cpu0
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/pair")
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/pair")
 				b.ReportMetric(float64(work)/float64(n), "work/pair")
 			})
 		}
 	}
+}
+
+// cpuTime returns the CPU time the process has used (user and system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // loadPass loads src as package bench/p and returns the pass the lifetime
