@@ -183,19 +183,23 @@ func TestBudgetSaid(t *testing.T) {
 typedef struct { int x; } obj;
 static obj* obj_new(void) { return (obj*)calloc(1, sizeof(obj)); }
 static void obj_free(obj* o) { free(o); }
-static int obj_use(obj* o, int v) { return o ? o->x + v : v; }
 */
 import "C"
 
 // Small has nothing to say.
 func Small() { C.obj_free(C.obj_new()) }
 
-// Big acquires and releases a handle per unit, on both branches.
+// Big holds hundreds of handles at once, with a branch between each two
+// allocations, and releases them all at the end: every path state carries
+// them all (allocate/release pairs no longer reach the budget).
 func Big(x int) int {
 	r := 0
 `)
 	for i := range 300 {
-		fmt.Fprintf(&b, "\th%d := C.obj_new()\n\tif x == %d {\n\t\tr += int(C.obj_use(h%d, 1))\n\t\tC.obj_free(h%d)\n\t} else {\n\t\tC.obj_free(h%d)\n\t}\n", i, i, i, i, i)
+		fmt.Fprintf(&b, "\tp%d := C.malloc(8)\n\tif x == %d {\n\t\tr++\n\t}\n", i, i)
+	}
+	for i := range 300 {
+		fmt.Fprintf(&b, "\tC.free(p%d)\n", i)
 	}
 	b.WriteString("\treturn r\n}\n")
 	writeFiles(t, dir, map[string]string{
@@ -204,7 +208,7 @@ func Big(x int) int {
 	})
 	t.Setenv("LIFETIMEVET_CACHE", t.TempDir())
 	out, stderr, _ := run(t, dir, bin, "-format=sarif", "./...")
-	want := "analysis of big/big.go:16:6: Big stopped at its work budget"
+	want := "analysis of big/big.go:17:6: Big stopped at its work budget"
 	if strings.Count(stderr, want) != 1 || strings.Contains(stderr, "Small") {
 		t.Errorf("stderr %q, want one line saying %q", stderr, want)
 	}
@@ -230,6 +234,18 @@ func Big(x int) int {
 	_, stderr, _ = run(t, dir, "go", "vet", "-vettool="+bin, "./...")
 	if strings.Count(stderr, want) != 1 {
 		t.Errorf("go vet: stderr %q, want one line saying %q", stderr, want)
+	}
+	// in the LSP, as a warning through window/logMessage
+	c := startLSP(t, bin, dir)
+	initialize(t, c, dir)
+	big := filepath.Join(dir, "big", "big.go")
+	didOpen(t, c, big)
+	c.wait(t, fileURI(big))
+	c.mu.Lock()
+	logs := strings.Join(c.logs, "\n")
+	c.mu.Unlock()
+	if !strings.Contains(logs, "Big stopped at its work budget") || strings.Contains(logs, "Small") {
+		t.Errorf("lsp: log %q, want a line saying Big stopped at its work budget", logs)
 	}
 }
 

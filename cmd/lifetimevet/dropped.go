@@ -2,9 +2,14 @@ package main
 
 import (
 	"fmt"
+	"go/build"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -56,6 +61,53 @@ func cgoDropped(cfg *packages.Config, patterns []string, loaded []*packages.Pack
 		}
 	}
 	return notices, dropped
+}
+
+// vetCgoIgnored returns the notice for a go vet unit of package
+// importPath in dir that go vet hands over without the files it left out
+// because cgo is off (the unit configuration's IgnoredFiles that import
+// "C" and that the build constraints would select with cgo on; a file for
+// another GOOS is ignored for that reason, not for cgo's); "" when there
+// are none. reason says why cgo is off (cgoOffReason); it is called only
+// when there is something to say.
+func vetCgoIgnored(importPath, dir string, ignored []string, reason func() string) string {
+	ctx := build.Default
+	ctx.CgoEnabled = true
+	var names []string
+	for _, f := range ignored {
+		if !strings.HasSuffix(f, ".go") {
+			continue
+		}
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(dir, f)
+		}
+		if !importsC(f) {
+			continue
+		}
+		if ok, err := ctx.MatchFile(filepath.Dir(f), filepath.Base(f)); err != nil || !ok {
+			continue
+		}
+		names = append(names, filepath.Base(f))
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	slices.Sort(names)
+	return fmt.Sprintf("%s analysed without %d of its Go files, which need cgo (%s): %s", importPath, len(names), strings.Join(names, ", "), reason())
+}
+
+// importsC reports whether the Go file f imports "C".
+func importsC(f string) bool {
+	file, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+	if err != nil {
+		return false
+	}
+	for _, imp := range file.Imports {
+		if p, err := strconv.Unquote(imp.Path.Value); err == nil && p == "C" {
+			return true
+		}
+	}
+	return false
 }
 
 // missingFiles returns how many of the files of with are not in without.

@@ -1,10 +1,12 @@
 package main_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // writeTree writes files (name -> text) under a new temporary directory.
@@ -135,4 +137,28 @@ func runEnvResult(t *testing.T, dir string, env []string, name string, args ...s
 	}
 	stdout, stderr, code := run(t, dir, name, args...)
 	return result{stdout, stderr, code}
+}
+
+// Under go vet with cgo off, go vet hands the tool the package without its
+// cgo files (the unit's IgnoredFiles) and says nothing: the tool says it,
+// once per package, in the standalone driver's words.
+func TestVetCgoOffSaid(t *testing.T) {
+	bin := build(t)
+	dir := writeTree(t, map[string]string{
+		"go.mod":      "module m\n\ngo 1.22\n",
+		"mixed/cg.go": strings.Replace(twiceSrc, "%s", "mixed", 1),
+		// go vet prints nothing for a result in its cache: a text of
+		// this run's own
+		"mixed/pure.go": fmt.Sprintf("package mixed\n\n// %d\nfunc Pure() int { return 1 }\n", time.Now().UnixNano()),
+		"pure/pure.go":  "package pure\n\nfunc Pure() int { return 1 }\n",
+	})
+	r := runEnvResult(t, dir, []string{"CGO_ENABLED=0"}, "go", "vet", "-vettool="+bin, "./...")
+	want := "lifetimevet: m/mixed analysed without 1 of its Go files, which need cgo (cg.go): cgo is disabled (CGO_ENABLED=0)"
+	if strings.Count(r.stderr, want) != 1 || strings.Contains(r.stderr, "m/pure") {
+		t.Errorf("go vet, CGO_ENABLED=0: stderr %q, want one line saying %q", r.stderr, want)
+	}
+	r = runEnvResult(t, dir, []string{"CGO_ENABLED=1"}, "go", "vet", "-vettool="+bin, "./...")
+	if strings.Contains(r.stderr, "without") || !strings.Contains(r.stderr, "released twice") {
+		t.Errorf("go vet, cgo on: stderr %q, want the finding and no notice", r.stderr)
+	}
 }

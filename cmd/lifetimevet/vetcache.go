@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
 
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 )
@@ -167,8 +168,10 @@ func vetConfigured(args []string, as []*analysis.Analyzer) []*analysis.Analyzer 
 		return as
 	}
 	var unit struct {
-		Dir      string
-		VetxOnly bool // the unit computes facts for its importers only
+		Dir          string
+		ImportPath   string
+		IgnoredFiles []string // files of the package the build leaves out (cgo files when cgo is off)
+		VetxOnly     bool     // the unit computes facts for its importers only
 	}
 	if data, err := os.ReadFile(args[len(args)-1]); err == nil {
 		_ = json.Unmarshal(data, &unit)
@@ -181,6 +184,14 @@ func vetConfigured(args []string, as []*analysis.Analyzer) []*analysis.Analyzer 
 	useConfigs(cs)
 	if unit.VetxOnly {
 		return cs.configured(as)
+	}
+	// go vet analyses a package without its cgo files when cgo is off,
+	// and says nothing: say it (once per unit; a result go vet answers
+	// from its cache prints nothing)
+	if n := vetCgoIgnored(unit.ImportPath, unit.Dir, unit.IgnoredFiles, func() string {
+		return cgoOffReason(&packages.Config{Dir: unit.Dir})
+	}); n != "" {
+		fmt.Fprintf(os.Stderr, "%s: %s\n", progName(), n)
 	}
 	return sayBudgetStops(cs.configured(as))
 }

@@ -13,6 +13,10 @@ func debugging(what string) bool {
 	return strings.Contains(os.Getenv("LIFETIMEVET_DEBUG"), what)
 }
 
+// noPrune keeps every entry of the path states (LIFETIMEVET_DEBUG=noprune):
+// the findings must be the same as with pruning (live.go).
+var noPrune = debugging("noprune")
+
 func (r *Result) dump(w io.Writer) {
 	for fn, s := range r.Summaries {
 		if s.empty() {

@@ -21,10 +21,12 @@ const (
 	maxBlocks   = 8000 // larger functions get a single merged state per block
 	maxDepthArg = 6    // depth of the expression walk of a branch condition
 	// maxWork bounds the work on one function: the entries of the path
-	// states it copies and compares (each state grows with the values the
-	// function has, so a large function would otherwise cost the square
-	// of its size). Past it the analysis stops, as at maxVisits: what was
-	// found on the paths followed so far stands. One unit costs about a
+	// states it copies and compares. States hold only what a later
+	// instruction can reach (prune, live.go) and share their pending
+	// defers, so a function of many short-lived handles costs what its
+	// length costs; one that holds thousands of handles at once still
+	// costs the square of its size. Past it the analysis stops, as at
+	// maxVisits: what was found on the paths followed so far stands. One unit costs about a
 	// third of a microsecond. The largest function of the cgo corpus
 	// (arrow-go's cdata importer) spends 0.93 million; in std, only
 	// mime/multipart's readForm (1.6 million) reaches the limit.
@@ -45,16 +47,20 @@ type callEffect struct {
 
 // fnAnalysis runs the state machine over one function.
 type fnAnalysis struct {
-	pa    *pkgAnalysis
-	fn    *ssa.Function
-	ts    *tokens
-	vnum  map[ssa.Value]valKey
-	inum  map[ssa.Instruction]int
-	loop  map[*ssa.BasicBlock]bool
-	local map[*ssa.BasicBlock][]valKey // loads and phis used only in their own block
-	trace *Trace
-	sites map[siteKey]*Site
-	evs   map[string]bool
+	pa   *pkgAnalysis
+	fn   *ssa.Function
+	ts   *tokens
+	vnum map[ssa.Value]valKey
+	// values is vnum's inverse; live, per block, the values of other
+	// blocks read at or after its entry (live.go)
+	values []ssa.Value
+	live   map[*ssa.BasicBlock]map[ssa.Value]bool
+	inum   map[ssa.Instruction]int
+	loop   map[*ssa.BasicBlock]bool
+	local  map[*ssa.BasicBlock][]valKey // loads and phis used only in their own block
+	trace  *Trace
+	sites  map[siteKey]*Site
+	evs    map[string]bool
 
 	rels     []*relRec
 	relIndex map[relKey]*relRec
@@ -81,6 +87,7 @@ type fnAnalysis struct {
 	keyedLeaks  []keyedLeak    // leaks of references keyed by a parameter, decided after the run
 	keyedMoved  map[*Site]bool // keyed acquisitions handed on (stored, returned) on some path
 	backers     map[*tok]bool  // handles a slice or string was built over (backing.go)
+	deferHeld   map[*tok]bool  // roots of the arguments of deferred calls (pushDefer)
 }
 
 // relRec is one release the function performs (on some path), for its summary.
@@ -129,6 +136,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		acqToks:    map[*tok]bool{},
 		keyedMoved: map[*Site]bool{},
 		backers:    map[*tok]bool{},
+		deferHeld:  map[*tok]bool{},
 
 		relIndex: map[relKey]*relRec{},
 		dropSeen: map[relKey]bool{},
@@ -141,6 +149,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 			n++
 			if v, ok := instr.(ssa.Value); ok {
 				a.vnum[v] = valKey(len(a.vnum))
+				a.values = append(a.values, v)
 				if localUse(b, v) {
 					a.local[b] = append(a.local[b], a.vnum[v])
 				}
@@ -148,6 +157,7 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		}
 	}
 	a.callbackParams()
+	a.computeLive()
 	a.run()
 	a.flushKeyedLeaks()
 	arms := a.pa.arms(fn)
@@ -179,6 +189,7 @@ func (a *fnAnalysis) run() {
 	visits := map[*ssa.BasicBlock]int{}
 	work := map[*ssa.BasicBlock]bool{a.fn.Blocks[0]: true}
 	spent := 0
+	defer func() { a.trace.work = spent }()
 	if debugging("work") {
 		defer func() { fmt.Fprintf(os.Stderr, "work %s: %d blocks, %d spent\n", a.fn, len(a.fn.Blocks), spent) }()
 	}
@@ -207,6 +218,9 @@ func (a *fnAnalysis) run() {
 				}
 				for si, succ := range b.Succs {
 					ns := a.edge(b, si, succ, out)
+					if !noPrune {
+						a.prune(ns, succ)
+					}
 					k := ns.key()
 					if keys[succ] == nil {
 						keys[succ] = map[string]bool{}
@@ -385,12 +399,19 @@ func (a *fnAnalysis) kill(s *state, r *tok) {
 			delete(s.parents, t)
 		}
 	}
-	for _, p := range s.defers {
-		for _, t := range p.args {
-			if t != nil && t.root == r {
-				p.stale = true
+	// pending calls with an argument of r's are stale
+	stale := func(p *pending) bool {
+		return !p.stale && slices.ContainsFunc(p.args, func(t *tok) bool { return t != nil && t.root == r })
+	}
+	if ps := s.defers.pendings(); slices.ContainsFunc(ps, stale) {
+		for i, p := range ps {
+			if stale(p) {
+				cp := *p
+				cp.stale = true
+				ps[i] = &cp
 			}
 		}
+		s.defers = a.ts.build(ps)
 	}
 }
 
@@ -1065,18 +1086,36 @@ func (a *fnAnalysis) deferCall(s *state, d *ssa.Defer) {
 	if eff.c == nil && eff.sum == nil && !eff.disarm {
 		if eff.unknown {
 			// an unknown deferred call may write what it reaches, at exit
-			s.defers = append(s.defers, &pending{site: a.site(d, nil, "", "", -1, true, nil), call: eff, args: args, count: 1})
+			a.pushDefer(s, &pending{site: a.site(d, nil, "", "", -1, true, nil), call: eff, args: args, count: 1})
 		}
 		return
 	}
 	site := a.site(d, nil, "", "", -2, true, nil)
-	for _, p := range s.defers {
-		if p.site == site && !p.stale && slices.Equal(p.args, args) {
-			p.count = 2
-			return
+	if a.loop[d.Block()] {
+		// run again (a loop): the same call with the same arguments runs twice
+		ps := s.defers.pendings()
+		for i, p := range ps {
+			if p.site == site && !p.stale && slices.Equal(p.args, args) {
+				cp := *p
+				cp.count = 2
+				ps[i] = &cp
+				s.defers = a.ts.build(ps)
+				return
+			}
 		}
 	}
-	s.defers = append(s.defers, &pending{site: site, call: eff, args: args, count: 1})
+	a.pushDefer(s, &pending{site: site, call: eff, args: args, count: 1})
+}
+
+// pushDefer registers p on s. Its arguments' roots stay in the states
+// until the function's end (prune).
+func (a *fnAnalysis) pushDefer(s *state, p *pending) {
+	for _, t := range p.args {
+		if t != nil {
+			a.deferHeld[t.root] = true
+		}
+	}
+	s.defers = a.ts.push(s.defers, p)
 }
 
 func (a *fnAnalysis) goCall(s *state, g *ssa.Go) {
@@ -1094,8 +1133,8 @@ func (a *fnAnalysis) goCall(s *state, g *ssa.Go) {
 }
 
 func (a *fnAnalysis) runDefers(s *state) {
-	for i := len(s.defers) - 1; i >= 0; i-- {
-		p := s.defers[i]
+	for l := s.defers; l != nil; l = l.next {
+		p := l.p
 		if p.stale {
 			continue
 		}

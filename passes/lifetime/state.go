@@ -16,7 +16,7 @@ type state struct {
 	vals      map[valKey]*tok // tokens of loads and phis, which depend on the path
 	released  map[*tok]*Site  // handles released on this path -> first release
 	maybe     map[*tok]*Site  // handles a guarded (idempotent) release may have released
-	defers    []*pending      // deferred calls registered, in order
+	defers    *deferList      // deferred calls registered, newest first (shared)
 	guards    map[*tok]bool   // roots (and handles) a branch condition on this path tested
 	counts    map[*tok]int    // counted references taken on this path and not yet dropped, by key
 	acquired  map[*tok]*acq   // handles acquired on this path, not released, returned or handed on
@@ -89,10 +89,11 @@ func newState() *state {
 	}
 }
 
-// size is the number of entries of s, the cost of copying or comparing it.
+// size is the number of entries of s, the cost of copying or comparing it
+// (the pending defers are shared: they cost nothing to copy).
 func (s *state) size() int {
 	return 1 + len(s.content) + len(s.vals) + len(s.released) + len(s.maybe) + len(s.guards) + len(s.counts) +
-		len(s.acquired) + len(s.parents) + len(s.escaped) + len(s.unsure) + len(s.relStatus) + len(s.defers)
+		len(s.acquired) + len(s.parents) + len(s.escaped) + len(s.unsure) + len(s.relStatus)
 }
 
 func (s *state) clone() *state {
@@ -109,18 +110,15 @@ func (s *state) clone() *state {
 		unsure:    copyOf(s.unsure),
 		relStatus: copyOf(s.relStatus),
 		unknown:   s.unknown,
+		defers:    s.defers,
 	}
-	c.defers = make([]*pending, len(s.defers))
-	for i, p := range s.defers {
-		cp := *p
-		c.defers[i] = &cp
-	}
+	c.defers = s.defers
 	return c
 }
 
 // key returns a canonical string of the state, to tell states apart.
 func (s *state) key() string {
-	b := make([]byte, 0, 16*(len(s.content)+len(s.vals)+len(s.released)+len(s.guards)+len(s.defers)))
+	b := make([]byte, 0, 16*(len(s.content)+len(s.vals)+len(s.released)+len(s.guards)+1))
 	pairs := make([][2]int, 0, max(len(s.content), len(s.vals), len(s.released), len(s.guards)))
 	flush := func() {
 		slices.SortFunc(pairs, func(x, y [2]int) int {
@@ -182,19 +180,8 @@ func (s *state) key() string {
 		pairs = append(pairs, [2]int{k.id, v.id})
 	}
 	flush()
-	for _, p := range s.defers {
-		b = strconv.AppendInt(b, int64(p.site.id), 36)
-		b = append(b, ':', byte('0'+p.count))
-		if p.stale {
-			b = append(b, 's')
-		}
-		for _, a := range p.args {
-			if a != nil {
-				b = strconv.AppendInt(b, int64(a.id), 36)
-			}
-			b = append(b, '.')
-		}
-		b = append(b, ';')
+	if s.defers != nil {
+		b = strconv.AppendInt(b, int64(s.defers.id), 36)
 	}
 	if s.unknown {
 		b = append(b, 'u')
@@ -233,19 +220,7 @@ func merge(ts *tokens, tag int, states []*state) *state {
 				out.maybe[t] = site
 			}
 		}
-		for _, p := range s.defers {
-			found := false
-			for _, q := range out.defers {
-				if q.site == p.site && slices.Equal(q.args, p.args) && q.stale == p.stale {
-					q.count = max(q.count, p.count)
-					found = true
-				}
-			}
-			if !found {
-				cp := *p
-				out.defers = append(out.defers, &cp)
-			}
-		}
+		out.defers = mergeDefers(ts, out.defers, s.defers)
 		for g := range s.guards {
 			out.guards[g] = true
 		}

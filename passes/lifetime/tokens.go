@@ -44,8 +44,9 @@ type tkey struct {
 }
 
 type tokens struct {
-	m    map[tkey]*tok
-	zero *tok
+	m     map[tkey]*tok
+	zero  *tok
+	lists map[string]*deferList // interned lists of pending defers (defers.go)
 }
 
 func newTokens() *tokens {

@@ -16,6 +16,7 @@ type Trace struct {
 	// fixpoint (a size or iteration bound); its events are still sound but
 	// some may be missing.
 	Incomplete bool
+	work       int // the work spent on the function, in maxWork's units
 }
 
 // EventKind is the kind of an Event.

@@ -256,7 +256,16 @@ func Load(files []string) (*Model, error) {
 	}
 	m := New()
 	m.MergeAll(b)
+	var seen []os.FileInfo
 	for _, name := range files {
+		// the same file named twice (-model=a.model -model=./a.model, or
+		// through a link) is one model: loaded once
+		if fi, err := os.Stat(name); err == nil {
+			if slices.ContainsFunc(seen, func(o os.FileInfo) bool { return os.SameFile(o, fi) }) {
+				continue
+			}
+			seen = append(seen, fi)
+		}
 		data, err := os.ReadFile(name)
 		if err != nil {
 			return nil, fmt.Errorf("model file: %v", err)

@@ -363,6 +363,7 @@ func ParseFile(name string, data []byte) (*Model, error) {
 	m := New()
 	lib, doc := "", ""
 	var cur *Library
+	kindLines := map[string]int{} // library and kind -> the line declaring it
 	for i, raw := range strings.Split(string(data), "\n") {
 		lineNo := i + 1
 		line := stripComment(raw)
@@ -381,7 +382,7 @@ func ParseFile(name string, data []byte) (*Model, error) {
 			lib, doc = fields[1], ""
 			for _, l := range m.Libraries {
 				if l.Name == lib {
-					return nil, bad("library %s declared twice", lib)
+					return nil, bad("library %s declared twice: at %s and here; declare it once", lib, l.Source)
 				}
 			}
 			cur = &Library{Name: lib, Source: fmt.Sprintf("%s:%d", name, lineNo), Kinds: map[string]string{}}
@@ -446,9 +447,10 @@ func ParseFile(name string, data []byte) (*Model, error) {
 				}
 				parent = p
 			}
-			if _, dup := cur.Kinds[fields[1]]; dup {
-				return nil, bad("kind %s declared twice", fields[1])
+			if first, dup := kindLines[lib+"\x00"+fields[1]]; dup {
+				return nil, bad("kind %s declared twice in library %s: at %s:%d and here; declare it once", fields[1], lib, name, first)
 			}
+			kindLines[lib+"\x00"+fields[1]] = lineNo
 			if _, ok := cur.Kinds[parent]; parent != "" && !ok {
 				return nil, bad("parent kind %s is not declared before kind %s", parent, fields[1])
 			}
@@ -521,7 +523,28 @@ func Conflict(olds []*Entry, e *Entry) string {
 			return fmt.Sprintf("%s contradicts %q at %s: one C function with two roles for %s", e, old.String(), old.Source, p)
 		}
 	}
+	for _, old := range olds {
+		if n, ok := outAndReleased(e, old); ok {
+			return fmt.Sprintf("%s contradicts %q at %s: one C function with two roles for argument %d (a pointer it writes a new handle through, and the handle it releases)", e, old.String(), old.Source, n)
+		}
+	}
 	return ""
+}
+
+// outAndReleased reports whether, of two entries of one function, one
+// acquires into out-parameter N and the other releases (or transfers)
+// argument N itself: argument N cannot be both the pointer a new handle is
+// written through and a handle given up. (An indirect release of argument
+// N, of the handle it points to, is a replacement: the old handle is
+// released and the new one written there.)
+func outAndReleased(x, y *Entry) (int, bool) {
+	for range 2 {
+		if x.Out >= 0 && !x.Global && (y.Role == Release || y.Role == Transfer) && !y.Global && !y.Indirect && y.Arg == x.Out {
+			return x.Out, true
+		}
+		x, y = y, x
+	}
+	return 0, false
 }
 
 func isCIdent(s string) bool {

@@ -242,7 +242,8 @@ func TestParseFileErrors(t *testing.T) {
 		{"library l\nfrobnicate f", `m.model:2: unknown verb "frobnicate"`},
 		{"library l\nacquire f kind=x", "m.model:2: kind x is not declared in library l"},
 		{"library l\nkind a parent=b", "m.model:2: parent kind b is not declared before kind a"},
-		{"library l\nlibrary l", "m.model:2: library l declared twice"},
+		{"library l\nlibrary l", "m.model:2: library l declared twice: at m.model:1 and here"},
+		{"library l\nkind k\nkind j\nkind k parent=j", "m.model:4: kind k declared twice in library l: at m.model:2 and here"},
 		{"library l\nacquire 9f", `m.model:2: "9f" is not a C function name`},
 		{"library l\nrelease f arg=1 arg=2", "m.model:2: arg given twice"},
 		{"library l\nrelease f global indirect clears", "m.model:2: global excludes indirect and clears"},
@@ -450,6 +451,9 @@ func TestContradictoryModels(t *testing.T) {
 		{"library l\nacquire f result\nborrow f result", `m.model:3: borrow f result contradicts "acquire f result" at m.model:2: one C function with two roles for the result`},
 		{"library l\nborrow f arg=1\ntransfer f arg=1", `m.model:3: transfer f arg=1 contradicts "borrow f arg=1" at m.model:2`},
 		{"library l\nrelease f arg=0\nrelease f arg=0 indirect", `contradicts "release f arg=0" at m.model:2: one C function with two roles for argument 0`},
+		// an out-parameter is an argument: written through and released
+		{"library l\nacquire g out=0\nrelease g arg=0", `m.model:3: release g arg=0 contradicts "acquire g out=0" at m.model:2: one C function with two roles for argument 0`},
+		{"library l\ntransfer g arg=1\n\nacquire g out=1", `m.model:4: acquire g out=1 contradicts "transfer g arg=1" at m.model:2: one C function with two roles for argument 1`},
 	} {
 		_, err := ParseFile("m.model", []byte(tc.src))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -457,7 +461,7 @@ func TestContradictoryModels(t *testing.T) {
 		}
 	}
 	// Complementary entries of one function are not contradictions.
-	if _, err := ParseFile("m.model", []byte("library l\nrelease g arg=0\nacquire g result\nborrow h result\nborrow h arg=0\nborrow h arg=1\n")); err != nil {
+	if _, err := ParseFile("m.model", []byte("library l\nrelease g arg=0\nacquire g result\nborrow h result\nborrow h arg=0\nborrow h arg=1\nacquire r out=0\nrelease r arg=0 indirect\nacquire o out=1\nrelease o arg=0\n")); err != nil {
 		t.Errorf("complementary entries: %v", err)
 	}
 
@@ -485,6 +489,34 @@ func TestContradictoryModels(t *testing.T) {
 	stale := write("stale.model", "library l\noverride release no_such_free arg=0\n")
 	if _, err := Load([]string{stale}); err == nil || !strings.Contains(err.Error(), "stale.model:2: override release no_such_free arg=0: no earlier model describes C.no_such_free") {
 		t.Errorf("override of nothing: %v", err)
+	}
+	// Across files, the same two roles are a redefinition, unless the
+	// second says "override".
+	acq, rel := write("acq.model", "library acq\nacquire g_open out=0\n"), write("rel.model", "library rel\nrelease g_open arg=0\n")
+	if _, err := Load([]string{acq, rel}); err == nil || !strings.Contains(err.Error(), "rel.model:2: release g_open arg=0 redefines C.g_open, which "+acq+":2 already describes") {
+		t.Errorf("two roles across model files: %v", err)
+	}
+	relOver := write("relover.model", "library rel\noverride release g_open arg=0\n")
+	if m, err := Load([]string{acq, relOver}); err != nil {
+		t.Errorf("two roles across model files, with override: %v", err)
+	} else if es := m.Entries("g_open"); len(es) != 1 || es[0].Role != Release {
+		t.Errorf("override: g_open is %v, want the release only", es)
+	}
+	// The same file given twice, under two spellings or through a link,
+	// is loaded once, silently.
+	mine := write("mine.model", "library mine\nrelease mine_free arg=0\n")
+	link := filepath.Join(dir, "link.model")
+	if err := os.Symlink(mine, link); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, ".", "sub", "..", "mine.model")
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := Load([]string{mine, mine, other, link}); err != nil {
+		t.Errorf("one model file given three times: %v", err)
+	} else if es := m.Entries("mine_free"); len(es) != 1 {
+		t.Errorf("one model file given three times: mine_free is %v, want one entry", es)
 	}
 	// Two model files may not redefine each other's entries either.
 	a, b := write("a.model", "library a\nrelease a_free\n"), write("b.model", "library b\nrelease a_free arg=1\n")
