@@ -1172,7 +1172,7 @@ func (c *checker) unlockDeferredBefore(fn *ssa.Function, k guards.Key, d *ssa.De
 			if !ok || (name != "Unlock" && name != "RUnlock") || len(u.Call.Args) == 0 {
 				continue
 			}
-			if uk, ok := guards.KeyOf(u.Call.Args[0]); ok && uk == k && dominates(u, d) {
+			if uk, ok := guards.LockKeyOf(u.Call.Args[0]); ok && uk == k && dominates(u, d) {
 				return true
 			}
 		}
