@@ -61,8 +61,8 @@ func DrainAll(queues []func(uint64) bool) {
 
 // A count tested against a bound: each lost Store is a lost item.
 func Enqueue(limit uint64) bool {
-	old := queued.Load()
-	if old < limit { // want `Enqueue checks queued with an atomic Load and then sets it with a separate Store`
+	old := queued.Load() // want `Enqueue checks queued with an atomic Load and then sets it with a separate Store`
+	if old < limit {
 		queued.Store(old + 1)
 		return true
 	}
