@@ -44,13 +44,13 @@ func (p *Channel) SendFast() int {
 	return int(C.chan_send(p.p)) // want `SendFast passes C.chan_send the handle in p.p without p.mu, which Close holds when it changes it`
 }
 
-// Socket embeds a *sync.Mutex: the promoted Lock loads it from the field.
-type Socket struct {
+// Jack embeds a *sync.Mutex: the promoted Lock loads it from the field.
+type Jack struct {
 	*sync.Mutex
 	p *C.chan_t
 }
 
-func (t *Socket) Close() {
+func (t *Jack) Close() {
 	t.Lock()
 	defer t.Unlock()
 	if t.p != nil {
@@ -61,14 +61,14 @@ func (t *Socket) Close() {
 
 // Send locks through a helper that the unexported send's only caller
 // calls first.
-func (t *Socket) Send() int {
+func (t *Jack) Send() int {
 	t.Lock()
 	defer t.Unlock()
 	return t.send()
 }
 
-func (t *Socket) send() int { return int(C.chan_send(t.p)) }
+func (t *Jack) send() int { return int(C.chan_send(t.p)) }
 
-func (t *Socket) SendFast() int {
+func (t *Jack) SendFast() int {
 	return int(C.chan_send(t.p)) // want `SendFast passes C.chan_send the handle in t.p without t.Mutex, which Close holds when it changes it`
 }
