@@ -3,7 +3,10 @@
 // whether the access is atomic.
 //
 // Locks are named by type, not by instance: st.mu held in a method of
-// *Stream is Stream.mu, a package-level mutex is the variable. Within a
+// *Stream is Stream.mu, a package-level mutex is the variable, and a mutex
+// reached through a pointer (a package-level *sync.Mutex, a *sync.RWMutex
+// field, an embedded *sync.Mutex) is named by where the pointer is loaded
+// from, so that every load of it names the same lock. Within a
 // function, Lock, RLock and a successful TryLock take a lock and Unlock
 // and RUnlock drop it; a deferred Unlock keeps it until the function
 // returns. Across functions, an unexported function (or a function literal
