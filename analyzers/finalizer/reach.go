@@ -77,10 +77,17 @@ func (c *checker) mayArm(instr ssa.Instruction, obj access.Ref) bool {
 // handle.
 func swappedOut(fn *ssa.Function, call *ssa.Call, arg access.Ref, m managed) bool {
 	n := len(m.rel.Ops)
-	if n == 0 || m.rel.Ops[n-1].Kind != access.Load || len(arg.Ops) != 0 {
+	if n == 0 || m.rel.Ops[n-1].Kind != access.Load {
 		return false
 	}
-	ld := loadedValue(arg.Root)
+	root := arg.Root
+	if a, ok := root.(*ssa.Alloc); ok && len(arg.Ops) == 1 && arg.Ops[0].Kind == access.Load {
+		// a variable captured by cgo's pointer-checking closure
+		root = lifetime.SingleStore(a)
+	} else if len(arg.Ops) != 0 {
+		return false
+	}
+	ld := loadedValue(root)
 	if ld == nil || !sameRef(norm(ld), m.obj.With(m.rel.Ops...)) {
 		return false
 	}

@@ -11,6 +11,10 @@ static int db_open(db** out, int mode) { *out = calloc(1, sizeof(db)); return mo
 static void db_close(db* d) { free(d); }
 static int db_errcode(db* d) { return 0; }
 static int db_exec(db* d, int q) { return q; }
+typedef struct { void *buf; } blob;
+static blob *blob_new(void) { return calloc(1, sizeof(blob)); }
+static void blob_free(blob *b) { free(b); }
+static int blob_len(blob *b) { return 0; }
 */
 import "C"
 
@@ -178,4 +182,36 @@ func (p *Pool) PickOnce(q int) int {
 func (c *Conn) ExecDetached(q int) int {
 	d := c.db
 	return int(C.db_exec(d.h, C.int(q))) // want `c.db may be collected while C.db_exec runs with c.db.h`
+}
+
+// Blob's C struct holds a pointer, so cgo checks the argument in a closure
+// of its own: the swapped-out handle is still not the finalizer's.
+type Blob struct {
+	b    *C.blob
+	size int
+}
+
+func NewBlob() *Blob {
+	x := &Blob{b: C.blob_new()}
+	runtime.SetFinalizer(x, func(x *Blob) {
+		if x.b != nil {
+			C.blob_free(x.b)
+		}
+	})
+	return x
+}
+
+func (x *Blob) Free() {
+	b := x.b
+	if b == nil {
+		return
+	}
+	x.b = nil
+	C.blob_free(b)
+}
+
+// Len keeps the handle in the field: at risk.
+func (x *Blob) Len() int {
+	b := x.b
+	return int(C.blob_len(b)) // want `x may be collected while C.blob_len runs with x.b`
 }
