@@ -35,6 +35,14 @@ argument to C) with a handle loaded from an object whose finalizer or
 cleanup releases that handle, when nothing keeps the object reachable
 until the call returns: no later use of the object, no runtime.KeepAlive,
 no deferred use. Passing &o.field to C keeps o alive and is never reported.
+A call is at risk only where the finalizer can release its handle: not
+on a constructor's path before the finalizer is armed (arming is per
+path: an error branch that releases the handle before runtime.SetFinalizer
+runs is fine), not when the handle was taken out of the field the
+finalizer releases and the field overwritten before the call (h := o.h;
+o.h = nil; C.release(h)), and not when every object the variable can hold
+is reachable from one used after the call (d := p.primary, or p.fallback,
+with p used later).
 Handles copied out of a slice of such objects into a Go array or slice
 that reaches C (&in[0], directly or through a helper) count too; then the
 slice must be kept alive. A finalizer that drops a counted reference

@@ -268,6 +268,7 @@ func (c *checker) keepAlive(fn *ssa.Function) {
 			for _, arg := range args {
 				if m, ok := c.handleOf(fn, arg); ok {
 					if c.keptAlive(fn, call, m.obj, call) || disarmedBefore(fn, call, m.obj) ||
+						c.notArmedYet(fn, call, m.obj) || swappedOut(fn, call, arg, m) || c.reachableFromLive(fn, call, m.obj) ||
 						slices.ContainsFunc(done, func(r access.Ref) bool { return sameRef(r, m.obj) }) {
 						continue
 					}
@@ -758,6 +759,9 @@ func (c *checker) text(r access.Ref) string {
 	}
 	if a, ok := r.Root.(*ssa.Alloc); ok && srcname.IsVar(a) {
 		// the variable's address: its value is one load away
+		if len(r.Ops) > 0 && r.Ops[0].Kind == access.Load {
+			return access.Render(name, access.Deref(a.Type()), r.Ops[1:])
+		}
 		return strings.TrimPrefix(access.Render(name, a.Type(), append([]access.Op{{Kind: access.Load}}, r.Ops...)), "*")
 	}
 	return access.Render(name, r.Root.Type(), r.Ops)

@@ -63,7 +63,11 @@ must not change what the program does);
 guarding a once-only action, which two goroutines can both pass; use
 CompareAndSwap or sync.Once; a bound tested and then passed
 (if n.Load() < max { n.Add(1) }), or a value tested and then stored
-(if v > peak.Load() { peak.Store(v) }): use a CompareAndSwap loop.
+(if v > peak.Load() { peak.Store(v) }): use a CompareAndSwap loop. A
+hint raised (or lowered) to a value grown from its own earlier value
+(n := hint.Load(); double n until it fits; if hint.Load() < n {
+hint.Store(n) }) is not reported: each caller recomputes from what it
+reads, so a lost update is redone, not lost.
 
 Accesses with a lock held (including in a deferred function literal that
 runs before the deferred Unlock, and in an unexported function whose

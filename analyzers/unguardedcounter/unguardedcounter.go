@@ -948,6 +948,13 @@ func (c *checker) checkThenStore(fn *ssa.Function) {
 				case acts:
 					c.rep.Reportf(ld.Pos, "%s checks %s with an atomic Load and then sets it with a separate Store (%s): two goroutines can both pass the check and both run what it guards; claim it with CompareAndSwap and act only when that succeeds, or use sync.Once",
 						srcname.Func(fn), c.text(ld), where)
+				case !constStore(st) && c.seededRaise(iff.Cond, ld, st):
+					// a hint raised to a value computed from its own
+					// earlier value (n := hint.Load(); grow n; if
+					// hint.Load() < n { hint.Store(n) }): a lost raise
+					// costs the next caller the same computation, from
+					// the smaller seed, and loses nothing it cannot redo
+					continue
 				case !constStore(st):
 					// if v > peak.Load() { peak.Store(v) }: the last store
 					// wins, whether or not it passes the check any more
@@ -960,6 +967,70 @@ func (c *checker) checkThenStore(fn *ssa.Function) {
 			}
 		}
 	}
+}
+
+// seededRaise reports whether the check compares the load ld with the very
+// value the store st then stores (a compare-and-raise, or lower: a
+// high-water mark), and that value is computed from an atomic read of the
+// same variable (a seed it grew from). Such a variable is a hint that
+// memoises work: each caller recomputes from whatever it reads, so a lost
+// update is redone, not lost. An observation from outside (if v >
+// peak.Load() { peak.Store(v) }) is lost for good, and a count (the load
+// plus a delta, tested against a bound) is not compared with what it stores.
+func (c *checker) seededRaise(cond ssa.Value, ld, st *guards.Access) bool {
+	call, ok := st.Instr.(ssa.CallInstruction)
+	if !ok || len(call.Common().Args) == 0 {
+		return false
+	}
+	stored := access.StripConv(call.Common().Args[len(call.Common().Args)-1])
+	ldv, ok := ld.Instr.(ssa.Value)
+	if !ok {
+		return false
+	}
+	cmp, ok := cond.(*ssa.BinOp)
+	if !ok {
+		return false
+	}
+	switch cmp.Op {
+	case token.LSS, token.LEQ, token.GTR, token.GEQ:
+	default:
+		return false
+	}
+	x, y := access.StripConv(cmp.X), access.StripConv(cmp.Y)
+	if !(x == ldv && y == stored || y == ldv && x == stored) {
+		return false
+	}
+	// the stored value grows from a read of the same variable: through
+	// arithmetic, conversions and the phis of a loop
+	seen := map[ssa.Value]bool{}
+	var from func(v ssa.Value, depth int) bool
+	from = func(v ssa.Value, depth int) bool {
+		if v == nil || depth > 8 || seen[v] {
+			return false
+		}
+		seen[v] = true
+		if instr, ok := v.(ssa.Instruction); ok && v != ldv {
+			for _, a := range c.byInstr[instr] {
+				if a.Kind == guards.AtomicRead && a.Key == ld.Key {
+					return true
+				}
+			}
+		}
+		switch v := v.(type) {
+		case *ssa.Phi:
+			for _, e := range v.Edges {
+				if from(e, depth+1) {
+					return true
+				}
+			}
+		case *ssa.BinOp:
+			return from(v.X, depth+1) || from(v.Y, depth+1)
+		case *ssa.Convert:
+			return from(v.X, depth+1)
+		}
+		return false
+	}
+	return from(stored, 0)
 }
 
 // constStore reports whether an atomic Store stores a constant (a flag).
@@ -1180,7 +1251,7 @@ func (c *checker) unlockDeferredBefore(fn *ssa.Function, k guards.Key, d *ssa.De
 			if !ok || (name != "Unlock" && name != "RUnlock") || len(u.Call.Args) == 0 {
 				continue
 			}
-			if uk, ok := guards.KeyOf(u.Call.Args[0]); ok && uk == k && dominates(u, d) {
+			if uk, ok := guards.LockKeyOf(u.Call.Args[0]); ok && uk == k && dominates(u, d) {
 				return true
 			}
 		}

@@ -23,6 +23,12 @@ func Of(files []*ast.File, v ssa.Value) string {
 		if isVar(v) {
 			return v.Comment
 		}
+	case *ssa.Phi:
+		// a variable assigned on several paths: go/ssa names the phi
+		// after it
+		if token.IsIdentifier(v.Comment) {
+			return v.Comment
+		}
 	}
 	// stored once into a named variable
 	if refs := v.Referrers(); refs != nil {

@@ -3,7 +3,10 @@
 // whether the access is atomic.
 //
 // Locks are named by type, not by instance: st.mu held in a method of
-// *Stream is Stream.mu, a package-level mutex is the variable. Within a
+// *Stream is Stream.mu, a package-level mutex is the variable, and a mutex
+// reached through a pointer (a package-level *sync.Mutex, a *sync.RWMutex
+// field, an embedded *sync.Mutex) is named by where the pointer is loaded
+// from, so that every load of it names the same lock. Within a
 // function, Lock, RLock and a successful TryLock take a lock and Unlock
 // and RUnlock drop it; a deferred Unlock keeps it until the function
 // returns.
@@ -528,11 +531,76 @@ func lockOp(com *ssa.CallCommon) (string, Key, bool) {
 	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "sync" || (n.Obj().Name() != "Mutex" && n.Obj().Name() != "RWMutex") {
 		return "", Key{}, false
 	}
-	k, ok := KeyOf(com.Args[0])
+	k, ok := LockKeyOf(com.Args[0])
 	if !ok {
 		return "", Key{}, false
 	}
 	return callee.Name(), k, true
+}
+
+// LockKeyOf names the mutex at address v. A lock's identity is the mutex
+// object, however it is reached: a mutex held by value (mu, s.mu) is named
+// by its location, as KeyOf names any state; a mutex reached through a
+// pointer (a package-level *sync.Mutex, a *sync.RWMutex field, an embedded
+// *sync.Mutex, through any chain of such loads) is named by the location
+// the pointer is loaded from, which names the same mutex wherever it is
+// loaded, as a field names the same state in every method. A pointer with
+// no such location (a parameter, a call's result) names no lock.
+func LockKeyOf(v ssa.Value) (Key, bool) {
+	if k, ok := KeyOf(v); ok {
+		return k, true
+	}
+	r := lifetime.Expand(v)
+	for r.Valid() {
+		// the pointer is loaded (…*), or is a field of a struct value
+		// loaded (…*.f), which is a load from the field's address (…&.f*)
+		ops := r.Ops
+		i := len(ops) - 1
+		for i >= 0 && ops[i].Kind == access.Field {
+			i--
+		}
+		if i < 0 || ops[i].Kind != access.Load {
+			break
+		}
+		loc := slices.Clone(ops[:i])
+		for _, o := range ops[i+1:] {
+			loc = append(loc, access.Op{Kind: access.FieldAddr, Index: o.Index})
+		}
+		r = access.Ref{Root: r.Root, Ops: loc}
+		if k, ok := keyOfAny(r); ok {
+			return k, true
+		}
+		if k, ok := fieldThroughPointer(r); ok {
+			return k, true
+		}
+	}
+	return Key{}, false
+}
+
+// fieldThroughPointer names the field address r when r's last load yields a
+// pointer to a named struct (reg.mu with reg a package-level *T is T.mu).
+func fieldThroughPointer(r access.Ref) (Key, bool) {
+	last := -1
+	for i, o := range r.Ops {
+		if o.Kind == access.Load || o.Kind == access.IndexAddr {
+			last = i
+		}
+	}
+	if last < 0 || r.Ops[last].Kind != access.Load || last == len(r.Ops)-1 {
+		return Key{}, false
+	}
+	var fields []string
+	for _, o := range r.Ops[last+1:] {
+		if o.Kind != access.FieldAddr {
+			return Key{}, false
+		}
+		fields = append(fields, itoa(o.Index))
+	}
+	tn := pointee(access.TypeAfter(r.Root.Type(), r.Ops[:last+1]))
+	if tn == nil {
+		return Key{}, false
+	}
+	return Key{Type: tn, Fields: strings.Join(fields, ".")}, true
 }
 
 // checklocks reads gVisor's checklocks annotations.

@@ -1,0 +1,238 @@
+package finalizer
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/internal/cfg"
+	"github.com/lifetimevet/lifetimevet/internal/srcname"
+	"github.com/lifetimevet/lifetimevet/passes/lifetime"
+)
+
+// A call is at risk from a finalizer only when, on the path to it, the
+// finalizer is armed, will find this handle in the field it releases, and
+// the object can become unreachable. The functions below each say when one
+// of these does not hold.
+
+// notArmedYet reports whether obj is allocated in fn and nothing that could
+// arm a finalizer on it (runtime.SetFinalizer or AddCleanup, a Go function
+// it is passed to, a store or capture that lets it escape) runs before call
+// on any path: arming is per path, so a constructor's error branch that
+// releases the handle before SetFinalizer is reached is not at risk.
+func (c *checker) notArmedYet(fn *ssa.Function, call *ssa.Call, obj access.Ref) bool {
+	a, ok := obj.Root.(*ssa.Alloc)
+	if !ok || len(obj.Ops) != 0 || !a.Heap || srcname.IsVar(a) || a.Parent() != fn {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if instr == call || !c.mayArm(instr, obj) {
+				continue
+			}
+			if cfg.Reaches(instr, call) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// mayArm reports whether instr can arm a finalizer or cleanup on obj, or
+// hand obj to code that can: a call of Go code (not C, which cannot) with
+// obj among its operands, or obj stored, sent or captured.
+func (c *checker) mayArm(instr ssa.Instruction, obj access.Ref) bool {
+	if c.calls.Plumbing(instr) {
+		return false // cgo's own code around a C call
+	}
+	switch instr := instr.(type) {
+	case ssa.CallInstruction:
+		if c.calls.Lookup(instr) != nil {
+			return false
+		}
+		return usesObj(instr, obj)
+	case *ssa.Store:
+		if a, ok := instr.Addr.(*ssa.Alloc); ok && lifetime.SingleStore(a) == instr.Val {
+			return false // a variable holding it: its loads are uses
+		}
+		return sameRef(norm(instr.Val), obj)
+	case *ssa.MapUpdate:
+		return sameRef(norm(instr.Value), obj) || sameRef(norm(instr.Key), obj)
+	case *ssa.Send:
+		return sameRef(norm(instr.X), obj)
+	case *ssa.MakeClosure:
+		if fn, ok := instr.Fn.(*ssa.Function); ok && c.calls.IsWrapper(fn) {
+			return false
+		}
+		return usesObj(instr, obj)
+	}
+	return false
+}
+
+// swappedOut reports whether the handle arg passes was loaded from the field
+// the finalizer releases and the field was then overwritten (h := x.h;
+// x.h = nil; C.release(h)) before call on every path: the finalizer
+// releases what is in the field when it runs, and that is no longer this
+// handle.
+func swappedOut(fn *ssa.Function, call *ssa.Call, arg access.Ref, m managed) bool {
+	n := len(m.rel.Ops)
+	if n == 0 || m.rel.Ops[n-1].Kind != access.Load {
+		return false
+	}
+	root := arg.Root
+	if a, ok := root.(*ssa.Alloc); ok && len(arg.Ops) == 1 && arg.Ops[0].Kind == access.Load {
+		// a variable captured by cgo's pointer-checking closure
+		root = lifetime.SingleStore(a)
+	} else if len(arg.Ops) != 0 {
+		return false
+	}
+	ld := loadedValue(root)
+	if ld == nil || !sameRef(norm(ld), m.obj.With(m.rel.Ops...)) {
+		return false
+	}
+	field := m.obj.With(m.rel.Ops[:n-1]...)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || access.StripConv(st.Val) == ld || !sameRef(normRef(access.Ref{Root: st.Addr}), field) {
+				continue
+			}
+			if dominates(ld, st) && dominates(st, call) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// loadedValue returns the load that v is, through conversions and a
+// variable assigned once, or nil.
+func loadedValue(v ssa.Value) *ssa.UnOp {
+	for i := 0; i < 4 && v != nil; i++ {
+		v = access.StripConv(v)
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			if x.Op == token.MUL {
+				if a, ok := x.X.(*ssa.Alloc); ok {
+					if s := lifetime.SingleStore(a); s != nil {
+						v = s
+						continue
+					}
+				}
+				return x
+			}
+			return nil
+		case *ssa.Alloc:
+			v = lifetime.SingleStore(x)
+			continue
+		}
+		return nil
+	}
+	return nil
+}
+
+// reachableFromLive reports whether every value obj can hold at call stays
+// reachable until call returns, itself or through an object that points to
+// it and is used after the call: issuer := c; if c.Issuer != nil { issuer =
+// c.Issuer } with c used later, or p := owner.child with owner used later.
+// An object reachable from a live object is not collected.
+func (c *checker) reachableFromLive(fn *ssa.Function, call *ssa.Call, obj access.Ref) bool {
+	vals := valuesOf(obj, 0)
+	if len(vals) == 0 {
+		return false
+	}
+	for _, v := range vals {
+		if !c.liveOrOwned(fn, call, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// liveOrOwned reports whether v is kept alive after call (itself, or what
+// holds it: c for c.Issuer), or is reached from a package-level variable.
+func (c *checker) liveOrOwned(fn *ssa.Function, call *ssa.Call, v access.Ref) bool {
+	if !v.Valid() {
+		return false
+	}
+	if _, ok := v.Root.(*ssa.Global); ok {
+		return true
+	}
+	return c.keptAlive(fn, call, v, call)
+}
+
+// valuesOf returns the values obj can hold, each as an access path: the
+// edges of a phi, the values stored in a local variable it is loaded from
+// (when every store is in the variable's own function), or obj itself; nil
+// when one is unknown.
+func valuesOf(obj access.Ref, depth int) []access.Ref {
+	if depth > 3 {
+		return nil
+	}
+	switch r := obj.Root.(type) {
+	case *ssa.Phi:
+		if len(obj.Ops) != 0 {
+			break
+		}
+		var out []access.Ref
+		for _, e := range r.Edges {
+			vs := valuesOf(norm(e), depth+1)
+			if vs == nil {
+				return nil
+			}
+			out = append(out, vs...)
+		}
+		return out
+	case *ssa.Alloc:
+		if len(obj.Ops) != 1 || obj.Ops[0].Kind != access.Load || !srcname.IsVar(r) || r.Referrers() == nil {
+			break
+		}
+		var out []access.Ref
+		for _, u := range *r.Referrers() {
+			switch u := u.(type) {
+			case *ssa.Store:
+				if u.Addr != r {
+					return nil
+				}
+				vs := valuesOf(norm(u.Val), depth+1)
+				if vs == nil {
+					return nil
+				}
+				out = append(out, vs...)
+			case *ssa.UnOp:
+			case *ssa.MakeClosure:
+				// a closure that captures the variable may assign it
+				if storesFreeVar(u, r) {
+					return nil
+				}
+			default:
+				return nil
+			}
+		}
+		return out
+	}
+	return []access.Ref{obj}
+}
+
+// storesFreeVar reports whether the closure mc stores into the variable a
+// it captures.
+func storesFreeVar(mc *ssa.MakeClosure, a *ssa.Alloc) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return true
+	}
+	for i, b := range mc.Bindings {
+		if b != a || i >= len(fn.FreeVars) || fn.FreeVars[i].Referrers() == nil {
+			continue
+		}
+		for _, u := range *fn.FreeVars[i].Referrers() {
+			switch u.(type) {
+			case *ssa.UnOp:
+			default:
+				return true
+			}
+		}
+	}
+	return false
+}
