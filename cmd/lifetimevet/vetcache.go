@@ -20,6 +20,7 @@ import (
 	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/lifetimevet/lifetimevet/internal/cgofile"
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 )
 
@@ -193,7 +194,7 @@ func mainRoots(dir string) (roots []string, inModule bool) {
 		if err != nil {
 			continue
 		}
-		if mf, err := modfile.ParseLax(name, data, nil); err == nil {
+		if mf, err := modfile.Parse(name, data, nil); err == nil {
 			replaces(roots[i], mf.Replace)
 		}
 	}
@@ -284,6 +285,9 @@ func vetConfigured(args []string, as []*analysis.Analyzer) []*analysis.Analyzer 
 	if data, err := os.ReadFile(args[len(args)-1]); err == nil {
 		_ = json.Unmarshal(data, &unit)
 	}
+	// the unit's C files: its directory's, less those go vet's build
+	// excluded (internal/cgofile)
+	cgofile.FromVetConfig = true
 	cs := newConfigs()
 	cs.unitDir = unit.Dir
 	if _, err := cs.forDir(unit.Dir); err != nil {
