@@ -309,7 +309,11 @@ func run(pass *analysis.Pass) (any, error) {
 		Funcs: map[*types.Func]*FuncDirectives{},
 	}
 	c := &collector{fset: pass.Fset, info: pass.TypesInfo, res: res, preamble: New(), base: m}
-	c.collect(pass.Files, calledCFuncs(pass.Pkg))
+	cfuncs := calledCFuncs(pass.Pkg)
+	c.collect(pass.Files, cfuncs)
+	if cfuncs != nil {
+		c.cFiles(pass, cfuncs) // a cgo package's own .h and .c files
+	}
 	m.Merge(c.preamble)
 	m.index()
 	return res, nil
