@@ -264,6 +264,13 @@ func parseConfig(path string, data []byte, known, listed []string, read func(str
 					return nil, errorf(valueLine(data, e), "unknown analyzer %q (analyzers: %s, and go vet's)", name, joinNames(listed))
 				}
 			}
+			// one list that names an analyzer both on and off says two
+			// things; the later would win without a word
+			for _, e := range list {
+				if name, off := strings.CutPrefix(e, "-"); off && slices.Contains(list, name) {
+					return nil, errorf(valueLine(data, e), "analyzers turns %s both on (%q) and off (%q); keep one", name, name, e)
+				}
+			}
 			f.hasAnalyzers, f.analyzers = true, list
 		case "models":
 			list, err := stringList(key)
@@ -338,6 +345,10 @@ func keyLine(data []byte, table, key string) int {
 	for i, line := range strings.Split(string(data), "\n") {
 		if m := header.FindStringSubmatch(line); m != nil {
 			cur = strings.Trim(m[1], `"'`)
+			// a table named key: [key] or [key.sub]
+			if table == "" && (cur == key || strings.HasPrefix(cur, key+".")) {
+				return i + 1
+			}
 			continue
 		}
 		if cur == table && re.MatchString(line) {
