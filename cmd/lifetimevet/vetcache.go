@@ -101,7 +101,9 @@ func inputsDigest(h hash.Hash) error {
 		for _, r := range roots {
 			walk(r)
 		}
-		walk(cwd)
+		if !walkedFrom(roots, cwd) {
+			walk(cwd)
+		}
 		// up from the directory go vet runs in
 		for d := cwd; ; d = filepath.Dir(d) {
 			if f := filepath.Join(d, configName); isFile(f) {
@@ -140,6 +142,29 @@ func inputsDigest(h hash.Hash) error {
 		hashFile(h, "flag", filepath.Join(root, m))
 	}
 	return nil
+}
+
+// walkedFrom reports whether walking the roots reaches directory dir: it
+// is below one of them, through no directory the walk skips.
+func walkedFrom(roots []string, dir string) bool {
+	for _, r := range roots {
+		rel, err := filepath.Rel(r, dir)
+		if err != nil || !filepath.IsLocal(rel) && rel != "." {
+			continue
+		}
+		ok := true
+		for d := dir; d != r; d = filepath.Dir(d) {
+			name := filepath.Base(d)
+			if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || isFile(filepath.Join(d, "go.mod")) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // mainRoots returns the roots of the modules whose packages go vet, run in
