@@ -112,12 +112,29 @@ func Analyzers(s Settings) ([]*analysis.Analyzer, error) {
 		}
 		files = append(files, abs)
 	}
-	// Read the model files now, so that a bad one is one clear error
-	// rather than a failure in every package.
-	if _, err := model.Load(files); err != nil {
+	// Read the model files now, once: a bad one is one clear error rather
+	// than a failure in every package, and every package parses the bytes
+	// whose hash names modelsAnalyzer (golangci-lint's cache key), not
+	// the file as it may be by the time the package is analysed.
+	contents := map[string][]byte{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("lifetimevet settings: model file: %v", err)
+		}
+		contents[f] = data
+	}
+	read := func(name string) ([]byte, error) {
+		if data, ok := contents[name]; ok {
+			return data, nil
+		}
+		return os.ReadFile(name)
+	}
+	if _, err := model.LoadFrom(files, read); err != nil {
 		return nil, fmt.Errorf("lifetimevet settings: %w", err)
 	}
 	*model.FlagSet().Lookup("model").Value.(*model.Files) = files
+	model.ReadFile = read
 
 	var out []*analysis.Analyzer
 	for _, a := range analyzers.All {
@@ -133,7 +150,7 @@ func Analyzers(s Settings) ([]*analysis.Analyzer, error) {
 		return nil, fmt.Errorf("lifetimevet settings: no analyzer left to run")
 	}
 	if len(files) > 0 {
-		a, err := modelsAnalyzer(files)
+		a, err := modelsAnalyzer(files, read)
 		if err != nil {
 			return nil, fmt.Errorf("lifetimevet settings: %w", err)
 		}
@@ -148,10 +165,10 @@ func Analyzers(s Settings) ([]*analysis.Analyzer, error) {
 // written: the models' names, not their contents), the package's files and
 // the names of the analyzers that run: the name makes a change of a model
 // file a change of that key, so that the findings are computed again.
-func modelsAnalyzer(files []string) (*analysis.Analyzer, error) {
+func modelsAnalyzer(files []string, read func(string) ([]byte, error)) (*analysis.Analyzer, error) {
 	h := sha256.New()
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := read(f)
 		if err != nil {
 			return nil, err
 		}

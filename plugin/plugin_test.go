@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lifetimevet/lifetimevet/internal/testutil"
+	"github.com/lifetimevet/lifetimevet/passes/model"
 	"github.com/lifetimevet/lifetimevet/plugin"
 )
 
@@ -69,6 +70,27 @@ func TestModelsDigest(t *testing.T) {
 	os.WriteFile(f, []byte("library mine\nacquire thing_make result\nrelease thing_retire arg=0\n"), 0o666)
 	if after := names(); after == before || !strings.HasPrefix(after, "doublerelease,lifetimevetmodels_") {
 		t.Errorf("analyzers %s before and %s after the model file changed: want a different lifetimevetmodels_ name", before, after)
+	}
+}
+
+// TestModelsReadOnce: the packages of a run parse the model file's bytes
+// that named the digest analyzer, even when the file changes after the
+// settings were read (golangci-lint would keep the findings of the new
+// content under the key of the old).
+func TestModelsReadOnce(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "mine.model")
+	os.WriteFile(f, []byte("library mine\nacquire thing_make result\n"), 0o666)
+	if _, err := plugin.Analyzers(plugin.Settings{Models: []string{f}}); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { model.ReadFile = nil }()
+	os.WriteFile(f, []byte("library mine\nacquire thing_make result\nrelease thing_retire arg=0\n"), 0o666)
+	m, err := model.Load([]string{f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Entries("thing_retire")) != 0 {
+		t.Error("a package parsed the model file as edited after the settings were read, not the bytes its cache key names")
 	}
 }
 

@@ -80,6 +80,11 @@ func (c *checker) whereP(posn string, at token.Pos) string {
 	return posn
 }
 
+// isLiteral reports whether fn is a function literal.
+func isLiteral(fn *ssa.Function) bool { return fn != nil && fn.Parent() != nil }
+
+// releaser names the release of a site: the C function, or the Go function
+// that releases (a function literal as "the function literal in F").
 func releaser(s *lifetime.Site) string {
 	if s.Release != nil && s.CalleeName != "" {
 		return s.CalleeName
@@ -190,13 +195,17 @@ func (c *checker) double(fn *ssa.Function, ev *lifetime.Event) {
 	switch {
 	case first == second && first.Deferred:
 		c.rep.Reportf(first.Pos, "%s is released by a deferred %s registered on each iteration of a loop: every deferred call releases the same handle when %s returns; release it once, outside the loop",
-			h, releaser(first), srcname.Func(fn))
+			h, strings.TrimPrefix(releaser(first), "the "), srcname.Func(fn))
 	case first == second:
 		c.rep.Reportf(first.Pos, "%s is released again on the next iteration of the loop, with no new handle acquired in between; acquire a handle per iteration or release it once after the loop",
 			h)
+	case second.Deferred && !first.Deferred && isLiteral(second.Callee):
+		// the deferred literal reads the variable when it runs
+		c.rep.Reportf(first.Pos, "%s is released here and again by the deferred %s at %s when %s returns; drop this release, or clear %s here and have the deferred function skip a cleared handle",
+			h, strings.TrimPrefix(releaser(second), "the "), c.where(second.Pos, first.Pos), srcname.Func(fn), h)
 	case second.Deferred && !first.Deferred:
 		c.rep.Reportf(first.Pos, "%s is released here and again by the deferred %s at %s when %s returns (the defer evaluated the handle when it ran); drop this release, or defer a closure that releases whatever the variable holds at exit and clear it here",
-			handle(first.Handle), releaser(second), c.where(second.Pos, first.Pos), srcname.Func(fn))
+			h, strings.TrimPrefix(releaser(second), "the "), c.where(second.Pos, first.Pos), srcname.Func(fn))
 	default:
 		c.rep.Reportf(second.Pos, "%s is released twice: by %s at %s and again here; release it once, or clear it after the first release",
 			h, releaser(first), c.where(first.Pos, second.Pos))

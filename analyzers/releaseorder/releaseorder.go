@@ -1,6 +1,8 @@
 package releaseorder
 
 import (
+	"strings"
+
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
@@ -62,7 +64,7 @@ func report(pass *analysis.Pass, rep *diag.Reporter, fn *ssa.Function, ev *lifet
 	where := diag.Where(pass.Fset, parent.Pos, child.Pos)
 	if child.Deferred && !parent.Deferred {
 		rep.Reportf(child.Pos, "%s is released by the deferred %s when %s returns, after %s was destroyed by %s at %s: a child outliving its parent fails (or crashes) when released; defer the release of %s before this one, so that it runs last",
-			ch, name(child), srcname.Func(fn), ph, name(parent), where, ph)
+			ch, strings.TrimPrefix(name(child), "the "), srcname.Func(fn), ph, name(parent), where, ph)
 		return
 	}
 	rep.Reportf(child.Pos, "%s is released by %s after %s was destroyed by %s at %s: a child outliving its parent fails (or crashes) when released; release children first",

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-	"time"
 
 	"honnef.co/go/tools/lintcmd/cache"
 )
@@ -38,9 +37,9 @@ func cacheDir() (string, error) {
 // openCache opens the analysis cache unless mode is "off", and returns
 // it with the key material that every package's key shares: the
 // executable's identity, the build environment, and each of extra (the
-// build flags, the model files' content, a configuration file's). A
-// cache that cannot be opened is reported on stderr and not used: the
-// run is as without one. The cache's Close trims entries unused for five
+// build flags; the model and configuration files are in each package's
+// own key, see inputs.go). A cache that cannot be opened is reported on
+// stderr and not used: the run is as without one. The cache's Close trims entries unused for five
 // days (at most once a day).
 func openCache(mode string, extra ...[]byte) (cache.Cache, []byte) {
 	switch mode {
@@ -88,22 +87,6 @@ func openCache(mode string, extra ...[]byte) (cache.Cache, []byte) {
 	return c, h.Sum(nil)
 }
 
-// modelKey returns the key material of the model files: their names and
-// contents (a file that cannot be read gives its error, which model.Load
-// reports anyway).
-func modelKey(files []string) []byte {
-	h := sha256.New()
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			fmt.Fprintf(h, "model %q error %v\x00", name, err)
-			continue
-		}
-		fmt.Fprintf(h, "model %q %d %x\x00", name, len(data), sha256.Sum256(data))
-	}
-	return h.Sum(nil)
-}
-
 var (
 	exeOnce sync.Once
 	exeSum  []byte
@@ -134,18 +117,4 @@ func executableID() ([]byte, error) {
 		exeSum = h.Sum(nil)
 	})
 	return exeSum, exeErr
-}
-
-// key returns the configuration's part of the analysis cache's key: the
-// digest of every lifetimevet.toml of the module the run is in and of the
-// model files they name (inputsDigest, as go vet's key has it), so that a
-// change to any of them, in a directory of a root package or of a
-// dependency, analyses again. When the digest cannot be taken, the key is
-// unique to this run (every package misses).
-func (cs *configs) key() []byte {
-	h, err := inputsHex()
-	if err != nil {
-		return fmt.Appendf(nil, "config=unknown-%d-%d", os.Getpid(), time.Now().UnixNano())
-	}
-	return []byte("config=" + h)
 }

@@ -80,6 +80,11 @@ type configs struct {
 	// process analyses, for a pass whose files do not say (passDir)
 	unitDir string
 
+	// snap holds the content of the configuration and model files as
+	// this run (an LSP analysis) read them, each once: what is parsed is
+	// what the cache key hashes (packageKey)
+	snap *inputSnap
+
 	mu    sync.Mutex
 	files map[string]*configFile // by path; nil: no file
 	dirs  map[string]*dirConfig
@@ -89,7 +94,7 @@ type configs struct {
 // newConfigs returns the configuration of a run. Files may name
 // lifetimevet's analyzers and go vet's (which run with -stdvet).
 func newConfigs() *configs {
-	cs := &configs{files: map[string]*configFile{}, dirs: map[string]*dirConfig{}, errs: map[string]error{}}
+	cs := &configs{snap: newInputSnap(), files: map[string]*configFile{}, dirs: map[string]*dirConfig{}, errs: map[string]error{}}
 	for _, a := range suite(true) {
 		cs.known = append(cs.known, a.Name)
 	}
@@ -204,11 +209,11 @@ func (cs *configs) read(path string) (*configFile, error) {
 		cs.files[path] = nil
 		return nil, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := cs.snap.read(path)
 	if err != nil {
 		return nil, err
 	}
-	f, err := parseConfig(path, data, cs.known, cs.listed)
+	f, err := parseConfig(path, data, cs.known, cs.listed, cs.snap.read)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +222,8 @@ func (cs *configs) read(path string) (*configFile, error) {
 }
 
 // parseConfig parses a configuration file; errors name the file and line.
-func parseConfig(path string, data []byte, known, listed []string) (*configFile, error) {
+// A model file it names is read with read.
+func parseConfig(path string, data []byte, known, listed []string, read func(string) ([]byte, error)) (*configFile, error) {
 	f := &configFile{path: path, dir: filepath.Dir(path)}
 	var raw map[string]any
 	if _, err := toml.Decode(string(data), &raw); err != nil {
@@ -258,6 +264,13 @@ func parseConfig(path string, data []byte, known, listed []string) (*configFile,
 					return nil, errorf(valueLine(data, e), "unknown analyzer %q (analyzers: %s, and go vet's)", name, joinNames(listed))
 				}
 			}
+			// one list that names an analyzer both on and off says two
+			// things; the later would win without a word
+			for _, e := range list {
+				if name, off := strings.CutPrefix(e, "-"); off && slices.Contains(list, name) {
+					return nil, errorf(valueLine(data, e), "analyzers turns %s both on (%q) and off (%q); keep one", name, name, e)
+				}
+			}
 			f.hasAnalyzers, f.analyzers = true, list
 		case "models":
 			list, err := stringList(key)
@@ -278,7 +291,7 @@ func parseConfig(path string, data []byte, known, listed []string) (*configFile,
 				}
 				// a model file that is missing or malformed is this
 				// file's error as much as its own
-				if _, err := model.Load([]string{abs}); err != nil {
+				if _, err := model.LoadFrom([]string{abs}, read); err != nil {
 					return nil, errorf(valueLine(data, m), "%v", err)
 				}
 				f.models = append(f.models, abs)
@@ -332,6 +345,10 @@ func keyLine(data []byte, table, key string) int {
 	for i, line := range strings.Split(string(data), "\n") {
 		if m := header.FindStringSubmatch(line); m != nil {
 			cur = strings.Trim(m[1], `"'`)
+			// a table named key: [key] or [key.sub]
+			if table == "" && (cur == key || strings.HasPrefix(cur, key+".")) {
+				return i + 1
+			}
 			continue
 		}
 		if cur == table && re.MatchString(line) {
@@ -429,6 +446,14 @@ func useConfigs(cs *configs) {
 			return nil // reported before the analysis
 		}
 		return c.models
+	}
+	// the model files' bytes as the run's snapshot holds them, those its
+	// cache keys hashed
+	model.ReadFile = func(name string) ([]byte, error) {
+		if cs := activeConfigs.Load(); cs != nil {
+			return cs.snap.read(name)
+		}
+		return os.ReadFile(name)
 	}
 }
 

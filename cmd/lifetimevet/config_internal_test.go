@@ -119,6 +119,10 @@ func TestConfigErrors(t *testing.T) {
 		{"models = [\"bad.model\"]\n", "1: %ROOT%/bad.model:2: acquire needs"},
 		{"[severity]\n\ndoublerelease = \"fatal\"\n", "3: severity of doublerelease must be one of error, note, warning"},
 		{"[severity]\nnosuch = \"error\"\n", `2: unknown analyzer "nosuch" in [severity]`},
+		{"analyzers = [ ]\n[other]\n", `2: unknown key "other"`},
+		{"analyzers = []\n\n[[other.list]]\nx = 1\n", `3: unknown key "other"`},
+		{"analyzers = [\"doublerelease\",\n  \"-doublerelease\"]\n", `2: analyzers turns doublerelease both on ("doublerelease") and off ("-doublerelease"); keep one`},
+		{"analyzers = [\"-handleleak\", \"all\", \"handleleak\"]\n", `1: analyzers turns handleleak both on`},
 	} {
 		root := t.TempDir()
 		writeTree(t, root, map[string]string{

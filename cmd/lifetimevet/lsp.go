@@ -80,7 +80,9 @@ Flags:
 	if len(ls.analyzers) == 0 {
 		fatalf("no analyzers selected")
 	}
-	if c, key := openCache(*cacheMode, []byte("tags="+*tags), modelKey(files)); c != nil {
+	// (the model files' content is each package's key, read again at
+	// each analysis: configs.packageKey)
+	if c, key := openCache(*cacheMode, []byte("tags="+*tags)); c != nil {
 		defer c.Close()
 		ls.cacheOpts = driver.Options{Cache: c, CacheKey: key}
 	}
@@ -270,7 +272,8 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 	opts := ls.cacheOpts
 	opts.Result, opts.Cacheable = incomplete.record, complete
 	if opts.Cache != nil {
-		opts.CacheKey = append(slices.Clip(opts.CacheKey), configs.key()...)
+		// the model and configuration files as this analysis reads them
+		opts.PackageKey = configs.packageKey(modelFlagFiles())
 	}
 	graph, err := driver.Analyze(configs.configured(ls.analyzers), cfg.Fset, pkgs, &opts)
 	for _, msg := range incomplete.messages("") {

@@ -49,9 +49,16 @@ func (s stdio) Close() error { s.WriteCloser.Close(); return s.ReadCloser.Close(
 
 func startLSP(t *testing.T, bin, dir string) *lspClient {
 	t.Helper()
-	cmd := exec.Command(bin, "lsp")
+	return startLSPWith(t, bin, dir, nil)
+}
+
+// startLSPWith starts `lifetimevet lsp ARGS...` in dir with more
+// environment.
+func startLSPWith(t *testing.T, bin, dir string, env []string, args ...string) *lspClient {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"lsp"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	cmd.Env = append(append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod"), env...)
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr

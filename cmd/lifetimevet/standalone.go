@@ -196,9 +196,10 @@ func standalone(args []string) (status int) {
 	opts.PackageDone = prog.countPackages(pkgs)
 	opts.Result = incomplete.record
 	opts.Cacheable = complete
-	if c, key := openCache(*cacheMode, []byte("tags="+*tags), modelKey(modelFlagFiles()), configs.key()); c != nil {
+	if c, key := openCache(*cacheMode, []byte("tags="+*tags)); c != nil {
 		defer c.Close()
-		opts.Cache, opts.CacheKey = c, key
+		// the model and configuration files, per package (inputs.go)
+		opts.Cache, opts.CacheKey, opts.PackageKey = c, key, configs.packageKey(modelFlagFiles())
 	}
 	graph, err := driver.Analyze(run, cfg.Fset, pkgs, opts)
 	prog.stop()

@@ -7,6 +7,7 @@ import (
 	"hash"
 	"io/fs"
 	"log"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,22 +15,27 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
+	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/lifetimevet/lifetimevet/internal/cgofile"
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 )
 
 // go vet caches each package's result under a key made of the tool's
 // identity (what `TOOL -V=full` prints, run once per go command, in the
 // directory go vet runs in and with its environment), the vet flags as
-// written, the package's build ID (its files) and its dependencies' vet
-// results. The content of a model file or of a configuration file is in
-// none of these: go vet would print a stale result after either changes.
-// So the identity lifetimevet prints for -V=full includes a hash of the
-// inputs it can find from there (inputsDigest); when one changes, so does
-// the key of every package.
+// written, the package's build action (its files) and its dependencies'
+// vet outputs. Nothing in it is per package and the tool's: a package's
+// own configuration cannot reach its own key (the standalone command and
+// the language server key each package on exactly the files that
+// configure it, inputs.go). So the identity lifetimevet prints for
+// -V=full includes a hash of every configuration and model file that can
+// apply to a package go vet may analyse (inputsDigest); when one changes,
+// so does the key of every package.
 
 // inputsHex returns the hex digest of inputsDigest, which printVetToolID
 // (version.go) puts in the tool's ID. Whatever the version line's format,
@@ -46,12 +52,22 @@ func inputsHex() (string, error) {
 // inputsDigest writes to h the name and content of each file that can
 // change lifetimevet's results without changing the packages' sources:
 //
-//   - every lifetimevet.toml of the module go vet runs in (from its root
-//     down, as ./... matches packages: directories whose names start with
-//     "." or "_", and testdata, left out) and the model files they name;
+//   - every lifetimevet.toml of the main modules (the module go vet runs
+//     in, or each module of its go.work) and of the local directories
+//     their go.mod and go.work files replace modules with, from each
+//     module's root down (directories whose names start with "." or "_",
+//     testdata, and nested modules left out, as ./... leaves them; the
+//     directory go vet runs in is walked even inside one of those), and
+//     those on the way up from that directory to its module's root; with
+//     the model files they name;
 //   - the model files of -model flags on the go command's own command line
 //     (the flags go vet passes to the tool are not passed to -V=full; on
 //     Linux the go command's arguments are read from /proc).
+//
+// Every directory of those trees is looked at, however many (no bound
+// that would stop silently). Outside any module (GOPATH mode) there is no
+// tree to walk: the digest is then unique to the run, so that go vet
+// caches nothing rather than something stale.
 //
 // A malformed configuration file is an error (so go vet stops at once,
 // saying which file and line), as it would be in every package.
@@ -60,41 +76,63 @@ func inputsDigest(h hash.Hash) error {
 	if err != nil {
 		return err
 	}
-	root := moduleRoot(cwd)
-	cs := newConfigs()
-	var errs []string
-	entries := 0
-	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if entries++; entries > maxWalk {
-			return filepath.SkipAll
-		}
-		if d.IsDir() {
-			if path != root && (strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_") || d.Name() == "testdata") {
-				return filepath.SkipDir
+	roots, inModule := mainRoots(cwd)
+	if !inModule {
+		fmt.Fprintf(h, "outside any module: unique %d %d\n", os.Getpid(), time.Now().UnixNano())
+	}
+	found := map[string]bool{}
+	walk := func(root string) {
+		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				if path != root && (strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_") || d.Name() == "testdata" || isFile(filepath.Join(path, "go.mod"))) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.Name() == configName {
+				found[path] = true
 			}
 			return nil
+		})
+	}
+	if inModule {
+		for _, r := range roots {
+			walk(r)
 		}
-		if d.Name() != configName {
-			return nil
+		if !walkedFrom(roots, cwd) {
+			walk(cwd)
 		}
-		hashFile(h, "config", path)
+		// up from the directory go vet runs in
+		for d := cwd; ; d = filepath.Dir(d) {
+			if f := filepath.Join(d, configName); isFile(f) {
+				found[f] = true
+			}
+			if isFile(filepath.Join(d, "go.mod")) || filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	cs := newConfigs()
+	var errs []string
+	for _, path := range slices.Sorted(maps.Keys(found)) {
+		cs.snap.hash(h, "config", path)
 		c, err := cs.forDir(filepath.Dir(path))
 		if err != nil {
 			errs = append(errs, err.Error())
-			return nil
+			continue
 		}
 		for _, m := range c.models {
-			hashFile(h, "model", m)
+			cs.snap.hash(h, "model", m)
 		}
-		return nil
-	})
+	}
 	if len(errs) > 0 {
 		slices.Sort(errs)
 		return fmt.Errorf("%s", strings.Join(slices.Compact(errs), "\n"))
 	}
+	root := moduleRoot(cwd)
 	for _, m := range parentModelFlags() {
 		if filepath.IsAbs(m) {
 			hashFile(h, "flag", m)
@@ -107,9 +145,108 @@ func inputsDigest(h hash.Hash) error {
 	return nil
 }
 
-// maxWalk bounds the directory entries inputsDigest looks at (outside a
-// module, go vet may run in a home directory).
-const maxWalk = 200000
+// walkedFrom reports whether walking the roots reaches directory dir: it
+// is below one of them, through no directory the walk skips.
+func walkedFrom(roots []string, dir string) bool {
+	for _, r := range roots {
+		rel, err := filepath.Rel(r, dir)
+		if err != nil || !filepath.IsLocal(rel) && rel != "." {
+			continue
+		}
+		ok := true
+		for d := dir; d != r; d = filepath.Dir(d) {
+			name := filepath.Base(d)
+			if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || isFile(filepath.Join(d, "go.mod")) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// mainRoots returns the roots of the modules whose packages go vet, run in
+// dir, analyses with configuration files of theirs: the main modules (the
+// modules of the go.work that governs dir, or dir's module) and the local
+// directories that their go.mod files and the go.work replace modules
+// with. inModule is false when dir is in no module (GOPATH mode).
+func mainRoots(dir string) (roots []string, inModule bool) {
+	add := func(d string) {
+		d = filepath.Clean(d)
+		if !slices.Contains(roots, d) && isFile(filepath.Join(d, "go.mod")) {
+			roots = append(roots, d)
+		}
+	}
+	// local replacements: a directory, not a module version
+	replaces := func(base string, rs []*modfile.Replace) {
+		for _, r := range rs {
+			if r.New.Version != "" || !modfile.IsDirectoryPath(r.New.Path) {
+				continue
+			}
+			p := filepath.FromSlash(r.New.Path)
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(base, p)
+			}
+			add(p)
+		}
+	}
+	if work := goWorkFile(dir); work != "" {
+		if data, err := os.ReadFile(work); err == nil {
+			if wf, err := modfile.ParseWork(work, data, nil); err == nil {
+				base := filepath.Dir(work)
+				for _, u := range wf.Use {
+					p := filepath.FromSlash(u.Path)
+					if !filepath.IsAbs(p) {
+						p = filepath.Join(base, p)
+					}
+					add(p)
+				}
+				replaces(base, wf.Replace)
+			}
+		}
+	}
+	if root := moduleRoot(dir); isFile(filepath.Join(root, "go.mod")) {
+		add(root)
+	}
+	if len(roots) == 0 {
+		return nil, false
+	}
+	for i := 0; i < len(roots); i++ { // (roots grows: a replacement's own replacements do not apply, but are harmless)
+		name := filepath.Join(roots[i], "go.mod")
+		data, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		if mf, err := modfile.Parse(name, data, nil); err == nil {
+			replaces(roots[i], mf.Replace)
+		}
+	}
+	return roots, true
+}
+
+// goWorkFile returns the go.work file that governs dir, as the go command
+// finds it: $GOWORK when set ("off": none), else the nearest go.work up
+// from dir.
+func goWorkFile(dir string) string {
+	switch w := os.Getenv("GOWORK"); w {
+	case "off":
+		return ""
+	case "", "auto":
+	default:
+		return w
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if f := filepath.Join(d, "go.work"); isFile(f) {
+			return f
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
 
 // hashFile writes kind, name and name's content (or that it cannot be
 // read) to h.
@@ -176,6 +313,9 @@ func vetConfigured(args []string, as []*analysis.Analyzer) []*analysis.Analyzer 
 	if data, err := os.ReadFile(args[len(args)-1]); err == nil {
 		_ = json.Unmarshal(data, &unit)
 	}
+	// the unit's C files: its directory's, less those go vet's build
+	// excluded (internal/cgofile)
+	cgofile.FromVetConfig = true
 	cs := newConfigs()
 	cs.unitDir = unit.Dir
 	if _, err := cs.forDir(unit.Dir); err != nil {

@@ -11,7 +11,6 @@ package cgofile
 
 import (
 	"go/ast"
-	"go/build"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -91,16 +90,35 @@ func Preamble(f *ast.File) *ast.CommentGroup {
 	return nil
 }
 
-// CFiles returns the package's .c files and how to read them. Drivers
-// built on go/packages list them in pass.OtherFiles; go vet does not list
-// a cgo package's C files (cgo compiles them), so they are taken from the
-// directory of the first Go file with a preamble (its name as cgo's //line
-// directives give it), under the build constraints of the default build
-// context.
+// FromVetConfig says that the analyses run under go vet (unitchecker): a
+// cgo package's vet configuration lists none of its C files in
+// OtherFiles (cgo compiles them), but lists in IgnoredFiles every file the
+// build's constraints exclude, with the build's own tags. The driver sets
+// it; drivers built on go/packages (the standalone command, the language
+// server, golangci-lint) leave it false, and their OtherFiles are complete.
+var FromVetConfig bool
+
+// CFiles returns the package's .c files and how to read them (Sources).
 func CFiles(pass *analysis.Pass) ([]string, func(string) ([]byte, error)) {
+	return Sources(pass, ".c")
+}
+
+// Sources returns the package's own non-Go files whose names end in one
+// of exts (".c", ".h"), as the build selects them, and how to read them.
+// Drivers built on go/packages list them in pass.OtherFiles, chosen with
+// the run's build tags: that list is the answer, an empty one included.
+// Under go vet (FromVetConfig) they are the files of the package's
+// directory (that of the first Go file with a preamble, as cgo's //line
+// directives name it) that the build did not exclude: those not in
+// pass.IgnoredFiles, which go vet fills with the build's tags. The
+// directory is never listed under another build context's constraints.
+func Sources(pass *analysis.Pass, exts ...string) ([]string, func(string) ([]byte, error)) {
+	match := func(name string) bool {
+		return slices.ContainsFunc(exts, func(ext string) bool { return strings.HasSuffix(name, ext) })
+	}
 	var out []string
 	for _, name := range pass.OtherFiles {
-		if strings.HasSuffix(name, ".c") {
+		if match(name) {
 			out = append(out, name)
 		}
 	}
@@ -108,7 +126,7 @@ func CFiles(pass *analysis.Pass) ([]string, func(string) ([]byte, error)) {
 	if readFile == nil {
 		readFile = os.ReadFile
 	}
-	if len(out) > 0 {
+	if !FromVetConfig || len(out) > 0 {
 		return out, readFile
 	}
 	i := slices.IndexFunc(pass.Files, func(f *ast.File) bool { return Preamble(f) != nil })
@@ -124,13 +142,16 @@ func CFiles(pass *analysis.Pass) ([]string, func(string) ([]byte, error)) {
 		return nil, readFile
 	}
 	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".c") {
+		name := e.Name()
+		// go/build skips names starting with _ or . without listing them
+		if e.IsDir() || !match(name) || strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".") {
 			continue
 		}
-		if ok, err := build.Default.MatchFile(dir, e.Name()); err != nil || !ok {
-			continue
+		path := filepath.Join(dir, name)
+		if slices.Contains(pass.IgnoredFiles, path) {
+			continue // excluded by the build's constraints
 		}
-		out = append(out, filepath.Join(dir, e.Name()))
+		out = append(out, path)
 	}
 	return out, os.ReadFile
 }

@@ -71,14 +71,29 @@ func TestCFilesFromDirectory(t *testing.T) {
 	wrapper := parse(filepath.Join(dir, "wrapper.go"), "package p\n\n// int f(void);\nimport \"C\"\n")
 	files := []*ast.File{plain, wrapper}
 
-	got, _ := cgofile.CFiles(&analysis.Pass{Fset: fset, Files: files})
-	if want := []string{filepath.Join(dir, "native.c")}; !slices.Equal(got, want) {
-		t.Errorf("got %v, want %v", got, want)
+	// go/packages' OtherFiles are the build's choice: none listed, none
+	if got, _ := cgofile.CFiles(&analysis.Pass{Fset: fset, Files: files}); len(got) != 0 {
+		t.Errorf("a driver on go/packages listed no C file, got %v", got)
 	}
 	// a driver's list wins
-	got, _ = cgofile.CFiles(&analysis.Pass{Fset: fset, Files: files, OtherFiles: []string{"/elsewhere/x.c", "/elsewhere/y.s"}})
+	got, _ := cgofile.CFiles(&analysis.Pass{Fset: fset, Files: files, OtherFiles: []string{"/elsewhere/x.c", "/elsewhere/y.s"}})
 	if want := []string{"/elsewhere/x.c"}; !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+
+	// under go vet: the directory's files less those the build excluded
+	// (go vet's IgnoredFiles, with the build's own tags: here tagged.c
+	// is selected by a tag, native_plan9.c is not)
+	cgofile.FromVetConfig = true
+	defer func() { cgofile.FromVetConfig = false }()
+	ignored := []string{filepath.Join(dir, "native_plan9.c")}
+	got, _ = cgofile.CFiles(&analysis.Pass{Fset: fset, Files: files, IgnoredFiles: ignored})
+	if want := []string{filepath.Join(dir, "native.c"), filepath.Join(dir, "tagged.c")}; !slices.Equal(got, want) {
+		t.Errorf("go vet: got %v, want %v", got, want)
+	}
+	got, _ = cgofile.Sources(&analysis.Pass{Fset: fset, Files: files, IgnoredFiles: ignored}, ".h", ".c")
+	if want := []string{filepath.Join(dir, "native.c"), filepath.Join(dir, "native.h"), filepath.Join(dir, "tagged.c")}; !slices.Equal(got, want) {
+		t.Errorf("go vet, .h and .c: got %v, want %v", got, want)
 	}
 	// no preamble: no directory to read
 	if got, _ = cgofile.CFiles(&analysis.Pass{Fset: fset, Files: files[:1]}); len(got) != 0 {

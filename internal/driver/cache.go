@@ -33,6 +33,8 @@ import (
 //     material (Options.CacheKey: the executable's identity, the model
 //     files' content, the build flags and environment, any configuration
 //     file);
+//   - Options.PackageKey's material for the package (the configuration
+//     and model files that apply in its directory);
 //   - the package's identity (ID, path, name), its module's Go version,
 //     its type sizes;
 //   - the names and contents of its Go files, compiled Go files (cgo's
@@ -127,6 +129,13 @@ func (d *driver) cacheKey(n *node) bool {
 	pkg := n.pkg
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%x\x00", cacheVersion, d.opts.CacheKey)
+	if d.opts.PackageKey != nil {
+		k, ok := d.opts.PackageKey(pkg)
+		if !ok {
+			return false
+		}
+		fmt.Fprintf(h, "package %d %x\x00", len(k), k)
+	}
 	fmt.Fprintf(h, "id %q path %q name %q\x00", pkg.ID, pkg.PkgPath, pkg.Name)
 	if pkg.Module != nil {
 		fmt.Fprintf(h, "go %q\x00", pkg.Module.GoVersion)

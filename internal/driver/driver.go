@@ -87,6 +87,12 @@ type Options struct {
 	// else the analysis depends on (the executable, the model files'
 	// content, the build flags and environment, a configuration file).
 	CacheKey []byte
+	// PackageKey, if not nil, returns the rest of a package's key
+	// material: what its analysis depends on beyond its files and its
+	// imports' keys, such as the configuration and model files that
+	// apply in its directory. False means the package cannot be keyed
+	// (it and its importers are analysed and not cached).
+	PackageKey func(pkg *packages.Package) ([]byte, bool)
 	// Cacheable, if not nil, says whether an action's result lets its
 	// package's outcome be cached: a package with an action for which it
 	// is false is analysed again next time (a pass that stopped at a work

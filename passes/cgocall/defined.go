@@ -45,8 +45,7 @@ func definedInC(pass *analysis.Pass, files []*ast.File) (map[string]bool, map[st
 			scan(b.String())
 		}
 	}
-	// the .c files: go vet does not list them in OtherFiles, as
-	// go/packages does
+	// the .c files the build selects (cgofile.Sources)
 	cfiles, readFile := cgofile.CFiles(pass)
 	for _, name := range cfiles {
 		data, err := readFile(name)

@@ -31,10 +31,10 @@
 // misses; what it cannot read it skips, so its errors are silences rather
 // than false reports.
 //
-// The .c files come from pass.OtherFiles; go vet does not list a cgo
-// package's C files there, and then they are read from the package's
-// directory (the directory of the Go files with a preamble), as the
-// default build context selects them.
+// The .c files are those the build selects (cgofile.Sources): from
+// pass.OtherFiles, or under go vet, which does not list a cgo package's C
+// files there, the package directory's files less those go vet's build
+// excluded with its own tags (pass.IgnoredFiles).
 //
 // Large files (more than MaxLines lines: vendored amalgamations such as
 // go-sqlite3's sqlite3-binding.c) are listed but not read unless the flag

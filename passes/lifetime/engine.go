@@ -11,6 +11,7 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/internal/cfg"
+	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/model"
 )
@@ -1230,7 +1231,15 @@ func (a *fnAnalysis) site(instr ssa.CallInstruction, rel *Release, cfunc, class 
 // pathText renders a callee's path in the caller's terms: the argument as
 // written, followed by the path's selections.
 func (a *fnAnalysis) pathText(instr ssa.CallInstruction, callee *ssa.Function, p access.Path) string {
-	if p.Root < 0 || callee == nil {
+	if callee == nil {
+		return ""
+	}
+	if j := -1 - p.Root; j >= 0 && j < len(callee.FreeVars) {
+		// a function literal's captured variable: the variable its
+		// caller (or an enclosing function) declared, by that name
+		return freeVarText(callee.FreeVars[j], p.Ops)
+	}
+	if p.Root < 0 {
 		return ""
 	}
 	t := paramType(callee.Signature, p.Root)
@@ -1335,6 +1344,10 @@ func funcName(fn *ssa.Function) string {
 		if m, ok := fn.Object().(*types.Func); ok {
 			return methodName(m)
 		}
+	}
+	if fn.Parent() != nil {
+		// a function literal, not go/ssa's name for it (F$1)
+		return srcname.Func(fn)
 	}
 	return fn.Name()
 }

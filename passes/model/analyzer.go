@@ -248,8 +248,24 @@ func (m *Model) MergeAll(o *Model) {
 	}
 }
 
-// Load returns the built-in model merged with the given model files.
+// ReadFile, when not nil, is how the model pass reads a model file (else
+// os.ReadFile): a driver that keys a cache on the model files' content sets
+// it to serve the very bytes it hashed, read once, so that what is parsed
+// is what is keyed even when a file changes during the run.
+var ReadFile func(name string) ([]byte, error)
+
+// Load returns the built-in model merged with the given model files, read
+// with ReadFile.
 func Load(files []string) (*Model, error) {
+	read := ReadFile
+	if read == nil {
+		read = os.ReadFile
+	}
+	return LoadFrom(files, read)
+}
+
+// LoadFrom is Load with the files' content read by read.
+func LoadFrom(files []string, read func(string) ([]byte, error)) (*Model, error) {
 	b, err := Builtin()
 	if err != nil {
 		return nil, err
@@ -266,7 +282,7 @@ func Load(files []string) (*Model, error) {
 			}
 			seen = append(seen, fi)
 		}
-		data, err := os.ReadFile(name)
+		data, err := read(name)
 		if err != nil {
 			return nil, fmt.Errorf("model file: %v", err)
 		}
@@ -302,7 +318,11 @@ func run(pass *analysis.Pass) (any, error) {
 		Funcs: map[*types.Func]*FuncDirectives{},
 	}
 	c := &collector{fset: pass.Fset, info: pass.TypesInfo, res: res, preamble: New(), base: m}
-	c.collect(pass.Files, calledCFuncs(pass.Pkg))
+	cfuncs := calledCFuncs(pass.Pkg)
+	c.collect(pass.Files, cfuncs)
+	if cfuncs != nil {
+		c.cFiles(pass, cfuncs) // a cgo package's own .h and .c files
+	}
 	m.Merge(c.preamble)
 	m.index()
 	return res, nil

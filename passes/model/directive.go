@@ -1,12 +1,15 @@
 package model
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/lifetimevet/lifetimevet/internal/cgofile"
 )
@@ -368,12 +371,52 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 			off += len(line)
 		}
 	}
+	c.cEntries(ds, "in a cgo preamble", cfuncs)
+}
+
+// cFiles reads the //lifetime: directives of the package's own C files
+// (its .h and .c files, as the build selects them: cgofile.Sources).
+// The C declarations they describe are there, so they mean what they mean
+// in the preamble. Only a line that starts with //lifetime: counts: a C
+// comment that merely resembles a directive is C's business.
+func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
+	names, read := cgofile.Sources(pass, ".h", ".c")
+	for _, name := range names {
+		data, err := read(name)
+		if err != nil || !bytes.Contains(data, []byte("//lifetime:")) {
+			continue
+		}
+		tf := pass.Fset.AddFile(name, -1, len(data))
+		tf.SetLinesForContent(data)
+		var ds []*directive
+		off := 0
+		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+			trimmed := bytes.TrimLeft(line, " \t")
+			if bytes.HasPrefix(trimmed, []byte("//lifetime:")) {
+				pos := tf.Pos(off + len(line) - len(trimmed))
+				d, p := parseDirective(strings.TrimRight(string(trimmed), " \t\r\n"), pos)
+				if p != nil {
+					c.res.Problems = append(c.res.Problems, *p)
+				}
+				if d != nil {
+					ds = append(ds, d)
+				}
+			}
+			off += len(line)
+		}
+		c.cEntries(ds, "in a C file", cfuncs)
+	}
+}
+
+// cEntries adds the model entries of directives ds, written where (a cgo
+// preamble, a C file) about C functions.
+func (c *collector) cEntries(ds []*directive, where string, cfuncs map[string]int) {
 	for _, d := range ds {
-		if !c.checkVerb(d, "in a cgo preamble", preambleVerbs) {
+		if !c.checkVerb(d, where, preambleVerbs) {
 			continue
 		}
 		if d.verb == "ignore" {
-			c.problem(d.pos, "//lifetime:ignore does not apply in a cgo preamble; put it on the Go statement")
+			c.problem(d.pos, "//lifetime:ignore does not apply %s; put it on the Go statement", where)
 			continue
 		}
 		text, override := d.verb+" "+strings.Join(d.args, " "), false

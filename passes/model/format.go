@@ -285,8 +285,15 @@ func ParseEntry(line string) (*Entry, error) {
 			e.Kind = val
 		default: // out, arg, key, parent, borrowed-from: an argument index
 			n, err := strconv.Atoi(val)
-			if !hasVal || err != nil || n < 0 || n > 64 {
+			if !hasVal || err != nil || n < 0 {
+				if hasVal && strings.Trim(val, "0123456789") == "" {
+					// digits only: beyond int
+					return nil, fmt.Errorf("%s=%s: out of range: an argument index counts the C function's parameters from 0, and no C function takes that many (at most %d here)", name, val, maxArg)
+				}
 				return nil, fmt.Errorf("%s=%q: want an argument index from 0", name, val)
+			}
+			if n > maxArg {
+				return nil, fmt.Errorf("%s=%d: out of range: an argument index counts the C function's parameters from 0, and no C function takes that many (at most %d here)", name, n, maxArg)
 			}
 			switch name {
 			case "out":
@@ -575,3 +582,6 @@ func stripComment(line string) string {
 	}
 	return line
 }
+
+// maxArg is the largest argument index an entry may give.
+const maxArg = 64

@@ -236,3 +236,18 @@ func ignoredStale() {
 	//lifetime:ignore doublerelease the second free was removed // want `//lifetime:ignore doublerelease matches no doublerelease finding on line \d+: remove it`
 	C.obj_free(o)
 }
+
+// A release in a deferred function literal and one in a function literal
+// called at once: the message names the handle and the literal as written.
+func closureTwice() {
+	o := C.obj_new()
+	defer func() { C.obj_free(o) }()
+	func() { C.obj_free(o) }() // want `o is released here and again by the deferred function literal in closureTwice at line \d+ when closureTwice returns; drop this release, or clear o here`
+}
+
+// The corrected version releases it once, in the deferred literal.
+func closureOnce() {
+	o := C.obj_new()
+	defer func() { C.obj_free(o) }()
+	C.use(nil)
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"crypto/sha256"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// go vet's -V=full digest covers the configuration of every module whose
+// packages go vet analyses from the directory it runs in: the go.work's
+// modules and the local replacements, not only the module of that
+// directory.
+func TestVetInputsRoots(t *testing.T) {
+	top := t.TempDir()
+	writeTree(t, top, map[string]string{
+		"go.work":                 "go 1.22\n\nuse ./a\nuse ./b\n\nreplace example.com/w => ./w\n",
+		"a/go.mod":                "module example.com/a\n\ngo 1.22\n\nreplace example.com/c => ../c\n\nreplace example.com/v => example.com/v2 v2.0.0\n",
+		"b/go.mod":                "module example.com/b\n\ngo 1.22\n",
+		"c/go.mod":                "module example.com/c\n\ngo 1.22\n",
+		"w/go.mod":                "module example.com/w\n\ngo 1.22\n",
+		"b/deep/lifetimevet.toml": "analyzers = []\n",
+		"a/sub/x.go":              "package sub\n",
+	})
+	t.Setenv("GOWORK", "")
+	roots, ok := mainRoots(filepath.Join(top, "a", "sub"))
+	slices.Sort(roots)
+	want := []string{filepath.Join(top, "a"), filepath.Join(top, "b"), filepath.Join(top, "c"), filepath.Join(top, "w")}
+	if !ok || !slices.Equal(roots, want) {
+		t.Errorf("roots %v, %v; want %v", roots, ok, want)
+	}
+	t.Setenv("GOWORK", "off")
+	roots, _ = mainRoots(filepath.Join(top, "a", "sub"))
+	slices.Sort(roots)
+	if want := []string{filepath.Join(top, "a"), filepath.Join(top, "c")}; !slices.Equal(roots, want) {
+		t.Errorf("GOWORK=off: roots %v; want %v", roots, want)
+	}
+	if _, ok := mainRoots(t.TempDir()); ok {
+		t.Error("a directory in no module has main modules")
+	}
+
+	// run in a, a change in b's configuration changes the digest
+	t.Setenv("GOWORK", "")
+	t.Chdir(filepath.Join(top, "a"))
+	digest := func() [sha256.Size]byte {
+		t.Helper()
+		h := sha256.New()
+		if err := inputsDigest(h); err != nil {
+			t.Fatal(err)
+		}
+		return [sha256.Size]byte(h.Sum(nil))
+	}
+	before := digest()
+	writeTree(t, top, map[string]string{"b/deep/lifetimevet.toml": "analyzers = [\"all\"]\n"})
+	if digest() == before {
+		t.Error("a configuration file of another go.work module changed; the digest did not")
+	}
+	// outside any module: unique to each run
+	t.Setenv("GOWORK", "off")
+	t.Chdir(t.TempDir())
+	if digest() == digest() {
+		t.Error("outside any module, two runs have one digest")
+	}
+
+	if walkedFrom([]string{top}, filepath.Join(top, "testdata", "x")) || !walkedFrom([]string{top}, filepath.Join(top, "p", "q")) || !walkedFrom([]string{top}, top) {
+		t.Error("walkedFrom: testdata is skipped, p/q and the root are walked")
+	}
+}
