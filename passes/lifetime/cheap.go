@@ -55,6 +55,19 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 			sum.Clobbers = append(sum.Clobbers, p)
 		}
 	}
+	// escape: the parameter v is (when it is one) handed to code this
+	// summary cannot follow (a function value, an interface method, a
+	// callee that keeps it) or stored in memory: as in the state machine,
+	// the caller's handle may be released or kept there, and is no longer
+	// only the caller's to release. A parameter the function only reads
+	// does not escape.
+	escaped := map[int]bool{}
+	escape := func(v ssa.Value) {
+		if p, ok := ParamPath(fn, v); ok && p.Root >= 0 && len(p.Ops) == 0 && !escaped[p.Root] {
+			escaped[p.Root] = true
+			sum.Escapes = append(sum.Escapes, p.Root)
+		}
+	}
 	uses := map[string]bool{}
 	use := func(p access.Path) {
 		if k := p.Key(); !uses[k] {
@@ -86,6 +99,7 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
 			case *ssa.MapUpdate:
+				escape(instr.Value)
 				if p, ok := pathOf(instr.Key); ok {
 					use(p) // a handle used as a registry key
 				}
@@ -98,6 +112,17 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 			case *ssa.Store:
 				if p, ok := pathOf(instr.Addr); ok {
 					add(p)
+				}
+				if !localAlloc(instr.Addr) {
+					escape(instr.Val)
+				}
+			case *ssa.MakeInterface:
+				escape(instr.X)
+			case *ssa.Send:
+				escape(instr.X)
+			case *ssa.MakeClosure:
+				for _, b := range instr.Bindings {
+					escape(b)
 				}
 			case ssa.CallInstruction:
 				if pa.calls.Plumbing(instr) || pa.calls.Lookup(instr) != nil {
@@ -138,6 +163,7 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 						args = append([]ssa.Value{com.Value}, args...)
 					}
 					for _, a := range args {
+						escape(a) // unknown code may release or keep it
 						if !refLike(a.Type()) {
 							continue
 						}
@@ -148,6 +174,11 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 					continue
 				}
 				sum.Globals = sum.Globals || csum.Globals
+				for _, i := range csum.Escapes {
+					if i < len(com.Args) {
+						escape(com.Args[i])
+					}
+				}
 				for _, u := range csum.Uses {
 					if u.Root >= 0 && u.Root < len(com.Args) {
 						if p, ok := pathOf(com.Args[u.Root]); ok {

@@ -579,10 +579,13 @@ func (a *fnAnalysis) store(s *state, st *ssa.Store) {
 // localVar reports whether location l is a local variable of the function
 // itself (not a field of a struct, not memory behind a pointer).
 func localVar(l *tok) bool {
-	if l.kind != tRoot {
-		return false
-	}
-	al, ok := l.v.(*ssa.Alloc)
+	return l.kind == tRoot && localAlloc(l.v)
+}
+
+// localAlloc reports whether v is the address of a local variable of its
+// function (see localVar).
+func localAlloc(v ssa.Value) bool {
+	al, ok := v.(*ssa.Alloc)
 	return ok && !al.Heap || ok && al.Comment != "" && al.Comment != "complit" && al.Comment != "new"
 }
 
