@@ -939,8 +939,21 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				}
 			}
 		}
-		for _, st := range sum.Stores {
-			l := a.evalPath(s, eff, args, st.Path)
+		// The callee's paths name locations as they are when it is
+		// called: all are found before any is written, so that a clear
+		// of Q.link does not hide the write to Q.link.h the callee makes
+		// through the pointer it read first (c := q.link; q.link = nil;
+		// c.Close()).
+		stores := make([]*tok, len(sum.Stores))
+		for i, st := range sum.Stores {
+			stores[i] = a.evalPath(s, eff, args, st.Path)
+		}
+		clobbers := make([]*tok, len(sum.Clobbers))
+		for i, p := range sum.Clobbers {
+			clobbers[i] = a.evalPath(s, eff, args, p)
+		}
+		for i, st := range sum.Stores {
+			l := stores[i]
 			if l == nil {
 				continue
 			}
@@ -950,8 +963,8 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				a.clobber(s, l, instr)
 			}
 		}
-		for _, p := range sum.Clobbers {
-			a.clobber(s, a.evalPath(s, eff, args, p), instr)
+		for _, l := range clobbers {
+			a.clobber(s, l, instr)
 		}
 		for _, i := range sum.Escapes {
 			if i < len(args) {
