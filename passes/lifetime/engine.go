@@ -770,7 +770,13 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			a.releaseOrder(s, t, site, args, released)
 			a.release(s, t, site)
 			if t != nil && c.Value != nil && !deferred {
-				s.relStatus[t] = a.ts.rootOf(c.Value)
+				// the status: the result, or the first of the pair an
+				// errno-returning call gives (rc, err := C.x_close(h))
+				st := a.ts.rootOf(c.Value)
+				if _, tuple := c.Value.Type().(*types.Tuple); tuple {
+					st = a.ts.field(st, 0)
+				}
+				s.relStatus[t] = st
 			}
 			if e.Clears && arg >= 0 && arg < len(args) && args[arg] != nil {
 				a.write(s, args[arg], a.ts.zero)
