@@ -782,6 +782,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				a.write(s, args[arg], a.ts.zero)
 			}
 		}
+		a.destructorTransfers(s, instr, c, args, released, deferred)
 		var errcodes []errcodeAt
 		for _, e := range a.pa.model.Model.Acquires(c.Name) {
 			if e.Global {
