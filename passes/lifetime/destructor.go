@@ -117,8 +117,10 @@ func (a *fnAnalysis) destructorArg(t *tok) (kinds []string, certain, maybe bool)
 // and flags (sqlite3_bind_text(stmt, i, s, n, free),
 // g_object_set_data_full(o, key, data, g_free)); the other pointers (the
 // statement, the key) stay the caller's. That argument, when it is a
-// handle held on this path, of a kind the destructor releases, and not
-// one the model says the call only borrows, becomes C's: a release of
+// handle held on this path (of a kind the destructor releases) or one the
+// caller passed in (for the function's summary: a wrapper that binds its
+// parameter with free takes its caller's handle), and not one the model
+// says the call only borrows, becomes C's: a release of
 // class Transferred (Go's own release of it after is a double release). A
 // destructor that is one only on some merged paths hands the handle on
 // (no leak is reported, nor a transfer). It marks what it transfers in
@@ -158,9 +160,12 @@ func (a *fnAnalysis) destructorTransfers(s *state, instr ssa.CallInstruction, c 
 		if t == nil || released[i] || a.pa.model.Model.Uses(c.Name, i) {
 			continue
 		}
-		aq, ok := s.acquired[t]
-		if !ok || !a.kindFits(aq, d.kinds) {
-			continue
+		if aq, ok := s.acquired[t]; ok {
+			if !a.kindFits(aq, d.kinds) {
+				continue
+			}
+		} else if _, param := t.path(a.fn); !param || t.location() {
+			continue // not a handle of this path or of the caller's
 		}
 		if !d.certain {
 			a.escape(s, t)

@@ -76,3 +76,15 @@ func InsertKeyLeak(t *C.table, k, v string) {
 	ck := C.CString(k) // want `the handle C.CString returns is not released on every path`
 	C.table_insert(t, ck, unsafe.Pointer(C.CString(v)), C.destroy_fn(C.free))
 }
+
+// A wrapper that hands its parameter over with the destructor takes its
+// caller's handle.
+func insertOwned(t *C.table, key *C.char, val unsafe.Pointer) {
+	C.table_insert(t, key, val, C.destroy_fn(C.free))
+}
+
+func InsertVia(t *C.table, k, v string) {
+	ck := C.CString(k)
+	defer C.free(unsafe.Pointer(ck))
+	insertOwned(t, ck, unsafe.Pointer(C.CString(v)))
+}
