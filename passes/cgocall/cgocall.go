@@ -62,9 +62,13 @@ type Call struct {
 	Func  *ssa.Function       // the user function that makes the call
 	Instr ssa.CallInstruction // the instruction of Func that performs it: *ssa.Call, *ssa.Defer or *ssa.Go
 	Mode  Mode
-	Pos   token.Pos         // the position of the call in the user's file
-	Sig   *types.Signature  // the Go signature cgo gave the C function (parameters of C types)
-	Args  []access.Ref      // the arguments, in Func's frame; an invalid Ref where one cannot be named
+	Pos   token.Pos        // the position of the call in the user's file
+	Sig   *types.Signature // the Go signature cgo gave the C function (parameters of C types)
+	Args  []access.Ref     // the arguments, in Func's frame; an invalid Ref where one cannot be named
+	// Raw are the arguments as the C function receives them, in the frame
+	// of the call (cgo's wrapper for a wrapped call): for reading a value
+	// Args cannot name, such as a C function pointer the wrapper computes.
+	Raw   []ssa.Value
 	Value ssa.Value         // the call's result in Func's frame (Direct mode only; nil otherwise)
 	aux   []ssa.Instruction // cgo plumbing in Func that belongs to this call
 
@@ -99,6 +103,9 @@ type Result struct {
 	info      *types.Info
 	callExprs map[token.Pos]*ast.CallExpr
 	definedC  map[string]bool
+	// forwards: for the C functions the package defines, the functions
+	// they call with a parameter as the only argument
+	forwards map[string][]string
 	// constParams: for the C functions the package defines, which
 	// parameters point to const data
 	constParams map[string][]bool
@@ -112,6 +119,11 @@ func (r *Result) ExportedToC(obj types.Object) bool { return r.exports[obj] }
 // DefinedInC reports whether the package's own C (its cgo preambles and .c
 // files) defines the C function name, rather than a library it links.
 func (r *Result) DefinedInC(name string) bool { return r.definedC[name] }
+
+// Forwards returns the functions that name, a C function the package
+// defines, calls with one of its parameters as the only argument
+// (void cfree(void *p) { free(p); } forwards to free).
+func (r *Result) Forwards(name string) []string { return r.forwards[name] }
 
 // Lookup returns the call into C that instr performs, or nil.
 func (r *Result) Lookup(instr ssa.Instruction) *Call { return r.calls[instr] }
@@ -148,7 +160,8 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	res.indexCalls(user)
 	res.exports = exportedToC(pass, user)
-	res.definedC, res.constParams = definedInC(pass, user)
+	res.forwards = map[string][]string{}
+	res.definedC, res.constParams = definedInC(pass, user, res.forwards)
 	for _, fn := range ssaRes.SrcFuncs {
 		if fn.Pos().IsValid() && support[pass.Fset.File(fn.Pos())] {
 			continue
@@ -251,6 +264,7 @@ func (r *Result) normalize(fn *ssa.Function, ci ssa.CallInstruction) *Call {
 		if call := r.callExprs[com.Pos()]; call != nil {
 			c.argExprs = call.Args
 		}
+		c.Raw = com.Args
 		for _, a := range com.Args {
 			c.Args = append(c.Args, access.Of(a))
 		}
@@ -317,6 +331,7 @@ func (r *Result) normalize(fn *ssa.Function, ci ssa.CallInstruction) *Call {
 	c := &Call{Name: name, Func: fn, Instr: ci, Mode: mode, Pos: pos, Sig: sig, aux: aux, Feeds: -1,
 		argExprs: r.argExprs(inner, wrapper)}
 	c.Args = fr.expandAll(inner.Call.Args)
+	c.Raw = inner.Call.Args
 	var subs []*ssa.Call
 	for w := range fr.closure {
 		for _, b := range w.Blocks {

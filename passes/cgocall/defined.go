@@ -18,7 +18,7 @@ var cKeywords = map[string]bool{"if": true, "for": true, "while": true, "switch"
 
 // definedInC returns the names of the C functions the package's preambles
 // and small .c files define.
-func definedInC(pass *analysis.Pass, files []*ast.File) (map[string]bool, map[string][]bool) {
+func definedInC(pass *analysis.Pass, files []*ast.File, forwards map[string][]string) (map[string]bool, map[string][]bool) {
 	out := map[string]bool{}
 	consts := map[string][]bool{}
 	scan := func(text string) {
@@ -27,6 +27,11 @@ func definedInC(pass *analysis.Pass, files []*ast.File) (map[string]bool, map[st
 			if !cKeywords[name] {
 				out[name] = true
 				if open := strings.Index(def, "("); open >= 0 {
+					if end := strings.LastIndex(def, ")"); end > open {
+						if fw := forwarded(def[open+1:end], body(text, ix[1])); len(fw) > 0 {
+							forwards[name] = fw
+						}
+					}
 					if end := strings.LastIndex(def, ")"); end > open && !passesDestructor(body(text, ix[1])) {
 						consts[name] = constParams(def[open+1 : end])
 					}
@@ -55,4 +60,32 @@ func definedInC(pass *analysis.Pass, files []*ast.File) (map[string]bool, map[st
 		scan(string(data))
 	}
 	return out, consts
+}
+
+// singleArgCall matches a call whose only argument is a name, possibly
+// cast: free(p), g_free((gpointer)p).
+var singleArgCall = regexp.MustCompile(`\b([A-Za-z_]\w*)\s*\(\s*(?:\(\s*[A-Za-z_][\w\s\*]*\)\s*)?([A-Za-z_]\w*)\s*\)`)
+
+// forwarded returns the functions a C function body calls with one of its
+// parameters as the only argument (static void cfree(void *p) { free(p); }
+// gives free), in order.
+func forwarded(params, body string) []string {
+	names := map[string]bool{}
+	for _, p := range strings.Split(params, ",") {
+		p = strings.TrimSpace(p)
+		if i := strings.IndexByte(p, '['); i >= 0 {
+			p = p[:i]
+		}
+		f := strings.FieldsFunc(p, func(r rune) bool { return r == ' ' || r == '*' || r == '\t' || r == '\n' })
+		if len(f) >= 2 {
+			names[f[len(f)-1]] = true
+		}
+	}
+	var out []string
+	for _, m := range singleArgCall.FindAllStringSubmatch(body, -1) {
+		if names[m[2]] && !cKeywords[m[1]] {
+			out = append(out, m[1])
+		}
+	}
+	return out
 }

@@ -2,7 +2,6 @@ package lifetime
 
 import (
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -56,6 +55,19 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 			sum.Clobbers = append(sum.Clobbers, p)
 		}
 	}
+	// escape: the parameter v is (when it is one) handed to code this
+	// summary cannot follow (a function value, an interface method, a
+	// callee that keeps it) or stored in memory: as in the state machine,
+	// the caller's handle may be released or kept there, and is no longer
+	// only the caller's to release. A parameter the function only reads
+	// does not escape.
+	escaped := map[int]bool{}
+	escape := func(v ssa.Value) {
+		if p, ok := ParamPath(fn, v); ok && p.Root >= 0 && len(p.Ops) == 0 && !escaped[p.Root] {
+			escaped[p.Root] = true
+			sum.Escapes = append(sum.Escapes, p.Root)
+		}
+	}
 	uses := map[string]bool{}
 	use := func(p access.Path) {
 		if k := p.Key(); !uses[k] {
@@ -83,30 +95,14 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 		}
 		return access.Path{}, false
 	}
-	// A parameter stored in memory, boxed into an interface, sent, or
-	// handed to code that may keep it: as the state machine's escapes, the
-	// caller's handle is no longer only the caller's to release.
-	escapes := map[int]bool{}
-	escape := func(v ssa.Value) {
-		r := Expand(v)
-		if prm, ok := r.Root.(*ssa.Parameter); ok && len(r.Ops) == 0 {
-			if i := slices.Index(fn.Params, prm); i >= 0 {
-				escapes[i] = true
-			}
-		}
-	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
 			case *ssa.MapUpdate:
+				escape(instr.Value)
 				if p, ok := pathOf(instr.Key); ok {
 					use(p) // a handle used as a registry key
 				}
-				escape(instr.Value)
-			case *ssa.Send:
-				escape(instr.X)
-			case *ssa.MakeInterface:
-				escape(instr.X)
 			case *ssa.Lookup:
 				if _, isMap := instr.X.Type().Underlying().(*types.Map); isMap {
 					if p, ok := pathOf(instr.Index); ok {
@@ -117,8 +113,16 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 				if p, ok := pathOf(instr.Addr); ok {
 					add(p)
 				}
-				if a, ok := instr.Addr.(*ssa.Alloc); !ok || a.Heap {
+				if !localAlloc(instr.Addr) {
 					escape(instr.Val)
+				}
+			case *ssa.MakeInterface:
+				escape(instr.X)
+			case *ssa.Send:
+				escape(instr.X)
+			case *ssa.MakeClosure:
+				for _, b := range instr.Bindings {
+					escape(b)
 				}
 			case ssa.CallInstruction:
 				if pa.calls.Plumbing(instr) || pa.calls.Lookup(instr) != nil {
@@ -159,7 +163,7 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 						args = append([]ssa.Value{com.Value}, args...)
 					}
 					for _, a := range args {
-						escape(a)
+						escape(a) // unknown code may release or keep it
 						if !refLike(a.Type()) {
 							continue
 						}
@@ -204,11 +208,6 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 					}
 				}
 			}
-		}
-	}
-	for i := range fn.Params {
-		if escapes[i] {
-			sum.Escapes = append(sum.Escapes, i)
 		}
 	}
 	sum.Returns = returns(fn, pa.summaryOf)

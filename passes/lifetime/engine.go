@@ -618,10 +618,13 @@ func (a *fnAnalysis) store(s *state, st *ssa.Store) {
 // localVar reports whether location l is a local variable of the function
 // itself (not a field of a struct, not memory behind a pointer).
 func localVar(l *tok) bool {
-	if l.kind != tRoot {
-		return false
-	}
-	al, ok := l.v.(*ssa.Alloc)
+	return l.kind == tRoot && localAlloc(l.v)
+}
+
+// localAlloc reports whether v is the address of a local variable of its
+// function (see localVar).
+func localAlloc(v ssa.Value) bool {
+	al, ok := v.(*ssa.Alloc)
 	return ok && !al.Heap || ok && al.Comment != "" && al.Comment != "complit" && al.Comment != "new"
 }
 
@@ -806,12 +809,19 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			a.releaseOrder(s, t, site, args, released)
 			a.release(s, t, site)
 			if t != nil && c.Value != nil && !deferred {
-				s.relStatus[t] = a.ts.rootOf(c.Value)
+				// the status: the result, or the first of the pair an
+				// errno-returning call gives (rc, err := C.x_close(h))
+				st := a.ts.rootOf(c.Value)
+				if _, tuple := c.Value.Type().(*types.Tuple); tuple {
+					st = a.ts.field(st, 0)
+				}
+				s.relStatus[t] = st
 			}
 			if e.Clears && arg >= 0 && arg < len(args) && args[arg] != nil {
 				a.write(s, args[arg], a.ts.zero)
 			}
 		}
+		a.destructorTransfers(s, instr, c, args, released, deferred)
 		var errcodes []errcodeAt
 		for _, e := range a.pa.model.Model.Acquires(c.Name) {
 			if e.Global {
@@ -975,8 +985,21 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				}
 			}
 		}
-		for _, st := range sum.Stores {
-			l := a.evalPath(s, eff, args, st.Path)
+		// The callee's paths name locations as they are when it is
+		// called: all are found before any is written, so that a clear
+		// of Q.link does not hide the write to Q.link.h the callee makes
+		// through the pointer it read first (c := q.link; q.link = nil;
+		// c.Close()).
+		stores := make([]*tok, len(sum.Stores))
+		for i, st := range sum.Stores {
+			stores[i] = a.evalPath(s, eff, args, st.Path)
+		}
+		clobbers := make([]*tok, len(sum.Clobbers))
+		for i, p := range sum.Clobbers {
+			clobbers[i] = a.evalPath(s, eff, args, p)
+		}
+		for i, st := range sum.Stores {
+			l := stores[i]
 			if l == nil {
 				continue
 			}
@@ -986,8 +1009,8 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				a.clobber(s, l, instr)
 			}
 		}
-		for _, p := range sum.Clobbers {
-			a.clobber(s, a.evalPath(s, eff, args, p), instr)
+		for _, l := range clobbers {
+			a.clobber(s, l, instr)
 		}
 		for _, i := range sum.Escapes {
 			if i < len(args) {

@@ -251,6 +251,18 @@ func merge(ts *tokens, tag int, states []*state) *state {
 		}
 		out.unknown = out.unknown || s.unknown
 	}
+	// a variable that holds a handle on some paths and nil on the others
+	// (where none was acquired) holds "the handle or nil" (nilmerge.go)
+	kept := map[*tok]bool{}
+	for l, h := range nilOrHandleContents(ts.zero, states) {
+		out.content[l] = h
+		kept[h] = true
+	}
+	for k, h := range nilOrHandleVals(states) {
+		out.vals[k] = h
+		kept[h] = true
+	}
+	forgetReleased(out, kept)
 	return out
 }
 
