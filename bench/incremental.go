@@ -89,15 +89,20 @@ func (k *IncKey) UnmarshalText(b []byte) error {
 }
 
 // An Incremental is a measurement of the incremental mode: per part, one
-// cold run of each tool (the caches fresh), then N times: each tool warm
-// on unchanged code, a comment appended to the part's Touch file, and
-// lifetimevet and staticcheck again (touched). lifetimevet -cache=off
-// runs cold and warm only (it keeps nothing of the analysis). The tools
-// alternate within each step.
+// cold run of lifetimevet and of staticcheck (the caches fresh), then N
+// times: each tool warm on unchanged code, a comment appended to the
+// part's Touch file, and lifetimevet and staticcheck again (touched).
+// lifetimevet -cache=off runs warm only (it keeps nothing of the
+// analysis), and cold too with ColdOff. The tools alternate within each
+// step.
 type Incremental struct {
-	Parts   []IncPart
-	Tools   []IncTool `json:"-"`
-	N       int
+	Parts []IncPart
+	Tools []IncTool `json:"-"`
+	N     int
+	// ColdOff runs lifetimevet -cache=off cold too, with a build cache
+	// of its own; otherwise it shares lifetimevet's build cache (not its
+	// analysis cache, which it does not use) and runs warm only.
+	ColdOff bool
 	Env     []string `json:"-"`
 	Work    string
 	Samples map[IncKey][]Sample
@@ -210,7 +215,7 @@ func (e *Env) editableCopy(p *IncPart, base string) error {
 		return err
 	}
 	root := filepath.Join(e.Work, "inc", p.Name)
-	p.Copy = filepath.Join(root, "module")
+	p.Copy = filepath.Join(root, strings.NewReplacer("/", "_", "@", "_").Replace(p.Module))
 	if err := copyTree(modDir, p.Copy); err != nil {
 		return err
 	}
@@ -353,9 +358,19 @@ func (inc *Incremental) runPart(p IncPart, logs string) error {
 		}
 		caches[tool.Key] = c
 	}
+	if !inc.ColdOff {
+		os.RemoveAll(caches["lvoff"])
+		delete(caches, "lvoff")
+	}
+	cacheOf := func(tool string) string {
+		if c, ok := caches[tool]; ok {
+			return c
+		}
+		return caches["lv"]
+	}
 	env := runEnvWith(inc.Env, p.Env)
 	run := func(tool IncTool, state string, i int) error {
-		cache := caches[tool.Key]
+		cache := cacheOf(tool.Key)
 		argv := tool.argv(p.Patterns)
 		log := filepath.Join(logs, fmt.Sprintf("inc-%s-%s-%s-%d.log", p.Name, tool.Key, state, i))
 		sample, err := runLogged(p.Dir, argv, cacheEnv(env, cache), log)
@@ -372,6 +387,9 @@ func (inc *Incremental) runPart(p IncPart, logs string) error {
 		return nil
 	}
 	for _, tool := range inc.Tools {
+		if tool.Key == "lvoff" && !inc.ColdOff {
+			continue
+		}
 		if err := run(tool, StateCold, 0); err != nil {
 			return err
 		}
@@ -458,7 +476,7 @@ func (inc *Incremental) WriteMarkdown(w io.Writer, h Header) {
 		all, med, mx, h.Machine.CPUs, orDash(inc.LoadAvg[0]), orDash(inc.LoadAvg[1]))
 	fmt.Fprintf(w, "- environment: %s\n", RunEnvSummary)
 	fmt.Fprintf(w, "- command: `%s`\n\n", h.Command)
-	fmt.Fprintf(w, "cold: fresh, empty GOCACHE, STATICCHECK_CACHE and LIFETIMEVET_CACHE. warm: the same command again, unchanged code. touched: the same command after a comment (a new one each time) was appended to one file of the part's first package, in an editable copy of its module (the module cache is not written). lifetimevet -cache=off keeps no analysis between runs: its warm row is what every standalone re-run cost before the cache. ×sc: over staticcheck's median in the same state. std is not measured (its cold runs take most of an hour on this machine).\n\n")
+	fmt.Fprintf(w, "cold: fresh, empty GOCACHE, STATICCHECK_CACHE and LIFETIMEVET_CACHE. warm: the same command again, unchanged code. touched: the same command after a comment (a new one each time) was appended to one file of the part's first package, in an editable copy of its module (the module cache is not written). lifetimevet -cache=off keeps no analysis between runs: its warm row (with lifetimevet's warm build cache) is what every standalone re-run cost before the cache. ×sc: over staticcheck's median in the same state. std is not measured (its cold runs take most of an hour on this machine).\n\n")
 	cells := map[IncKey]Cell{}
 	for k, ss := range inc.Samples {
 		cells[k] = summarize(ss)

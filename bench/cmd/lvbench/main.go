@@ -22,6 +22,7 @@
 //	-variants LIST  stress variants (default all)
 //	-timeout D      stop a stress run after D (default 10m)
 //	-saves N        lsp: saves per package (default 20)
+//	-cold-off       incremental: run lifetimevet -cache=off cold too
 //	-lsp-packages L lsp: the packages (default the corpus's go-sqlite3 and onnxruntime_go)
 //	-o FILE         write the markdown to FILE as well as standard output
 //	-save FILE      compare: keep the samples as JSON (default WORK/compare.json)
@@ -59,6 +60,7 @@ func main() {
 	save := flag.String("save", "", "compare: write the samples as JSON to this file after each round (default WORK/compare.json)")
 	render := flag.String("render", "", "write the comparison's table again from the JSON file -save wrote, without measuring")
 	saves := flag.Int("saves", 20, "lsp: saves per package")
+	coldOff := flag.Bool("cold-off", false, "incremental: run lifetimevet -cache=off cold too (the cold cost of the cache)")
 	lspPkgs := flag.String("lsp-packages", strings.Join(bench.LSPPackages, ","), "lsp: comma-separated packages of the cgo corpus")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: lvbench [flags] [compare] [profile] [stress] [incremental] [lsp]\n\nFlags:\n")
@@ -183,6 +185,7 @@ func main() {
 			if err != nil {
 				fatalf("%v", err)
 			}
+			inc.ColdOff = *coldOff
 			h := e.Header(command)
 			// what is measured so far, after each part
 			inc.PartDone = func() {
