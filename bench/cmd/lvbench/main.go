@@ -23,7 +23,7 @@
 //	-timeout D      stop a stress run after D (default 10m)
 //	-saves N        lsp: saves per package (default 20)
 //	-cold-off       incremental: run lifetimevet -cache=off cold too
-//	-lsp-packages L lsp: the packages (default the corpus's go-sqlite3 and onnxruntime_go)
+//	-lsp-packages L lsp: the packages (default the corpus's onnxruntime_go and go-nvml/pkg/nvml)
 //	-o FILE         write the markdown to FILE as well as standard output
 //	-save FILE      compare: keep the samples as JSON (default WORK/compare.json)
 //	-render FILE    print the comparison's table again from a -save file
