@@ -275,3 +275,56 @@ func TestStressCalibrate(t *testing.T) {
 		}
 	}
 }
+
+func TestIncrementalMarkdown(t *testing.T) {
+	inc := &Incremental{
+		Parts: []IncPart{{Name: "cgo", Title: "cgo", Patterns: []string{"x/..."}, Packages: 5, Touch: "/w/x/a.go", TouchPkg: "x"}},
+		Tools: IncTools("/bin/lifetimevet", "/bin/staticcheck"),
+		N:     2,
+		Samples: map[IncKey][]Sample{
+			{"cgo", "lv", StateCold}:    {{Wall: 105 * time.Second, CPU: 210 * time.Second}},
+			{"cgo", "lvoff", StateCold}: {{Wall: 100 * time.Second, CPU: 200 * time.Second}},
+			{"cgo", "sc", StateCold}:    {{Wall: 200 * time.Second, CPU: 400 * time.Second}},
+			{"cgo", "lv", StateWarm}:    {{Wall: time.Second, CPU: time.Second, Exit: 3}, {Wall: 3 * time.Second, CPU: 3 * time.Second, Exit: 3}},
+			{"cgo", "sc", StateWarm}:    {{Wall: 4 * time.Second, CPU: 4 * time.Second, Exit: 1}, {Wall: 4 * time.Second, CPU: 4 * time.Second, Exit: 1}},
+		},
+	}
+	var b bytes.Buffer
+	inc.WriteMarkdown(&b, Header{Machine: Machine{CPUs: 2}, Command: "lvbench incremental"})
+	md := b.String()
+	for _, want := range []string{
+		"touched: `a.go` of x",
+		"| lifetimevet | cold | 105.00 (105.00–105.00) | 210.00 (210.00–210.00) | 0 | 0.53 | 0.53 |",
+		"| lifetimevet | warm | 2.00 (1.00–3.00) | 2.00 (1.00–3.00) | 0 | 0.50 | 0.50 | - | 3 |",
+		"+5.0% CPU, +5.0% wall",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+// TestToucher: a touch appends a new comment each time, restore puts the
+// file back, and a comment an interrupted session left is dropped first.
+func TestToucher(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a.go")
+	os.WriteFile(file, []byte("package a\n\n// lvbench touch 1\n"), 0o666)
+	tc, err := newToucher(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(file); string(data) != "package a\n" {
+		t.Errorf("the stale comment is not dropped: %q", data)
+	}
+	tc.touch()
+	first, _ := os.ReadFile(file)
+	tc.touch()
+	second, _ := os.ReadFile(file)
+	if !strings.HasPrefix(string(first), "package a\n\n// lvbench touch ") || len(second) <= len(first) {
+		t.Errorf("touches: %q then %q", first, second)
+	}
+	tc.restore()
+	if data, _ := os.ReadFile(file); string(data) != "package a\n" {
+		t.Errorf("restored: %q", data)
+	}
+}

@@ -138,12 +138,15 @@ func (s *Session) Prime() error {
 	return nil
 }
 
-// env returns the environment of a run with the given cache directory.
+// env returns the environment of a run with the given cache directory:
+// the go command's, staticcheck's and standalone lifetimevet's caches are
+// in it (without LIFETIMEVET_CACHE, a cold run of lifetimevet would find
+// the user's analysis cache warm).
 func (s *Session) env(cache string) []string {
 	env := slices.DeleteFunc(slices.Clone(s.Env), func(kv string) bool {
-		return strings.HasPrefix(kv, "GOCACHE=") || strings.HasPrefix(kv, "STATICCHECK_CACHE=")
+		return strings.HasPrefix(kv, "GOCACHE=") || strings.HasPrefix(kv, "STATICCHECK_CACHE=") || strings.HasPrefix(kv, "LIFETIMEVET_CACHE=")
 	})
-	return append(env, "GOCACHE="+cache, "STATICCHECK_CACHE="+filepath.Join(cache, "staticcheck"))
+	return append(env, "GOCACHE="+cache, "STATICCHECK_CACHE="+filepath.Join(cache, "staticcheck"), "LIFETIMEVET_CACHE="+filepath.Join(cache, "lifetimevet"))
 }
 
 // Round runs one round: for each part, each tool cold then warm.

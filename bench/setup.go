@@ -143,14 +143,16 @@ func (e *Env) Session() *Session {
 // runEnv is the environment of every measured run: the caller's, with
 // nothing fetched (GOPROXY=off: the modules are in the module cache), no
 // workspace, the local toolchain, cgo on with the CFLAGS of corpus.sh, and
-// no GOFLAGS.
+// no GOFLAGS, and no analysis cache of lifetimevet (LIFETIMEVET_CACHE=off:
+// the profile and the stress measure the analysis; the comparison and the
+// incremental mode give each run a cache of its own).
 func runEnv() []string {
-	drop := []string{"GOFLAGS", "GOWORK", "GOTOOLCHAIN", "GOPROXY", "CGO_ENABLED", "CGO_CFLAGS", "GOCACHE", "STATICCHECK_CACHE", "LIFETIMEVET_DEBUG"}
+	drop := []string{"GOFLAGS", "GOWORK", "GOTOOLCHAIN", "GOPROXY", "CGO_ENABLED", "CGO_CFLAGS", "CGO_LDFLAGS", "GOCACHE", "STATICCHECK_CACHE", "LIFETIMEVET_CACHE", "LIFETIMEVET_DEBUG"}
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
 		k, _, _ := strings.Cut(kv, "=")
 		return slices.Contains(drop, k)
 	})
-	return append(env, "GOFLAGS=", "GOWORK=off", "GOTOOLCHAIN=local", "GOPROXY=off", "CGO_ENABLED=1", "CGO_CFLAGS="+CgoCFLAGS)
+	return append(env, "GOFLAGS=", "GOWORK=off", "GOTOOLCHAIN=local", "GOPROXY=off", "CGO_ENABLED=1", "CGO_CFLAGS="+CgoCFLAGS, "LIFETIMEVET_CACHE=off")
 }
 
 // RunEnvSummary is the part of the run environment the table states.

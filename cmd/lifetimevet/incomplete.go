@@ -34,20 +34,35 @@ func newIncompleteLog(roots []*packages.Package) *incompleteLog {
 
 // record is the driver's Options.Result hook.
 func (l *incompleteLog) record(act *driver.Action, result any) {
+	l.replay(act, l.notes(act, result))
+}
+
+// notes is the driver's Options.Notes: the functions of a lifetime
+// pass's result whose analysis stopped at the work budget, as
+// "file:line:col: function", kept in the package's cache entry so that a
+// run that loads the package from the cache says so again (replay).
+func (l *incompleteLog) notes(act *driver.Action, result any) []string {
 	res, ok := result.(*lifetime.Result)
-	if !ok || act.Analyzer != lifetime.Analyzer || !l.roots[act.Package] {
-		return
+	if !ok || act.Analyzer != lifetime.Analyzer {
+		return nil
 	}
-	fns := res.Incomplete()
-	if len(fns) == 0 {
+	var lines []string
+	for _, fn := range res.Incomplete() {
+		posn := act.Package.Fset.Position(fn.Pos())
+		lines = append(lines, fmt.Sprintf("%s: %s", posn, fn.RelString(fn.Pkg.Pkg)))
+	}
+	return lines
+}
+
+// replay is the driver's Options.Replay: the notes of a package the user
+// named, analysed or loaded from the cache.
+func (l *incompleteLog) replay(act *driver.Action, notes []string) {
+	if len(notes) == 0 || !l.roots[act.Package] {
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, fn := range fns {
-		posn := act.Package.Fset.Position(fn.Pos())
-		l.lines = append(l.lines, fmt.Sprintf("%s: %s", posn, fn.RelString(fn.Pkg.Pkg)))
-	}
+	l.lines = append(l.lines, notes...)
 }
 
 // messages returns one message per function, sorted, each once (a package
@@ -95,12 +110,4 @@ func (l *incompleteLog) addToSARIF(r *sarif.Report, dir string) {
 	for _, m := range msgs {
 		inv.AddToolExecutionNotification(sarif.NewNotification().WithLevel("warning").WithMessage(sarif.NewTextMessage(m)))
 	}
-}
-
-// complete is the driver's Cacheable: a package whose lifetime analysis
-// stopped at its work budget in some function is not cached, so that the
-// next run says so again.
-func complete(act *driver.Action, result any) bool {
-	res, ok := result.(*lifetime.Result)
-	return !ok || act.Analyzer != lifetime.Analyzer || len(res.Incomplete()) == 0
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"go/token"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -75,7 +77,9 @@ Flags:
 		tests:     *tests,
 		published: map[string]bool{},
 		fixes:     map[string][]lspFix{},
-		pending:   map[string]bool{},
+		open:      map[string]bool{},
+		paths:     map[string][]string{},
+		imports:   map[string]map[string]bool{},
 	}
 	if len(ls.analyzers) == 0 {
 		fatalf("no analyzers selected")
@@ -96,13 +100,20 @@ Flags:
 		Exit:        func(*glsp.Context) error { os.Exit(0); return nil },
 		SetTrace:    func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
 		TextDocumentDidOpen: func(c *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
-			return ls.schedule(c, p.TextDocument.URI)
+			return ls.schedule(c, p.TextDocument.URI, false)
 		},
 		TextDocumentDidSave: func(c *glsp.Context, p *protocol.DidSaveTextDocumentParams) error {
-			return ls.schedule(c, p.TextDocument.URI)
+			return ls.schedule(c, p.TextDocument.URI, true)
 		},
-		TextDocumentDidChange:  func(*glsp.Context, *protocol.DidChangeTextDocumentParams) error { return nil },
-		TextDocumentDidClose:   func(*glsp.Context, *protocol.DidCloseTextDocumentParams) error { return nil },
+		TextDocumentDidChange: func(*glsp.Context, *protocol.DidChangeTextDocumentParams) error { return nil },
+		TextDocumentDidClose: func(c *glsp.Context, p *protocol.DidCloseTextDocumentParams) error {
+			if name, ok := uriPath(p.TextDocument.URI); ok {
+				ls.mu.Lock()
+				delete(ls.open, name)
+				ls.mu.Unlock()
+			}
+			return nil
+		},
 		TextDocumentCodeAction: ls.codeAction,
 	}
 	// Standard output carries only the protocol. The stream answers a
@@ -160,13 +171,27 @@ type langServer struct {
 	mu        sync.Mutex
 	published map[string]bool     // files with diagnostics published
 	fixes     map[string][]lspFix // by file: the fixes of its diagnostics
-	pending   map[string]bool     // package directories to analyse again
-	running   map[string]bool     // package directories being analysed
+	open      map[string]bool     // files open in the client
+	// by package directory analysed, from its last analysis: the paths
+	// of its packages, and of every package they import, directly or not
+	paths   map[string][]string
+	imports map[string]map[string]bool
+	// The package directories to analyse, in order, each once: a save
+	// that arrives while its package is being analysed queues one more
+	// analysis, however many saves arrive meanwhile. One worker takes
+	// them one at a time: each analysis uses every processor already,
+	// and the memory of concurrent ones adds up (twelve files of twelve
+	// packages opened at once took 3 GB).
+	queue   []lspJob
+	working bool // the worker is running
+	notify  glsp.NotifyFunc
+}
 
-	// one analysis at a time: each uses every processor already, and
-	// the memory of concurrent ones adds up (twelve files of twelve
-	// packages opened at once took 3 GB)
-	analysing sync.Mutex
+// An lspJob is a package directory to analyse; saved says that one of its
+// files was saved, so its open importers are analysed after it.
+type lspJob struct {
+	dir   string
+	saved bool
 }
 
 // An lspFix is a diagnostic with a fix that maps to the user's files.
@@ -193,48 +218,90 @@ func (ls *langServer) initialize(c *glsp.Context, p *protocol.InitializeParams) 
 
 func ptr[T any](v T) *T { return &v }
 
-// schedule analyses the package of the file at uri in the background; a
-// request for a package being analysed runs again once that ends.
-func (ls *langServer) schedule(c *glsp.Context, uri protocol.DocumentUri) error {
+// schedule queues the analysis of the package of the file at uri (opened,
+// or saved when saved is set), unless it is queued already, and starts
+// the worker if it is not running.
+func (ls *langServer) schedule(c *glsp.Context, uri protocol.DocumentUri, saved bool) error {
 	name, ok := uriPath(uri)
 	if !ok || !strings.HasSuffix(name, ".go") {
 		return nil
 	}
-	dir := filepath.Dir(name)
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	if ls.running == nil {
-		ls.running = map[string]bool{}
+	ls.open[name] = true
+	ls.notify = c.Notify
+	ls.enqueue(filepath.Dir(name), saved)
+	if !ls.working {
+		ls.working = true
+		go ls.work()
 	}
-	if ls.running[dir] {
-		ls.pending[dir] = true
-		return nil
-	}
-	ls.running[dir] = true
-	notify := c.Notify
-	go func() {
-		for {
-			ls.analysing.Lock()
-			ls.analyse(notify, dir)
-			ls.analysing.Unlock()
-			ls.mu.Lock()
-			again := ls.pending[dir]
-			delete(ls.pending, dir)
-			if !again {
-				delete(ls.running, dir)
-				ls.mu.Unlock()
-				return
-			}
-			ls.mu.Unlock()
-		}
-	}()
 	return nil
+}
+
+// enqueue queues dir unless it is queued, and marks it saved if saved.
+// ls.mu is held.
+func (ls *langServer) enqueue(dir string, saved bool) {
+	for i := range ls.queue {
+		if ls.queue[i].dir == dir {
+			ls.queue[i].saved = ls.queue[i].saved || saved
+			return
+		}
+	}
+	ls.queue = append(ls.queue, lspJob{dir, saved})
+}
+
+// work analyses the queued packages one at a time until none is left.
+// After a package whose file was saved, it queues the open packages that
+// import it, directly or not: their findings depend on its facts. Through
+// the analysis cache, each of those analyses only the packages whose key
+// changed.
+func (ls *langServer) work() {
+	for {
+		ls.mu.Lock()
+		if len(ls.queue) == 0 {
+			ls.working = false
+			ls.mu.Unlock()
+			return
+		}
+		job := ls.queue[0]
+		ls.queue = ls.queue[1:]
+		notify := ls.notify
+		ls.mu.Unlock()
+
+		paths, imports := ls.analyse(notify, job.dir)
+
+		ls.mu.Lock()
+		if paths != nil {
+			ls.paths[job.dir], ls.imports[job.dir] = paths, imports
+		}
+		if job.saved {
+			dirs := map[string]bool{}
+			for name := range ls.open {
+				dirs[filepath.Dir(name)] = true
+			}
+			for _, other := range slices.Sorted(maps.Keys(dirs)) {
+				if other == job.dir {
+					continue
+				}
+				for _, path := range ls.paths[job.dir] {
+					if ls.imports[other][path] {
+						ls.enqueue(other, false)
+						break
+					}
+				}
+			}
+		}
+		ls.mu.Unlock()
+	}
 }
 
 // analyse analyses the package in dir and publishes the diagnostics of
 // its files (an empty list for files without findings, which clears what
-// an earlier run published).
-func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
+// an earlier run published). It returns the paths of the packages
+// analysed and of every package they import, directly or not (nil when
+// the packages could not be analysed).
+func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []string, imports map[string]bool) {
+	began := time.Now()
 	cfg := &packages.Config{
 		Mode:       driver.LoadMode,
 		Fset:       token.NewFileSet(),
@@ -270,7 +337,7 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 	useConfigs(configs)
 	incomplete := newIncompleteLog(pkgs)
 	opts := ls.cacheOpts
-	opts.Result, opts.Cacheable = incomplete.record, complete
+	opts.Result, opts.Notes, opts.Replay = incomplete.record, incomplete.notes, incomplete.replay
 	if opts.Cache != nil {
 		// the model and configuration files as this analysis reads them
 		opts.PackageKey = configs.packageKey(modelFlagFiles())
@@ -349,6 +416,30 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 			fileFixes[name] = append(fileFixes[name], lspFix{d, fix, sums})
 		}
 	}
+	// what the run analysed, for the client's log: with the cache, the
+	// packages whose key changed
+	if ls.cacheOpts.Cache != nil {
+		analysed := strings.Join(graph.Missed, ", ")
+		if len(graph.Missed) > 10 {
+			analysed = strings.Join(graph.Missed[:10], ", ") + fmt.Sprintf(" and %d more", len(graph.Missed)-10)
+		}
+		if len(graph.Missed) > 0 {
+			analysed = ": " + analysed
+		}
+		ls.log(notify, protocol.MessageTypeLog, fmt.Sprintf("lifetimevet: %s done in %.1fs: %d packages from the analysis cache, %d analysed%s",
+			dir, time.Since(began).Seconds(), graph.CacheHits, graph.CacheMisses, analysed))
+	} else {
+		ls.log(notify, protocol.MessageTypeLog, fmt.Sprintf("lifetimevet: %s done in %.1fs (no analysis cache)", dir, time.Since(began).Seconds()))
+	}
+	imports = map[string]bool{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		imports[p.PkgPath] = true
+	})
+	for _, p := range pkgs {
+		if !slices.Contains(paths, p.PkgPath) {
+			paths = append(paths, p.PkgPath)
+		}
+	}
 	ls.mu.Lock()
 	for name := range byFile {
 		ls.fixes[name] = fileFixes[name]
@@ -363,6 +454,7 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 		})
 	}
 	ls.mu.Unlock()
+	return paths, imports
 }
 
 func (ls *langServer) log(notify glsp.NotifyFunc, t protocol.MessageType, msg string) {

@@ -22,11 +22,12 @@ type lspClient struct {
 	conn *jsonrpc2.Conn
 	cmd  *exec.Cmd
 
-	mu   sync.Mutex
-	diag map[string][]lspDiagnostic // by URI, the last published
-	raw  map[string]string          // by URI, the last publication's parameters
-	logs []string
-	ch   chan string // URIs as diagnostics arrive
+	mu    sync.Mutex
+	diag  map[string][]lspDiagnostic // by URI, the last published
+	raw   map[string]string          // by URI, the last publication's parameters
+	count map[string]int             // by URI, the publications so far
+	logs  []string
+	ch    chan string // URIs as diagnostics arrive
 }
 
 type lspDiagnostic struct {
@@ -52,6 +53,12 @@ func startLSP(t *testing.T, bin, dir string) *lspClient {
 	return startLSPWith(t, bin, dir, nil)
 }
 
+// startLSPEnv starts the server with env added to the environment.
+func startLSPEnv(t *testing.T, bin, dir string, env ...string) *lspClient {
+	t.Helper()
+	return startLSPWith(t, bin, dir, env)
+}
+
 // startLSPWith starts `lifetimevet lsp ARGS...` in dir with more
 // environment.
 func startLSPWith(t *testing.T, bin, dir string, env []string, args ...string) *lspClient {
@@ -65,7 +72,7 @@ func startLSPWith(t *testing.T, bin, dir string, env []string, args ...string) *
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	c := &lspClient{cmd: cmd, diag: map[string][]lspDiagnostic{}, raw: map[string]string{}, ch: make(chan string, 100)}
+	c := &lspClient{cmd: cmd, diag: map[string][]lspDiagnostic{}, raw: map[string]string{}, count: map[string]int{}, ch: make(chan string, 100)}
 	handler := jsonrpc2.HandlerWithError(func(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
 		switch req.Method {
 		case "textDocument/publishDiagnostics":
@@ -77,6 +84,7 @@ func startLSPWith(t *testing.T, bin, dir string, env []string, args ...string) *
 			c.mu.Lock()
 			c.diag[p.URI] = p.Diagnostics
 			c.raw[p.URI] = string(*req.Params)
+			c.count[p.URI]++
 			c.mu.Unlock()
 			c.ch <- p.URI
 		case "window/logMessage":
@@ -131,6 +139,40 @@ func (c *lspClient) wait(t *testing.T, uri string) []lspDiagnostic {
 			t.Fatalf("no diagnostics for %s; log: %q", uri, c.logs)
 		}
 	}
+}
+
+// waitN waits until uri has had n publications, and returns the last.
+func (c *lspClient) waitN(t *testing.T, uri string, n int) []lspDiagnostic {
+	t.Helper()
+	timeout := time.After(3 * time.Minute)
+	for {
+		c.mu.Lock()
+		k, ds := c.count[uri], c.diag[uri]
+		c.mu.Unlock()
+		if k >= n {
+			return ds
+		}
+		select {
+		case <-c.ch:
+		case <-timeout:
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			t.Fatalf("%d diagnostics publications for %s, want %d; log: %q", k, uri, n, c.logs)
+		}
+	}
+}
+
+// lastDone returns the last "done" log line of the analysis of dir (what
+// it took from the cache and what it analysed).
+func (c *lspClient) lastDone(dir string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := len(c.logs) - 1; i >= 0; i-- {
+		if strings.HasPrefix(c.logs[i], "lifetimevet: "+dir+" done in ") {
+			return c.logs[i]
+		}
+	}
+	return ""
 }
 
 func fileURI(name string) string {
@@ -297,5 +339,189 @@ func TestLSPCodeActionStale(t *testing.T) {
 	c.mu.Unlock()
 	if !strings.Contains(logs, "keepalive.go changed since it was analysed") {
 		t.Errorf("log: %s", logs)
+	}
+}
+
+// writeIncModule writes a module of two packages: wrap, a C object's
+// wrapper whose Free releases it, and b, which frees an object twice
+// through it (a finding that depends on wrap's facts), with a clean
+// second file.
+func writeIncModule(t *testing.T, dir string) {
+	files := map[string]string{
+		"go.mod": "module example.com/inc\n\ngo 1.24\n",
+		"wrap/wrap.go": `// Package wrap wraps a C object.
+package wrap
+
+/*
+#include <stdlib.h>
+typedef struct { int live; } obj;
+static obj* obj_new(void) { return malloc(sizeof(obj)); }
+static void obj_free(obj* o) { free(o); }
+*/
+import "C"
+
+// Obj is a C object.
+type Obj = C.obj
+
+// New allocates an object.
+func New() *Obj { return C.obj_new() }
+
+// Free releases it.
+func Free(o *Obj) { C.obj_free(o) }
+`,
+		"b/b.go": `// Package b uses wrap.
+package b
+
+import "example.com/inc/wrap"
+
+// Twice releases an object twice.
+func Twice() {
+	o := wrap.New()
+	wrap.Free(o)
+	wrap.Free(o)
+}
+`,
+		"b/clean.go": `package b
+
+// Clean has nothing to report.
+func Clean() int { return 1 }
+`,
+	}
+	for name, src := range files {
+		name = filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(name), 0o777)
+		if err := os.WriteFile(name, []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func didSave(t *testing.T, c *lspClient, name string) {
+	c.notify(t, "textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": fileURI(name)}})
+}
+
+// TestLSPIncremental: through the analysis cache, a save re-analyses only
+// the packages whose key changed (nothing for a save without a change,
+// the saved package for a change to it; never runtime, whose analysis
+// stops at the work budget), and a change to a dependency re-analyses the
+// open packages that import it, so that a finding that rests on the
+// dependency's facts goes when the dependency stops releasing. A file
+// without findings gets an empty list from the start.
+func TestLSPIncremental(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	writeIncModule(t, dir)
+	bdir, wdir := filepath.Join(dir, "b"), filepath.Join(dir, "wrap")
+	bfile, cfile, wfile := filepath.Join(bdir, "b.go"), filepath.Join(bdir, "clean.go"), filepath.Join(wdir, "wrap.go")
+	c := startLSPEnv(t, bin, dir, "LIFETIMEVET_CACHE="+t.TempDir())
+	initialize(t, c, dir)
+
+	didOpen(t, c, bfile)
+	if ds := c.waitN(t, fileURI(bfile), 1); len(ds) != 1 || ds[0].Code != "doublerelease" {
+		t.Fatalf("b.go: %+v", ds)
+	}
+	// the clean file of the package: an empty list, not nothing
+	if ds := c.waitN(t, fileURI(cfile), 1); len(ds) != 0 {
+		t.Errorf("clean.go: %+v", ds)
+	}
+	c.mu.Lock()
+	if raw := c.raw[fileURI(cfile)]; !strings.Contains(raw, `"diagnostics":[]`) {
+		t.Errorf("clean.go's diagnostics: %s, want an empty list", raw)
+	}
+	c.mu.Unlock()
+	if done := c.lastDone(bdir); !strings.Contains(done, "example.com/inc/wrap") || !strings.Contains(done, "example.com/inc/b") {
+		t.Errorf("first analysis: %q, want wrap and b analysed", done)
+	}
+
+	// wrap was analysed for b's facts, but not by the reporting
+	// analyzers: opening it analyses wrap, and only wrap (its
+	// dependencies come from the cache)
+	didOpen(t, c, wfile)
+	if ds := c.waitN(t, fileURI(wfile), 1); len(ds) != 0 {
+		t.Errorf("wrap.go: %+v", ds)
+	}
+	if done := c.lastDone(wdir); !strings.HasSuffix(done, " 1 analysed: example.com/inc/wrap") {
+		t.Errorf("opening wrap.go: %q, want wrap analysed", done)
+	}
+
+	// a save without a change analyses nothing
+	didSave(t, c, bfile)
+	if ds := c.waitN(t, fileURI(bfile), 2); len(ds) != 1 {
+		t.Errorf("b.go saved unchanged: %+v", ds)
+	}
+	if done := c.lastDone(bdir); !strings.HasSuffix(done, " 0 analysed") {
+		t.Errorf("b.go saved unchanged: %q, want nothing analysed", done)
+	}
+
+	// a change to b analyses b only
+	appendFile(t, bfile, "\n// a comment\n")
+	didSave(t, c, bfile)
+	if ds := c.waitN(t, fileURI(bfile), 3); len(ds) != 1 {
+		t.Errorf("b.go changed: %+v", ds)
+	}
+	if done := c.lastDone(bdir); !strings.HasSuffix(done, " 1 analysed: example.com/inc/b") {
+		t.Errorf("b.go changed: %q, want b analysed", done)
+	}
+
+	// wrap stops releasing: b.go, open, is analysed again (b, and wrap as
+	// its dependency: its content changed), and its finding goes
+	data, _ := os.ReadFile(wfile)
+	os.WriteFile(wfile, []byte(strings.Replace(string(data), "func Free(o *Obj) { C.obj_free(o) }", "func Free(o *Obj) { _ = o }", 1)), 0o666)
+	didSave(t, c, wfile)
+	if ds := c.waitN(t, fileURI(wfile), 2); len(ds) != 0 {
+		t.Errorf("wrap.go changed: %+v", ds)
+	}
+	if done := c.lastDone(wdir); !strings.HasSuffix(done, " 1 analysed: example.com/inc/wrap") {
+		t.Errorf("wrap.go changed: %q, want wrap analysed", done)
+	}
+	if ds := c.waitN(t, fileURI(bfile), 4); len(ds) != 0 {
+		t.Errorf("b.go after wrap stopped releasing: %+v", ds)
+	}
+	if done := c.lastDone(bdir); !strings.HasSuffix(done, " 2 analysed: example.com/inc/b, example.com/inc/wrap") {
+		t.Errorf("b.go after wrap.go changed: %q, want b and wrap analysed", done)
+	}
+}
+
+// TestLSPSavesCoalesce: saves that arrive while a package is being
+// analysed give one more analysis, not one per save, and that one sees
+// the last save.
+func TestLSPSavesCoalesce(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	writeIncModule(t, dir)
+	bfile, wfile := filepath.Join(dir, "b", "b.go"), filepath.Join(dir, "wrap", "wrap.go")
+	c := startLSPEnv(t, bin, dir, "LIFETIMEVET_CACHE="+t.TempDir())
+	initialize(t, c, dir)
+	didOpen(t, c, bfile)
+	// the fix, saved five times while the open's analysis runs (it takes
+	// a go list and more: the notifications arrive long before it ends)
+	data, _ := os.ReadFile(bfile)
+	os.WriteFile(bfile, []byte(strings.Replace(string(data), "\twrap.Free(o)\n\twrap.Free(o)\n", "\twrap.Free(o)\n", 1)), 0o666)
+	for range 5 {
+		didSave(t, c, bfile)
+	}
+	// a package opened after the saves is analysed after every analysis
+	// they queued
+	didOpen(t, c, wfile)
+	c.waitN(t, fileURI(wfile), 1)
+	c.mu.Lock()
+	n, ds := c.count[fileURI(bfile)], c.diag[fileURI(bfile)]
+	c.mu.Unlock()
+	if n < 1 || n > 2 {
+		t.Errorf("b.go published %d times for an open and five saves during its analysis, want 1 or 2", n)
+	}
+	if len(ds) != 0 {
+		t.Errorf("b.go after the fix: %+v", ds)
+	}
+}
+
+func appendFile(t *testing.T, name, text string) {
+	f, err := os.OpenFile(name, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(text)
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

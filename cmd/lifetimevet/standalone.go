@@ -194,8 +194,7 @@ func standalone(args []string) (status int) {
 	prog = newProgress(os.Stderr)
 	opts := tm.options(run)
 	opts.PackageDone = prog.countPackages(pkgs)
-	opts.Result = incomplete.record
-	opts.Cacheable = complete
+	opts.Result, opts.Notes, opts.Replay = incomplete.record, incomplete.notes, incomplete.replay
 	if c, key := openCache(*cacheMode, []byte("tags="+*tags)); c != nil {
 		defer c.Close()
 		// the model and configuration files, per package (inputs.go)
@@ -203,6 +202,10 @@ func standalone(args []string) (status int) {
 	}
 	graph, err := driver.Analyze(run, cfg.Fset, pkgs, opts)
 	prog.stop()
+	if graph != nil && opts.Cache != nil && strings.Contains(os.Getenv("LIFETIMEVET_DEBUG"), "cache") {
+		// a developer aid: what the analysis cache saved
+		fmt.Fprintf(os.Stderr, "%s: %d packages from the analysis cache, %d analysed: %s\n", progName(), graph.CacheHits, graph.CacheMisses, strings.Join(graph.Missed, ", "))
+	}
 	// The list, parse and type errors, known once every package was
 	// type-checked.
 	status = 0

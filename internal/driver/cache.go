@@ -12,7 +12,6 @@ import (
 	"os"
 	"reflect"
 	"slices"
-	"sort"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/gcexportdata"
@@ -50,13 +49,14 @@ import (
 
 // cacheVersion changes when the entry's format or the meaning of the key
 // does.
-const cacheVersion = "lifetimevet-driver-cache-1"
+const cacheVersion = "lifetimevet-driver-cache-3"
 
 // A cacheEntry is what the cache keeps of a package, gob-encoded.
 type cacheEntry struct {
 	Export      []byte // gcexportdata of its types
 	ObjectFacts []cachedObjectFact
 	PkgFacts    []cachedPackageFact
+	Facts       []byte         // the facts' values: one gob stream (see factSet)
 	Actions     []cachedAction // in the order of the node's actions
 	Files       []cachedFile   // the files its diagnostics point into
 }
@@ -64,17 +64,16 @@ type cacheEntry struct {
 type cachedObjectFact struct {
 	Path objectpath.Path
 	Type string // the fact type's name (see factTypeName)
-	Data []byte // gob
 }
 
 type cachedPackageFact struct {
 	Type string
-	Data []byte
 }
 
 type cachedAction struct {
 	Analyzer    string
 	Diagnostics []cachedDiagnostic
+	Notes       []string // Options.Notes of its result
 }
 
 // A cachedPos is a position as a file (index into cacheEntry.Files) and
@@ -236,34 +235,19 @@ func (d *driver) loadCached(n *node) bool {
 		}
 	}
 	// the facts, decoded before anything is set
-	objectFacts := map[objectFactKey]analysis.Fact{}
-	packageFacts := map[packageFactKey]analysis.Fact{}
+	var objectFacts map[objectFactKey]analysis.Fact
+	var packageFacts map[packageFactKey]analysis.Fact
 	if light != nil {
+		fs := &factSet{objects: e.ObjectFacts, packages: e.PkgFacts, stream: e.Facts}
 		for _, f := range e.ObjectFacts {
-			t := factTypes[f.Type]
-			if t == nil {
-				return false
-			}
-			obj, err := objectpath.Object(light, f.Path)
-			if err != nil {
-				continue // not in the export data: lighten drops it too
-			}
-			fact := reflect.New(t.Elem()).Interface().(analysis.Fact)
-			if err := gob.NewDecoder(bytes.NewReader(f.Data)).Decode(fact); err != nil {
-				return false
-			}
-			objectFacts[objectFactKey{obj, t}] = fact
+			fs.types = append(fs.types, factTypes[f.Type])
 		}
 		for _, f := range e.PkgFacts {
-			t := factTypes[f.Type]
-			if t == nil {
-				return false
-			}
-			fact := reflect.New(t.Elem()).Interface().(analysis.Fact)
-			if err := gob.NewDecoder(bytes.NewReader(f.Data)).Decode(fact); err != nil {
-				return false
-			}
-			packageFacts[packageFactKey{light, t}] = fact
+			fs.types = append(fs.types, factTypes[f.Type])
+		}
+		var ok bool
+		if objectFacts, packageFacts, ok = fs.decode(light); !ok {
+			return false
 		}
 	}
 	// the files the diagnostics point into, as the parser would have
@@ -302,6 +286,9 @@ func (d *driver) loadCached(n *node) bool {
 	for i, act := range n.actions {
 		act.Diagnostics = diags[i]
 		act.Err = nil
+		if d.opts.Replay != nil && len(e.Actions[i].Notes) > 0 {
+			d.opts.Replay(act, e.Actions[i].Notes)
+		}
 	}
 	d.mu.Lock()
 	for k, f := range objectFacts {
@@ -395,32 +382,11 @@ func (d *driver) storeCached(n *node) {
 	if len(n.importers) > 0 {
 		n.export = exp // for lighten
 	}
-	var enc objectpath.Encoder
-	d.mu.RLock()
-	for _, k := range n.objectFacts {
-		path, err := enc.For(k.obj)
-		if err != nil {
-			continue // lighten drops it too
-		}
-		var buf bytes.Buffer
-		if err := gob.NewEncoder(&buf).Encode(d.objectFacts[k]); err != nil {
-			continue
-		}
-		e.ObjectFacts = append(e.ObjectFacts, cachedObjectFact{path, factTypeName(k.typ), buf.Bytes()})
+	fs := d.encodeFacts(n)
+	e.ObjectFacts, e.PkgFacts, e.Facts = fs.objects, fs.packages, fs.stream
+	if len(n.importers) > 0 {
+		n.facts = fs // for lighten
 	}
-	for _, k := range n.packageFacts {
-		var buf bytes.Buffer
-		if err := gob.NewEncoder(&buf).Encode(d.packageFacts[k]); err != nil {
-			continue
-		}
-		e.PkgFacts = append(e.PkgFacts, cachedPackageFact{factTypeName(k.typ), buf.Bytes()})
-	}
-	d.mu.RUnlock()
-	sort.Slice(e.ObjectFacts, func(i, j int) bool {
-		a, b := e.ObjectFacts[i], e.ObjectFacts[j]
-		return a.Path < b.Path || a.Path == b.Path && a.Type < b.Type
-	})
-	sort.Slice(e.PkgFacts, func(i, j int) bool { return e.PkgFacts[i].Type < e.PkgFacts[j].Type })
 
 	fileIndex := map[*token.File]int{}
 	bad := false
@@ -443,6 +409,9 @@ func (d *driver) storeCached(n *node) {
 	}
 	for _, act := range n.actions {
 		ca := cachedAction{Analyzer: act.Analyzer.Name}
+		if d.opts.Notes != nil {
+			ca.Notes = d.opts.Notes(act, act.result)
+		}
 		for _, diag := range act.Diagnostics {
 			cd := cachedDiagnostic{Pos: pos(diag.Pos), End: pos(diag.End), Category: diag.Category, Message: diag.Message, URL: diag.URL}
 			for _, fix := range diag.SuggestedFixes {

@@ -98,6 +98,14 @@ type Options struct {
 	// is false is analysed again next time (a pass that stopped at a work
 	// bound must say so on every run, which a cached outcome would not).
 	Cacheable func(act *Action, result any) bool
+	// Notes, if not nil, returns what the caller needs of an action's
+	// result on every run, as text (the functions whose analysis stopped
+	// at a work bound, for a notice that must repeat): it is kept in the
+	// package's cache entry, and when the package is loaded from the
+	// cache rather than analysed, Replay, if not nil, gets it back in
+	// place of Result. Calls may be concurrent.
+	Notes  func(act *Action, result any) []string
+	Replay func(act *Action, notes []string)
 }
 
 // A Graph is the outcome of Analyze: an action per analyzer and package.
@@ -111,8 +119,10 @@ type Graph struct {
 	rewritten map[string][]byte
 
 	// CacheHits and CacheMisses count the packages loaded from
-	// Options.Cache and those analysed (with a cache).
+	// Options.Cache and those analysed (with a cache); Missed names the
+	// latter (package IDs, sorted).
 	CacheHits, CacheMisses int
+	Missed                 []string
 }
 
 // ReadFile reads a file as the driver parsed it: for cgo's rewrite of a
@@ -192,7 +202,8 @@ type node struct {
 	// its cache key (see cacheKey), if keyed
 	key    [sha256.Size]byte
 	keyed  bool
-	export []byte // its export data, when storeCached wrote it
+	export []byte   // its export data, when storeCached wrote it
+	facts  *factSet // its facts, when storeCached encoded them
 }
 
 type driver struct {
@@ -207,6 +218,7 @@ type driver struct {
 
 	nodes        map[*packages.Package]*node
 	hits, misses atomic.Int64
+	missed       []string // guarded by mu
 }
 
 // Analyze runs the analyzers on the root packages, which go/packages
@@ -307,6 +319,8 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 	g.digests = d.digests
 	g.rewritten = d.rewritten
 	g.CacheHits, g.CacheMisses = int(d.hits.Load()), int(d.misses.Load())
+	g.Missed = d.missed
+	slices.Sort(g.Missed)
 	return g, nil
 }
 
@@ -391,7 +405,12 @@ func (d *driver) process(n *node) {
 			}
 			return
 		}
-		d.misses.Add(1)
+		if pkg.PkgPath != "unsafe" { // (no syntax: nothing to analyse)
+			d.misses.Add(1)
+			d.mu.Lock()
+			d.missed = append(d.missed, pkg.ID)
+			d.mu.Unlock()
+		}
 	}
 	d.typeCheck(pkg, n.root)
 	for _, act := range n.actions {

@@ -5,6 +5,8 @@ import (
 	"encoding/gob"
 	"go/types"
 	"reflect"
+	"slices"
+	"sort"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/objectpath"
@@ -40,6 +42,7 @@ func (d *driver) lighten(n *node) {
 		}
 		d.mu.Unlock()
 		n.objectFacts, n.packageFacts = nil, nil
+		n.facts = nil
 		pkg.Types = nil
 		return
 	}
@@ -50,34 +53,124 @@ func (d *driver) lighten(n *node) {
 	if err != nil {
 		return // the exporter's limit: keep the full check
 	}
+	fs := n.facts // encoded for the cache
+	if fs == nil {
+		fs = d.encodeFacts(n)
+	}
+	n.facts = nil
+	objectFacts, packageFacts, ok := fs.decode(light)
 
-	var enc objectpath.Encoder
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, k := range n.objectFacts {
-		fact := d.objectFacts[k]
 		delete(d.objectFacts, k)
-		path, err := enc.For(k.obj)
-		if err != nil {
-			continue
-		}
-		obj, err := objectpath.Object(light, path)
-		if err != nil {
-			continue
-		}
-		if copy := copyFact(fact); copy != nil {
-			d.objectFacts[objectFactKey{obj, k.typ}] = copy
-		}
 	}
 	for _, k := range n.packageFacts {
-		fact := d.packageFacts[k]
 		delete(d.packageFacts, k)
-		if copy := copyFact(fact); copy != nil {
-			d.packageFacts[packageFactKey{light, k.typ}] = copy
+	}
+	if ok {
+		for k, f := range objectFacts {
+			d.objectFacts[k] = f
+		}
+		for k, f := range packageFacts {
+			d.packageFacts[k] = f
 		}
 	}
 	n.objectFacts, n.packageFacts = nil, nil
 	pkg.Types = light
+}
+
+// A factSet is a package's facts as go vet passes them between processes:
+// each object fact's object by its object path, and the facts' values in
+// one gob stream (object facts in the order of objects, then package
+// facts), so that the type information of each fact type is written and
+// compiled once per package, not once per fact.
+type factSet struct {
+	objects  []cachedObjectFact // Path and Type
+	packages []cachedPackageFact
+	types    []reflect.Type // of objects then packages, in stream order
+	stream   []byte
+}
+
+// encodeFacts encodes the facts the node's actions exported. A fact on
+// an object without an object path, or that gob cannot encode, is left
+// out.
+func (d *driver) encodeFacts(n *node) *factSet {
+	type objFact struct {
+		path objectpath.Path
+		k    objectFactKey
+	}
+	var enc objectpath.Encoder
+	var objs []objFact
+	for _, k := range n.objectFacts {
+		path, err := enc.For(k.obj)
+		if err != nil {
+			continue
+		}
+		objs = append(objs, objFact{path, k})
+	}
+	sort.Slice(objs, func(i, j int) bool {
+		a, b := objs[i], objs[j]
+		return a.path < b.path || a.path == b.path && factTypeName(a.k.typ) < factTypeName(b.k.typ)
+	})
+	pkgs := slices.Clone(n.packageFacts)
+	sort.Slice(pkgs, func(i, j int) bool { return factTypeName(pkgs[i].typ) < factTypeName(pkgs[j].typ) })
+
+	fs := &factSet{}
+	var buf bytes.Buffer
+	genc := gob.NewEncoder(&buf)
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	for _, o := range objs {
+		if err := genc.Encode(d.objectFacts[o.k]); err != nil {
+			continue
+		}
+		fs.objects = append(fs.objects, cachedObjectFact{Path: o.path, Type: factTypeName(o.k.typ)})
+		fs.types = append(fs.types, o.k.typ)
+	}
+	for _, k := range pkgs {
+		if err := genc.Encode(d.packageFacts[k]); err != nil {
+			continue
+		}
+		fs.packages = append(fs.packages, cachedPackageFact{Type: factTypeName(k.typ)})
+		fs.types = append(fs.types, k.typ)
+	}
+	fs.stream = buf.Bytes()
+	return fs
+}
+
+// decode decodes the facts against the package's light types: object
+// facts whose object is not in them are dropped. It reports false when
+// the stream does not decode.
+func (fs *factSet) decode(light *types.Package) (map[objectFactKey]analysis.Fact, map[packageFactKey]analysis.Fact, bool) {
+	objectFacts := map[objectFactKey]analysis.Fact{}
+	packageFacts := map[packageFactKey]analysis.Fact{}
+	if len(fs.types) != len(fs.objects)+len(fs.packages) {
+		return nil, nil, false
+	}
+	dec := gob.NewDecoder(bytes.NewReader(fs.stream))
+	for i, t := range fs.types {
+		if t == nil || t.Kind() != reflect.Pointer {
+			return nil, nil, false
+		}
+		fact, ok := reflect.New(t.Elem()).Interface().(analysis.Fact)
+		if !ok {
+			return nil, nil, false
+		}
+		if err := dec.Decode(fact); err != nil {
+			return nil, nil, false
+		}
+		if i < len(fs.objects) {
+			obj, err := objectpath.Object(light, fs.objects[i].Path)
+			if err != nil {
+				continue // not in the export data
+			}
+			objectFacts[objectFactKey{obj, t}] = fact
+		} else {
+			packageFacts[packageFactKey{light, t}] = fact
+		}
+	}
+	return objectFacts, packageFacts, true
 }
 
 // copyFact returns a copy of fact made through gob, as go vet passes facts

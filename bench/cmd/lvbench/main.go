@@ -1,14 +1,17 @@
 // Command lvbench measures lifetimevet: against go vet and staticcheck on
 // a fixed corpus (compare), per analyzer and pass (profile), and on
-// generated functions of growing size (stress). It prints markdown.
+// generated functions of growing size (stress), its re-runs with its
+// analysis cache against staticcheck's (incremental), and its language
+// server's latency (lsp). It prints markdown.
 //
-//	go run ./bench/cmd/lvbench [flags] [compare] [profile] [stress]
+//	go run ./bench/cmd/lvbench [flags] [compare] [profile] [stress] [incremental] [lsp]
 //
 // With no mode it runs compare. See bench/README.md for what each column
 // means; the flags:
 //
 //	-n N            runs of each measurement (median reported; default 3)
-//	-corpus LIST    parts of the corpus: std, xtools, cgo (default all three)
+//	-corpus LIST    parts of the corpus: std, xtools, cgo (default all three;
+//	                incremental: cgo, cu, xtools, its default)
 //	-patterns LIST  replace the patterns of each selected part (development: a small subset)
 //	-rev REV        build lifetimevet from git revision REV (default: the working tree)
 //	-lifetimevet B  use binary B rather than building one
@@ -18,6 +21,9 @@
 //	-sizes LIST     stress sizes in basic blocks (default 500,1000,2000,5000)
 //	-variants LIST  stress variants (default all)
 //	-timeout D      stop a stress run after D (default 10m)
+//	-saves N        lsp: saves per package (default 20)
+//	-cold-off       incremental: run lifetimevet -cache=off cold too
+//	-lsp-packages L lsp: the packages (default the corpus's onnxruntime_go and go-nvml/pkg/nvml)
 //	-o FILE         write the markdown to FILE as well as standard output
 //	-save FILE      compare: keep the samples as JSON (default WORK/compare.json)
 //	-render FILE    print the comparison's table again from a -save file
@@ -30,6 +36,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -52,8 +59,11 @@ func main() {
 	outFile := flag.String("o", "", "also write the markdown to this file")
 	save := flag.String("save", "", "compare: write the samples as JSON to this file after each round (default WORK/compare.json)")
 	render := flag.String("render", "", "write the comparison's table again from the JSON file -save wrote, without measuring")
+	saves := flag.Int("saves", 20, "lsp: saves per package")
+	coldOff := flag.Bool("cold-off", false, "incremental: run lifetimevet -cache=off cold too (the cold cost of the cache)")
+	lspPkgs := flag.String("lsp-packages", strings.Join(bench.LSPPackages, ","), "lsp: comma-separated packages of the cgo corpus")
 	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: lvbench [flags] [compare] [profile] [stress]\n\nFlags:\n")
+		fmt.Fprintf(os.Stderr, "usage: lvbench [flags] [compare] [profile] [stress] [incremental] [lsp]\n\nFlags:\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -62,8 +72,8 @@ func main() {
 		modes = []string{"compare"}
 	}
 	for _, m := range modes {
-		if m != "compare" && m != "profile" && m != "stress" {
-			fatalf("unknown mode %q (want compare, profile or stress)", m)
+		if m != "compare" && m != "profile" && m != "stress" && m != "incremental" && m != "lsp" {
+			fatalf("unknown mode %q (want compare, profile, stress, incremental or lsp)", m)
 		}
 	}
 	if *n < 1 {
@@ -77,13 +87,28 @@ func main() {
 		s.WriteMarkdown(os.Stdout, h)
 		return
 	}
+	corpusSet := false
+	flag.Visit(func(f *flag.Flag) { corpusSet = corpusSet || f.Name == "corpus" })
+	parts := split(*corpus)
+	var incParts []string
+	if slices.Contains(modes, "incremental") {
+		incParts = bench.IncPartNames
+		if corpusSet {
+			incParts = parts
+		}
+		// the other modes do not know cu
+		parts = slices.DeleteFunc(slices.Clone(parts), func(p string) bool { return p == "cu" })
+		if len(parts) == 0 {
+			parts = []string{"cgo"}
+		}
+	}
 	cfg := bench.Config{
 		Work:        *work,
 		Rev:         *rev,
 		LifetimeVet: *lv,
 		Staticcheck: *sc,
 		CorpusDir:   *corpusDir,
-		Corpus:      split(*corpus),
+		Corpus:      parts,
 		Patterns:    split(*patterns),
 		Log:         os.Stderr,
 	}
@@ -155,6 +180,37 @@ func main() {
 				fatalf("%v", err)
 			}
 			st.WriteMarkdown(out)
+		case "incremental":
+			inc, err := e.PrepareIncremental(incParts, *n)
+			if err != nil {
+				fatalf("%v", err)
+			}
+			inc.ColdOff = *coldOff
+			h := e.Header(command)
+			// what is measured so far, after each part
+			inc.PartDone = func() {
+				inc.Save(filepath.Join(e.Work, "incremental.json"), h)
+				var md bytes.Buffer
+				inc.WriteMarkdown(&md, h)
+				os.WriteFile(filepath.Join(e.Work, "incremental.md"), md.Bytes(), 0o666)
+			}
+			if err := inc.Run(); err != nil {
+				fatalf("%v", err)
+			}
+			inc.WriteMarkdown(out, h)
+		case "lsp":
+			if *saves < 1 {
+				fatalf("-saves must be at least 1")
+			}
+			h := e.Header(command)
+			b, err := e.LSP(split(*lspPkgs), *saves)
+			if err != nil {
+				fatalf("%v", err)
+			}
+			if err := b.Save(filepath.Join(e.Work, "lsp.json"), h); err != nil {
+				fatalf("%v", err)
+			}
+			b.WriteMarkdown(out, h)
 		}
 		if *outFile != "" {
 			if err := os.WriteFile(*outFile, md.Bytes(), 0o666); err != nil {
