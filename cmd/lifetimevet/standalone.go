@@ -189,6 +189,11 @@ func standalone(args []string) (status int) {
 		return 1
 	}
 	useConfigs(configs)
+	overlay, err := goOverlay(cfg)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
+		return 1
+	}
 	run := configs.configured(selected)
 	incomplete := newIncompleteLog(pkgs)
 	prog = newProgress(os.Stderr)
@@ -196,6 +201,7 @@ func standalone(args []string) (status int) {
 	opts.PackageDone = prog.countPackages(pkgs)
 	opts.Result = incomplete.record
 	opts.Cacheable = complete
+	opts.Overlay = overlay
 	if c, key := openCache(*cacheMode, []byte("tags="+*tags), modelKey(modelFlagFiles()), configs.key()); c != nil {
 		defer c.Close()
 		opts.Cache, opts.CacheKey = c, key
@@ -235,7 +241,7 @@ func standalone(args []string) (status int) {
 	cwd, _ := os.Getwd()
 	incomplete.print(os.Stderr, cwd)
 	findings := collectFindings(graph)
-	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile}
+	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile, Overlaid: graph.Overlaid}
 	fixFailed := false
 	if *fix {
 		fixFailed = applyFixes(os.Stderr, findings, files, cwd) != 0

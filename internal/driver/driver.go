@@ -92,6 +92,10 @@ type Options struct {
 	// is false is analysed again next time (a pass that stopped at a work
 	// bound must say so on every run, which a cached outcome would not).
 	Cacheable func(act *Action, result any) bool
+	// Overlay, if not nil, is the go command's -overlay the packages
+	// were loaded with (see OverlayFlag): the package's files are read
+	// through it.
+	Overlay Overlay
 }
 
 // A Graph is the outcome of Analyze: an action per analyzer and package.
@@ -103,6 +107,7 @@ type Graph struct {
 
 	digests   map[string][sha256.Size]byte
 	rewritten map[string][]byte
+	overlay   Overlay
 
 	// CacheHits and CacheMisses count the packages loaded from
 	// Options.Cache and those analysed (with a cache).
@@ -112,7 +117,8 @@ type Graph struct {
 // ReadFile reads a file as the driver parsed it: for cgo's rewrite of a
 // file with a relative //line directive, the content with the directive's
 // file name resolved (see resolveLineDirectives); otherwise what is on
-// disk.
+// disk (for a file replaced by an overlay, not what was analysed, which
+// its digest tells).
 func (g *Graph) ReadFile(name string) ([]byte, error) {
 	if src, ok := g.rewritten[name]; ok {
 		return src, nil
@@ -286,7 +292,7 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 			if slices.Contains(pkg.CompiledGoFiles, name) {
 				continue
 			}
-			if src, err := os.ReadFile(name); err == nil {
+			if src, err := opts.Overlay.read(name); err == nil {
 				d.digest(name, src)
 			}
 		}
@@ -300,6 +306,7 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 	}
 	g.digests = d.digests
 	g.rewritten = d.rewritten
+	g.overlay = opts.Overlay
 	g.CacheHits, g.CacheMisses = int(d.hits.Load()), int(d.misses.Load())
 	return g, nil
 }
@@ -474,7 +481,7 @@ func (d *driver) typeCheck(pkg *packages.Package, root bool) {
 // resolved (and kept for ReadFile). For a root package, it records the
 // file's digest.
 func (d *driver) readGoFile(pkg *packages.Package, name string, root bool) ([]byte, error) {
-	src, err := os.ReadFile(name)
+	src, err := d.opts.Overlay.read(name)
 	if err != nil {
 		return nil, err
 	}
@@ -774,7 +781,7 @@ func (d *driver) readFileOf(pass *analysis.Pass, pkg *packages.Package) func(str
 		if ok {
 			return src, nil
 		}
-		return os.ReadFile(name)
+		return d.opts.Overlay.read(name)
 	}
 }
 
