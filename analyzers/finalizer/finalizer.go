@@ -727,13 +727,14 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 		keep = coll
 	}
 	// The advice says what the fix does: a runtime.KeepAlive after the
-	// call, or a deferred one before it (see keepAliveFix).
+	// call, or a deferred one before it (see keepAliveFix, which says which
+// even when it offers no fix).
 	fix, deferred, hasFix := c.keepAliveFix(call, keep, len(more) > 0)
 	advice := "add runtime.KeepAlive(" + keep + ") after the call"
 	switch {
-	case hasFix && deferred && len(more) > 0:
+	case deferred && len(more) > 0:
 		advice = "add defer runtime.KeepAlive(" + keep + ") before the first of them"
-	case hasFix && deferred:
+	case deferred:
 		advice = "add defer runtime.KeepAlive(" + keep + ") before the call"
 	case len(more) > 0:
 		advice = "add runtime.KeepAlive(" + keep + ") after the last of them"
@@ -834,8 +835,9 @@ done:
 	}
 	if exits || several || stmtedit.Terminates(inner, c.pass.TypesInfo) {
 		if !exits && stmtedit.HasGoto(body) {
-			// a jump back would run the defer again and again
-			return analysis.SuggestedFix{}, false, false
+			// a jump back would run the defer again and again: the
+			// advice stays, the fix is the user's to place
+			return analysis.SuggestedFix{}, true, false
 		}
 		deferred = true
 		msg = "Add defer runtime.KeepAlive(" + obj + ") before the call"
