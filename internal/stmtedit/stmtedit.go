@@ -34,7 +34,7 @@ func Enclosing(path []ast.Node) (stmt, inner ast.Stmt, depth int, ok bool) {
 			}
 			continue
 		}
-		if at < 0 && inList(path[i+1], s) {
+		if at < 0 && !isClause(s) && inList(path[i+1], s) {
 			at = i
 			stmt = s
 		}
@@ -54,6 +54,16 @@ func Enclosing(path []ast.Node) (stmt, inner ast.Stmt, depth int, ok bool) {
 		inner = l.Stmt
 	}
 	return stmt, inner, depth, true
+}
+
+// isClause reports whether s is a case or comm clause: an element of a
+// switch or select body's list, but no statement a fix can go beside.
+func isClause(s ast.Stmt) bool {
+	switch s.(type) {
+	case *ast.CaseClause, *ast.CommClause:
+		return true
+	}
+	return false
 }
 
 // inList reports whether s is an element of a statement list of parent:
@@ -83,7 +93,7 @@ func inList(parent ast.Node, s ast.Stmt) bool {
 func InList(path []ast.Node, s ast.Stmt) bool {
 	for i, n := range path {
 		if n == s {
-			return i+1 < len(path) && inList(path[i+1], s)
+			return i+1 < len(path) && !isClause(s) && inList(path[i+1], s)
 		}
 	}
 	return false

@@ -108,3 +108,22 @@ outer:
 		}
 	}
 }
+
+// CaseExpr calls in a case's expression: the KeepAlive goes after the
+// switch (which can fall through), not beside the clause.
+func CaseExpr(i *img.Image, k int) int {
+	switch k {
+	case img.Use(i.P): // want `i may be collected while Use runs with i.P: .*; add runtime.KeepAlive\(i\) after the call`
+		k++
+	}
+	return k
+}
+
+// Send calls in a select's send: the select ends the function, so the
+// KeepAlive is deferred before it.
+func Send(i *img.Image, ch chan int) {
+	select {
+	case ch <- img.Use(i.P): // want `i may be collected while Use runs with i.P: .*; add defer runtime.KeepAlive\(i\) before the call`
+		return
+	}
+}
