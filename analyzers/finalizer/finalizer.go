@@ -728,7 +728,7 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 	}
 	// The advice says what the fix does: a runtime.KeepAlive after the
 	// call, or a deferred one before it (see keepAliveFix, which says which
-// even when it offers no fix).
+	// even when it offers no fix).
 	fix, deferred, hasFix := c.keepAliveFix(call, keep, len(more) > 0)
 	advice := "add runtime.KeepAlive(" + keep + ") after the call"
 	switch {

@@ -292,7 +292,7 @@ func (ls *langServer) initialize(c *glsp.Context, p *protocol.InitializeParams) 
 		// the documents' text, to offer a fix only in the text it was
 		// computed on
 		Change: ptr(protocol.TextDocumentSyncKindIncremental),
-		Save:      &protocol.SaveOptions{IncludeText: new(bool)},
+		Save:   &protocol.SaveOptions{IncludeText: new(bool)},
 	}
 	caps.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}}
 	return protocol.InitializeResult{
