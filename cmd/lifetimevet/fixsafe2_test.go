@@ -53,7 +53,8 @@ func finTree(t *testing.T, files map[string]string) string {
 // KeepAlive deferred before it (after it, it would be dead code, and the
 // switch and the select would no longer end their functions: the file
 // would not build); a statement that shares its line with another gets its
-// KeepAlive right after it. The fixed package builds, and is clean.
+// KeepAlive right after it; so do calls that cgo wraps in a function
+// literal. The fixed package builds, and is clean.
 func TestFixFinalizerShapes(t *testing.T) {
 	bin := build(t)
 	src := finPreamble + `
@@ -92,14 +93,42 @@ func (t *T) Same() {
 		"L:\n\treturn int(C.obj_use(t.o)) + n\n", "L:\n\tdefer runtime.KeepAlive(t)\n\treturn int(C.obj_use(t.o)) + n\n",
 		"\tn := C.obj_use(t.o); /* see obj_use */ println(n)\n", "\tn := C.obj_use(t.o)\n\truntime.KeepAlive(t); /* see obj_use */ println(n)\n",
 	).Replace(src)
-	dir := finTree(t, map[string]string{"p/p.go": src})
+	// calls that cgo wraps in a function literal (a pointer argument
+	// it checks), in a file that does not import runtime
+	peek := `package p
+
+/*
+typedef struct obj { int x; } obj;
+static int obj_peek(obj *o, void *p) { return o->x; }
+*/
+import "C"
+
+import "unsafe"
+
+func (t *T) Peek(buf []byte) {
+	C.obj_peek(t.o, unsafe.Pointer(&buf[0]))
+}
+
+func (t *T) PeekN(buf []byte) int {
+	return int(C.obj_peek(t.o, unsafe.Pointer(&buf[0])))
+}
+`
+	wantPeek := strings.NewReplacer(
+		"import \"unsafe\"\n", "import \"unsafe\"\n\nimport \"runtime\"\n",
+		"\tC.obj_peek(t.o, unsafe.Pointer(&buf[0]))\n", "\tC.obj_peek(t.o, unsafe.Pointer(&buf[0]))\n\truntime.KeepAlive(t)\n",
+		"\treturn int(C.obj_peek(", "\tdefer runtime.KeepAlive(t)\n\treturn int(C.obj_peek(",
+	).Replace(peek)
+	dir := finTree(t, map[string]string{"p/p.go": src, "p/peek.go": peek})
 	_, stderr, code := runEnv(t, dir, nil, bin, "-cache=off", "-fix", "./...")
-	if code != 3 || strings.Count(stderr, ": fixed: ") != 4 {
+	if code != 3 || strings.Count(stderr, ": fixed: ") != 6 {
 		t.Errorf("status %d, stderr:\n%s", code, stderr)
 	}
 	got, _ := os.ReadFile(filepath.Join(dir, "p", "p.go"))
 	if string(got) != want {
 		t.Errorf("p.go after -fix:\n%s\nwant:\n%s", got, want)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "p", "peek.go")); string(got) != wantPeek {
+		t.Errorf("peek.go after -fix:\n%s\nwant:\n%s", got, wantPeek)
 	}
 	if _, stderr, code := runEnv(t, dir, nil, "go", "build", "./..."); code != 0 {
 		t.Errorf("the fixed package does not build:\n%s", stderr)

@@ -378,8 +378,14 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) {
 		return
 	}
 	useConfigs(configs)
+	overlay, err := goOverlay(cfg)
+	if err != nil {
+		ls.log(notify, protocol.MessageTypeError, "lifetimevet: "+err.Error())
+		return
+	}
 	incomplete := newIncompleteLog(pkgs)
 	opts := ls.cacheOpts
+	opts.Overlay = overlay
 	opts.Result, opts.Cacheable = incomplete.record, complete
 	if opts.Cache != nil {
 		opts.CacheKey = append(slices.Clip(opts.CacheKey), configs.key()...)

@@ -14,7 +14,8 @@ import (
 // owner, where the system has them), flushed to the disk, and renamed
 // over the old file. A symlink is followed (the file it names is
 // replaced, the link stays). A file with other hard links is not written:
-// replacing it would leave the other names with the old content. On any
+// replacing it would leave the other names with the old content, nor is
+// a file the process may not write (a read-only file). On any
 // error the old file is untouched and the temporary file is removed.
 func WriteFile(name string, data []byte) error {
 	real, err := filepath.EvalSymlinks(name)
@@ -30,6 +31,13 @@ func WriteFile(name string, data []byte) error {
 	}
 	if n := hardLinks(fi); n > 1 {
 		return fmt.Errorf("it has %d hard links, which replacing it would split (the other names would keep the old content)", n)
+	}
+	// A file the user may not write stays as it is (renaming over it
+	// needs only the directory's permission).
+	if f, err := os.OpenFile(real, os.O_WRONLY, 0); err != nil {
+		return unwrapPath(err)
+	} else {
+		f.Close()
 	}
 	dir := filepath.Dir(real)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(real)+".lifetimevet-*")

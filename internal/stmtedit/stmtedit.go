@@ -19,16 +19,16 @@ import (
 // number of blocks around it, in enclosing functions too (its
 // indentation in gofmt's layout). ok is
 // false when no statement of a list holds the node (it is in a
-// declaration outside a function), and when a function literal or
-// declaration comes first on the way up (the node is not in a statement).
+// declaration outside a function, or in a function's signature).
 func Enclosing(path []ast.Node) (stmt, inner ast.Stmt, depth int, ok bool) {
 	at := -1
 	for i, n := range path {
 		s, isStmt := n.(ast.Stmt)
 		if !isStmt || i+1 >= len(path) {
-			if _, fn := n.(*ast.FuncLit); fn && at < 0 {
-				return nil, nil, 0, false
-			}
+			// (a function literal on the way up, before any statement,
+			// holds the node in its signature, not its body: cgo's
+			// wrapper of a call, func() T { ... }(), at the call's
+			// position; the statement is the one the wrapper is in)
 			if _, fn := n.(*ast.FuncDecl); fn && at < 0 {
 				return nil, nil, 0, false
 			}

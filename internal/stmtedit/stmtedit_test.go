@@ -103,6 +103,8 @@ func typeName(n ast.Node) string {
 		return "*ast.IfStmt"
 	case *ast.SwitchStmt:
 		return "*ast.SwitchStmt"
+	case *ast.AssignStmt:
+		return "*ast.AssignStmt"
 	}
 	return "other"
 }
@@ -135,5 +137,28 @@ func TestLineEnd(t *testing.T) {
 		if at != want || ok != (tc.at >= 0) {
 			t.Errorf("LineEnd after %q = %d, %v; want %d, %v", tc.rest, at, ok, want, tc.at >= 0)
 		}
+	}
+}
+
+// A position at a function literal's signature (cgo's wrapper of a call
+// with pointer arguments, func() T { ... }(), is at the call's position)
+// is held by the statement the literal is in.
+func TestEnclosingWrapper(t *testing.T) {
+	src := "package p\nfunc f() (x int) {\n\tx = func() int { return 0 }()\n\treturn\n}\n"
+	f, err := parser.ParseFile(token.NewFileSet(), "x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lit *ast.FuncLit
+	ast.Inspect(f, func(n ast.Node) bool {
+		if l, ok := n.(*ast.FuncLit); ok {
+			lit = l
+		}
+		return true
+	})
+	path, _ := astutil.PathEnclosingInterval(f, lit.Pos(), lit.Pos())
+	stmt, _, depth, ok := Enclosing(path)
+	if _, assign := stmt.(*ast.AssignStmt); !ok || !assign || depth != 1 {
+		t.Errorf("Enclosing at the literal: %T depth %d, %v", stmt, depth, ok)
 	}
 }
