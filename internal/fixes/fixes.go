@@ -20,7 +20,18 @@
 // since; Apply reads each file again before it writes it and refuses a file
 // that changed in between, and writes each file once however many names
 // (symlinks, hard links) and packages reach it. No fix is offered in a file
-// marked as generated ("// Code generated ... DO NOT EDIT.").
+// marked as generated ("// Code generated ... DO NOT EDIT."), nor in a file
+// an -overlay replaces (what was analysed is not on disk).
+//
+// Edits are of the bytes of the files themselves, never of positions a
+// //line directive gives: in a file the user wrote, a fix is placed by its
+// raw offsets; through cgo's output, whose positions are the ones cgo's
+// parser saw (through the user's own directives), only into the file cgo
+// read, and only when that file has no //line directive of its own. A fix
+// that would leave a Go file unparsable is refused (by Map, so that no
+// driver offers it, and again by Apply for the fixes of a file together).
+// A file is replaced whole (WriteFile): a write that fails leaves it as it
+// was.
 package fixes
 
 import (
