@@ -16,6 +16,7 @@ import (
 	"github.com/lifetimevet/lifetimevet/internal/cfg"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
 	"github.com/lifetimevet/lifetimevet/internal/srcname"
+	"github.com/lifetimevet/lifetimevet/internal/stmtedit"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 	"github.com/lifetimevet/lifetimevet/passes/model"
@@ -787,13 +788,14 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 		keep = coll
 	}
 	// The advice says what the fix does: a runtime.KeepAlive after the
-	// call, or a deferred one before it (see keepAliveFix).
+	// call, or a deferred one before it (see keepAliveFix, which says which
+	// even when it offers no fix).
 	fix, deferred, hasFix := c.keepAliveFix(call, keep, len(more) > 0)
 	advice := "add runtime.KeepAlive(" + keep + ") after the call"
 	switch {
-	case hasFix && deferred && len(more) > 0:
+	case deferred && len(more) > 0:
 		advice = "add defer runtime.KeepAlive(" + keep + ") before the first of them"
-	case hasFix && deferred:
+	case deferred:
 		advice = "add defer runtime.KeepAlive(" + keep + ") before the call"
 	case len(more) > 0:
 		advice = "add runtime.KeepAlive(" + keep + ") after the last of them"
@@ -829,10 +831,18 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 }
 
 // keepAliveFix inserts runtime.KeepAlive(obj) after the statement that
-// makes the call, or, when that statement returns or later calls are at risk
-// too (several), defers it just before (deferred is true). In a loop it
-// never defers, and offers no fix when later calls are at risk too (a
-// KeepAlive after the first call would not cover them).
+// makes the call, or, when control never gets past that statement (it
+// returns, panics, or is another terminating statement) or later calls are
+// at risk too (several), defers it just before (deferred is true). The
+// statement is the element of the statement list that holds the call (a
+// block, a case or comm clause's body, through labels). In a loop it never
+// defers for later calls, and offers no fix when later calls are at risk
+// too (a KeepAlive after the first call would not cover them); it offers
+// none either for a defer before anything but a return or a panic in a
+// function with a goto (the defer could pile up on a jump back), nor when
+// no statement list holds the call. An insertion
+// after the statement goes after the comments that end its line, or, when
+// other code follows it on its line, right after it on a line of its own.
 func (c *checker) keepAliveFix(call *ssa.Call, obj string, several bool) (fix analysis.SuggestedFix, deferred, ok bool) {
 	pos := call.Pos()
 	if cc := c.calls.Lookup(call); cc != nil {
@@ -848,19 +858,8 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, several bool) (fix an
 		return analysis.SuggestedFix{}, false, false
 	}
 	path, _ := astutil.PathEnclosingInterval(file, pos, pos)
-	var stmt ast.Stmt
-	depth := 0
-	for i, n := range path {
-		if s, ok := n.(ast.Stmt); ok && i+1 < len(path) {
-			if _, inBlock := path[i+1].(*ast.BlockStmt); inBlock && stmt == nil {
-				stmt = s
-			}
-		}
-		if _, ok := n.(*ast.BlockStmt); ok && stmt != nil {
-			depth++
-		}
-	}
-	if stmt == nil {
+	stmt, inner, depth, found := stmtedit.Enclosing(path)
+	if !found {
 		return analysis.SuggestedFix{}, false, false
 	}
 	rt, imported, ok := c.runtimeName(file, pos)
@@ -869,33 +868,62 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, several bool) (fix an
 	}
 	indent := "\n" + strings.Repeat("\t", max(depth, 1))
 	inLoop := false
+	var body ast.Node
 	for _, n := range path {
-		switch n.(type) {
+		switch n := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
 			inLoop = true
-		case *ast.FuncLit, *ast.FuncDecl:
+		case *ast.FuncLit:
+			body = n.Body
+			goto done
+		case *ast.FuncDecl:
+			body = n.Body
 			goto done
 		}
 	}
 done:
-	var edits []analysis.TextEdit
-	msg := "Add runtime.KeepAlive(" + obj + ") after the call"
-	_, ret := stmt.(*ast.ReturnStmt)
-	if several && inLoop {
+	if several && inLoop || body == nil {
 		return analysis.SuggestedFix{}, false, false
 	}
-	if ret || several {
+	var edits []analysis.TextEdit
+	msg := "Add runtime.KeepAlive(" + obj + ") after the call"
+	exits := false // inner leaves the function: a return or a panic
+	switch s := inner.(type) {
+	case *ast.ReturnStmt:
+		exits = true
+	case *ast.ExprStmt:
+		exits = stmtedit.Terminates(s, c.pass.TypesInfo)
+	}
+	if exits || several || stmtedit.Terminates(inner, c.pass.TypesInfo) {
+		if !exits && stmtedit.HasGoto(body) {
+			// a jump back would run the defer again and again: the
+			// advice stays, the fix is the user's to place
+			return analysis.SuggestedFix{}, true, false
+		}
 		deferred = true
 		msg = "Add defer runtime.KeepAlive(" + obj + ") before the call"
-		edits = append(edits, analysis.TextEdit{Pos: stmt.Pos(), End: stmt.Pos(), NewText: []byte("defer " + rt + "KeepAlive(" + obj + ")" + indent)})
+		// after the labels, which then name the defer (a goto to one
+		// runs it), unless a break or continue may name them (there
+		// is no goto then: only falling in reaches the label)
+		at := inner.Pos()
+		if stmtedit.Breakable(inner) {
+			at = stmt.Pos()
+		}
+		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte("defer " + rt + "KeepAlive(" + obj + ")" + indent)})
 	} else {
-		// after the statement and any comment that ends its line
+		// after the statement and the comments that end its line, in
+		// the file as it is (not as //line directives present it)
 		end := stmt.End()
-		line := c.pass.Fset.Position(end).Line
-		for _, cg := range file.Comments {
-			if cg.Pos() >= end && c.pass.Fset.Position(cg.Pos()).Line == line {
-				end = cg.End()
-			}
+		tf := c.pass.Fset.File(end)
+		if tf == nil || c.pass.ReadFile == nil {
+			return analysis.SuggestedFix{}, false, false
+		}
+		src, err := c.pass.ReadFile(tf.Name())
+		if err != nil || tf.Size() != len(src) {
+			return analysis.SuggestedFix{}, false, false
+		}
+		if at, ok := stmtedit.LineEnd(src, tf.Offset(end)); ok {
+			end = tf.Pos(at)
 		}
 		edits = append(edits, analysis.TextEdit{Pos: end, End: end, NewText: []byte(indent + rt + "KeepAlive(" + obj + ")")})
 	}

@@ -20,4 +20,6 @@ func TestFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fix")
 	// runtime imported under another name, and hidden by a parameter
 	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixalias")
+	// each kind of statement list and of statement
+	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixstmt")
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/lifetimevet/lifetimevet/internal/diag"
 	"github.com/lifetimevet/lifetimevet/internal/scope"
 	"github.com/lifetimevet/lifetimevet/internal/srcname"
+	"github.com/lifetimevet/lifetimevet/internal/stmtedit"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/concurrency"
 	"github.com/lifetimevet/lifetimevet/passes/guards"
@@ -850,7 +851,11 @@ func (c *checker) reloadFix(add, ld *guards.Access) (analysis.SuggestedFix, bool
 	if tf := c.pass.Fset.File(addStmt.Pos()); tf != nil {
 		start := tf.PositionFor(addStmt.Pos(), false)
 		end := tf.PositionFor(addStmt.End(), false)
-		if start.Line == end.Line && end.Line < tf.LineCount() && c.aloneOnLine(file, addStmt) {
+		// the whole line only when the Add is a statement of a list of
+		// its own: not under a label (which the line holds too, and a
+		// goto names) nor an if's or a switch's init
+		path, _ := astutil.PathEnclosingInterval(file, addStmt.Pos(), addStmt.End())
+		if start.Line == end.Line && end.Line < tf.LineCount() && stmtedit.InList(path, addStmt) && c.aloneOnLine(file, addStmt) {
 			del = analysis.TextEdit{Pos: tf.LineStart(start.Line), End: tf.LineStart(start.Line + 1)}
 		}
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/lifetimevet/lifetimevet/internal/driver"
 )
 
 // cgoDropped returns a notice for each package that the patterns name but
@@ -138,6 +140,23 @@ func goEnv(cfg *packages.Config, name string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// goOverlay returns the -overlay the go command uses for cfg (from
+// GOFLAGS, as go env reports it, and cfg's build flags), or nil.
+func goOverlay(cfg *packages.Config) (driver.Overlay, error) {
+	dir := cfg.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	goflags := goEnv(cfg, "GOFLAGS")
+	if goflags == "" {
+		goflags = os.Getenv("GOFLAGS")
+	}
+	if !strings.Contains(goflags, "overlay") && !slices.ContainsFunc(cfg.BuildFlags, func(f string) bool { return strings.Contains(f, "overlay") }) {
+		return nil, nil
+	}
+	return driver.OverlayFlag(goflags, cfg.BuildFlags, dir)
 }
 
 func cgoEnabled(cfg *packages.Config) bool {

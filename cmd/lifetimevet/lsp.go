@@ -80,6 +80,7 @@ Flags:
 		open:      map[string]bool{},
 		paths:     map[string][]string{},
 		imports:   map[string]map[string]bool{},
+		docs:      map[string]*lspDoc{},
 	}
 	if len(ls.analyzers) == 0 {
 		fatalf("no analyzers selected")
@@ -100,18 +101,23 @@ Flags:
 		Exit:        func(*glsp.Context) error { os.Exit(0); return nil },
 		SetTrace:    func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
 		TextDocumentDidOpen: func(c *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
+			ls.opened(p.TextDocument)
 			return ls.schedule(c, p.TextDocument.URI, false)
 		},
 		TextDocumentDidSave: func(c *glsp.Context, p *protocol.DidSaveTextDocumentParams) error {
 			return ls.schedule(c, p.TextDocument.URI, true)
 		},
-		TextDocumentDidChange: func(*glsp.Context, *protocol.DidChangeTextDocumentParams) error { return nil },
+		TextDocumentDidChange: func(_ *glsp.Context, p *protocol.DidChangeTextDocumentParams) error {
+			ls.changed(p)
+			return nil
+		},
 		TextDocumentDidClose: func(c *glsp.Context, p *protocol.DidCloseTextDocumentParams) error {
 			if name, ok := uriPath(p.TextDocument.URI); ok {
 				ls.mu.Lock()
 				delete(ls.open, name)
 				ls.mu.Unlock()
 			}
+			ls.closed(p.TextDocument.URI)
 			return nil
 		},
 		TextDocumentCodeAction: ls.codeAction,
@@ -185,6 +191,9 @@ type langServer struct {
 	queue   []lspJob
 	working bool // the worker is running
 	notify  glsp.NotifyFunc
+	docs    map[string]*lspDoc // the documents open in the client, by file name
+	// whether the client takes versioned edits (documentChanges)
+	versionedEdits bool
 }
 
 // An lspJob is a package directory to analyse; saved says that one of its
@@ -192,6 +201,100 @@ type langServer struct {
 type lspJob struct {
 	dir   string
 	saved bool
+}
+
+// An lspDoc is a document open in the client: its version and its text as
+// the client has it (nil when the server could not follow a change).
+type lspDoc struct {
+	version protocol.Integer
+	text    []byte
+}
+
+func (ls *langServer) opened(d protocol.TextDocumentItem) {
+	name, ok := uriPath(d.URI)
+	if !ok {
+		return
+	}
+	ls.mu.Lock()
+	ls.docs[name] = &lspDoc{version: d.Version, text: []byte(d.Text)}
+	ls.mu.Unlock()
+}
+
+func (ls *langServer) closed(uri protocol.DocumentUri) {
+	name, ok := uriPath(uri)
+	if !ok {
+		return
+	}
+	ls.mu.Lock()
+	delete(ls.docs, name)
+	ls.mu.Unlock()
+}
+
+// changed follows the client's edits of an open document, whole or by
+// range (a range the text does not have makes the text unknown: no fix is
+// offered in it until it is opened again).
+func (ls *langServer) changed(p *protocol.DidChangeTextDocumentParams) {
+	name, ok := uriPath(p.TextDocument.URI)
+	if !ok {
+		return
+	}
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	d := ls.docs[name]
+	if d == nil {
+		// not opened (or opened before a restart): its text is unknown
+		d = &lspDoc{}
+		ls.docs[name] = d
+	}
+	d.version = p.TextDocument.Version
+	for _, ch := range p.ContentChanges {
+		switch ch := ch.(type) {
+		case protocol.TextDocumentContentChangeEventWhole:
+			d.text = []byte(ch.Text)
+		case protocol.TextDocumentContentChangeEvent:
+			if d.text == nil || ch.Range == nil {
+				d.text = nil
+				continue
+			}
+			start, ok1 := utf16Offset(d.text, ch.Range.Start)
+			end, ok2 := utf16Offset(d.text, ch.Range.End)
+			if !ok1 || !ok2 || end < start {
+				d.text = nil
+				continue
+			}
+			d.text = slices.Concat(d.text[:start], []byte(ch.Text), d.text[end:])
+		default:
+			d.text = nil
+		}
+	}
+}
+
+// utf16Offset returns the byte offset in text of an LSP position (a
+// zero-based line, a character in UTF-16 code units).
+func utf16Offset(text []byte, p protocol.Position) (int, bool) {
+	off := 0
+	for range p.Line {
+		i := bytes.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return 0, false
+		}
+		off += i + 1
+	}
+	line := text[off:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	n := 0
+	for i, r := range string(line) {
+		if n >= int(p.Character) {
+			return off + i, n == int(p.Character)
+		}
+		n += utf16.RuneLen(r)
+	}
+	if n == int(p.Character) {
+		return off + len(line), true
+	}
+	return 0, false
 }
 
 // An lspFix is a diagnostic with a fix that maps to the user's files.
@@ -202,12 +305,19 @@ type lspFix struct {
 }
 
 func (ls *langServer) initialize(c *glsp.Context, p *protocol.InitializeParams) (any, error) {
+	if w := p.Capabilities.Workspace; w != nil && w.WorkspaceEdit != nil && w.WorkspaceEdit.DocumentChanges != nil {
+		ls.mu.Lock()
+		ls.versionedEdits = *w.WorkspaceEdit.DocumentChanges
+		ls.mu.Unlock()
+	}
 	caps := ls.handler.CreateServerCapabilities()
 	yes := true
 	caps.TextDocumentSync = &protocol.TextDocumentSyncOptions{
 		OpenClose: &yes,
-		Change:    ptr(protocol.TextDocumentSyncKindNone),
-		Save:      &protocol.SaveOptions{IncludeText: new(bool)},
+		// the documents' text, to offer a fix only in the text it was
+		// computed on
+		Change: ptr(protocol.TextDocumentSyncKindIncremental),
+		Save:   &protocol.SaveOptions{IncludeText: new(bool)},
 	}
 	caps.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}}
 	return protocol.InitializeResult{
@@ -335,8 +445,14 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []strin
 		return
 	}
 	useConfigs(configs)
+	overlay, err := goOverlay(cfg)
+	if err != nil {
+		ls.log(notify, protocol.MessageTypeError, "lifetimevet: "+err.Error())
+		return
+	}
 	incomplete := newIncompleteLog(pkgs)
 	opts := ls.cacheOpts
+	opts.Overlay = overlay
 	opts.Result, opts.Notes, opts.Replay = incomplete.record, incomplete.notes, incomplete.replay
 	if opts.Cache != nil {
 		// the model and configuration files as this analysis reads them
@@ -370,7 +486,7 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []strin
 		}
 	}
 	fileFixes := map[string][]lspFix{}
-	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile}
+	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile, Overlaid: graph.Overlaid}
 	conv := lineCache{}
 	for _, f := range collectFindings(graph) {
 		name := f.posn.Filename
@@ -462,6 +578,13 @@ func (ls *langServer) log(notify glsp.NotifyFunc, t protocol.MessageType, msg st
 }
 
 // codeAction offers the fixes of the diagnostics in the requested range.
+// A fix is made of byte offsets into the files as analysed: it is offered
+// only when the text the client edits is that content, for each file it
+// edits: the client's text of a document open in it (which unsaved
+// changes make another text), the file on disk otherwise. Its edits are
+// positions in that text, and carry the document's version when the
+// client takes versioned edits (it then refuses them once the document
+// changed).
 func (ls *langServer) codeAction(c *glsp.Context, p *protocol.CodeActionParams) (any, error) {
 	name, ok := uriPath(p.TextDocument.URI)
 	if !ok {
@@ -469,40 +592,101 @@ func (ls *langServer) codeAction(c *glsp.Context, p *protocol.CodeActionParams) 
 	}
 	ls.mu.Lock()
 	fs := slices.Clone(ls.fixes[name])
+	type doc struct {
+		version protocol.Integer
+		text    []byte
+		open    bool
+	}
+	docs := map[string]doc{}
+	for _, f := range fs {
+		for _, e := range f.fix.Edits {
+			if d := ls.docs[e.File]; d != nil {
+				docs[e.File] = doc{d.version, d.text, true}
+			}
+		}
+	}
+	versioned := ls.versionedEdits
 	ls.mu.Unlock()
 	actions := []protocol.CodeAction{}
-	conv := lineCache{}
 	for _, f := range fs {
 		if !overlaps(f.diag.Range, p.Range) {
 			continue
 		}
-		// The edits are offsets into the files as analysed: a file
-		// saved since gets no fix until it is analysed again.
+		// The text each file has where the client will apply the edit.
+		texts := map[string][]byte{}
 		stale := ""
-		for name, sum := range f.sums {
-			if data, err := os.ReadFile(name); err != nil || sha256.Sum256(data) != sum {
-				stale = name
+		for _, e := range f.fix.Edits {
+			if _, ok := texts[e.File]; ok {
+				continue
 			}
+			var text []byte
+			if d, ok := docs[e.File]; ok {
+				if d.text == nil {
+					stale = e.File + " has changes in the editor that the server could not follow"
+					break
+				}
+				text = d.text
+				if sha256.Sum256(text) != f.sums[e.File] {
+					stale = e.File + " has changes in the editor that the analysis has not seen (save it to analyse it again)"
+					break
+				}
+			} else {
+				data, err := os.ReadFile(e.File)
+				if err != nil || sha256.Sum256(data) != f.sums[e.File] {
+					stale = e.File + " changed since it was analysed"
+					break
+				}
+				text = data
+			}
+			texts[e.File] = text
 		}
 		if stale != "" {
-			ls.log(c.Notify, protocol.MessageTypeInfo, fmt.Sprintf("lifetimevet: the fix %q is not offered: %s changed since it was analysed", f.fix.Message, stale))
+			ls.log(c.Notify, protocol.MessageTypeInfo, fmt.Sprintf("lifetimevet: the fix %q is not offered: %s", f.fix.Message, stale))
 			continue
 		}
+		conv := lineCache{}
+		for name, text := range texts {
+			conv[name] = bytes.SplitAfter(text, []byte("\n"))
+		}
 		changes := map[protocol.DocumentUri][]protocol.TextEdit{}
+		var order []string
+		complete := true
 		for _, e := range f.fix.Edits {
 			start, ok1 := conv.offsetPosition(e.File, e.Start)
 			end, ok2 := conv.offsetPosition(e.File, e.End)
 			if !ok1 || !ok2 {
-				continue
+				complete = false
+				break
 			}
 			uri := pathURI(e.File)
+			if changes[uri] == nil {
+				order = append(order, e.File)
+			}
 			changes[uri] = append(changes[uri], protocol.TextEdit{Range: protocol.Range{Start: start, End: end}, NewText: e.New})
+		}
+		if !complete {
+			continue
+		}
+		edit := &protocol.WorkspaceEdit{Changes: changes}
+		if versioned {
+			edit = &protocol.WorkspaceEdit{}
+			for _, name := range order {
+				id := protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: pathURI(name)}}
+				if d, ok := docs[name]; ok {
+					id.Version = ptr(d.version)
+				}
+				var edits []any
+				for _, te := range changes[pathURI(name)] {
+					edits = append(edits, te)
+				}
+				edit.DocumentChanges = append(edit.DocumentChanges, protocol.TextDocumentEdit{TextDocument: id, Edits: edits})
+			}
 		}
 		actions = append(actions, protocol.CodeAction{
 			Title:       f.fix.Message,
 			Kind:        ptr(protocol.CodeActionKindQuickFix),
 			Diagnostics: []protocol.Diagnostic{f.diag},
-			Edit:        &protocol.WorkspaceEdit{Changes: changes},
+			Edit:        edit,
 		})
 	}
 	return actions, nil

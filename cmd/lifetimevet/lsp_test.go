@@ -296,9 +296,12 @@ func TestLSPCodeAction(t *testing.T) {
 	}
 }
 
-// TestLSPCodeActionStale: a file changed on disk since its analysis gets
-// no code action (its offsets are stale) until it is analysed again, and
-// the log says why.
+// TestLSPCodeActionStale: a fix is offered only in the text it was computed
+// on. The client's text of an open document counts: an unsaved change
+// (whole or by range) withdraws the fix, undoing it brings the fix back
+// with the document's new version (documentChanges, for a client that
+// takes them); a closed file changed on disk gets no fix either. The log
+// says why.
 func TestLSPCodeActionStale(t *testing.T) {
 	bin := buildTags(t, "lifetimevet_testfix")
 	dir := t.TempDir()
@@ -311,11 +314,13 @@ func TestLSPCodeActionStale(t *testing.T) {
 	}
 	file := filepath.Join(dir, "keepalive.go")
 	c := startLSP(t, bin, dir)
-	initialize(t, c, dir)
+	c.call(t, "initialize", map[string]any{"processId": os.Getpid(), "rootUri": fileURI(dir), "capabilities": map[string]any{
+		"workspace": map[string]any{"workspaceEdit": map[string]any{"documentChanges": true}}}}, new(any))
+	c.notify(t, "initialized", map[string]any{})
 	didOpen(t, c, file)
 	var keep *lspDiagnostic
 	for _, d := range c.wait(t, fileURI(file)) {
-		if strings.HasPrefix(d.Message, "keep p's owner alive") {
+		if d.Code == "testkeepalive" && d.Range.Start.Line == 20 && strings.HasPrefix(d.Message, "keep p's owner alive") {
 			keep = &d
 			break
 		}
@@ -324,21 +329,95 @@ func TestLSPCodeActionStale(t *testing.T) {
 		t.Fatal("no KeepAlive diagnostic")
 	}
 	data, _ := os.ReadFile(file)
-	os.WriteFile(file, append([]byte("// a line added outside the editor\n"), data...), 0o666)
-	var actions []struct{ Title string }
-	c.call(t, "textDocument/codeAction", map[string]any{
-		"textDocument": map[string]any{"uri": fileURI(file)},
-		"range":        keep.Range,
-		"context":      map[string]any{"diagnostics": []any{}},
-	}, &actions)
-	if len(actions) != 0 {
-		t.Errorf("code actions on a changed file: %+v", actions)
+	type action struct {
+		Title string
+		Edit  struct {
+			Changes         map[string]any
+			DocumentChanges []struct {
+				TextDocument struct {
+					URI     string
+					Version *int
+				}
+				Edits []struct {
+					Range   struct{ Start, End struct{ Line, Character int } }
+					NewText string
+				}
+			}
+		}
 	}
-	c.mu.Lock()
-	logs := strings.Join(c.logs, "\n")
-	c.mu.Unlock()
-	if !strings.Contains(logs, "keepalive.go changed since it was analysed") {
-		t.Errorf("log: %s", logs)
+	actions := func() []action {
+		var out []action
+		c.call(t, "textDocument/codeAction", map[string]any{
+			"textDocument": map[string]any{"uri": fileURI(file)},
+			"range":        keep.Range,
+			"context":      map[string]any{"diagnostics": []any{}},
+		}, &out)
+		return out
+	}
+	logs := func() string {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return strings.Join(c.logs, "\n")
+	}
+	// versioned: check the edit carries the version and its place
+	offered := func(version int) {
+		t.Helper()
+		as := actions()
+		if len(as) != 1 || as[0].Edit.Changes != nil || len(as[0].Edit.DocumentChanges) != 1 {
+			t.Fatalf("code actions at version %d: %+v", version, as)
+		}
+		dc := as[0].Edit.DocumentChanges[0]
+		if dc.TextDocument.URI != fileURI(file) || dc.TextDocument.Version == nil || *dc.TextDocument.Version != version ||
+			len(dc.Edits) != 1 || dc.Edits[0].Range.Start.Line != 20 || dc.Edits[0].Range.Start.Character != 13 {
+			t.Errorf("the versioned edit at version %d: %+v", version, dc)
+		}
+	}
+	offered(1)
+
+	// an unsaved line at the top, the whole text sent
+	added := "// Package keepalive: an unsaved line.\n"
+	c.notify(t, "textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": fileURI(file), "version": 2},
+		"contentChanges": []any{map[string]any{"text": added + string(data)}},
+	})
+	if as := actions(); len(as) != 0 {
+		t.Errorf("code actions on a document with unsaved changes: %+v", as)
+	}
+	if !strings.Contains(logs(), "keepalive.go has changes in the editor that the analysis has not seen") {
+		t.Errorf("log: %s", logs())
+	}
+	// undone, by range: the text is the analysed one again
+	c.notify(t, "textDocument/didChange", map[string]any{
+		"textDocument": map[string]any{"uri": fileURI(file), "version": 3},
+		"contentChanges": []any{map[string]any{
+			"range": map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 1, "character": 0}},
+			"text":  "",
+		}},
+	})
+	offered(3)
+	// a change by range that does not fit the text: unknown, no fix
+	c.notify(t, "textDocument/didChange", map[string]any{
+		"textDocument": map[string]any{"uri": fileURI(file), "version": 4},
+		"contentChanges": []any{map[string]any{
+			"range": map[string]any{"start": map[string]any{"line": 9999, "character": 0}, "end": map[string]any{"line": 9999, "character": 0}},
+			"text":  "x",
+		}},
+	})
+	if as := actions(); len(as) != 0 {
+		t.Errorf("code actions on a document the server lost track of: %+v", as)
+	}
+	if !strings.Contains(logs(), "keepalive.go has changes in the editor that the server could not follow") {
+		t.Errorf("log: %s", logs())
+	}
+
+	// closed, then changed on disk
+	c.notify(t, "textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": fileURI(file)}})
+	os.WriteFile(file, append([]byte("// a line added outside the editor\n"), data...), 0o666)
+	if as := actions(); len(as) != 0 {
+		t.Errorf("code actions on a changed file: %+v", as)
+	}
+	if !strings.Contains(logs(), "keepalive.go changed since it was analysed") {
+		t.Errorf("log: %s", logs())
 	}
 }
 

@@ -189,12 +189,18 @@ func standalone(args []string) (status int) {
 		return 1
 	}
 	useConfigs(configs)
+	overlay, err := goOverlay(cfg)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
+		return 1
+	}
 	run := configs.configured(selected)
 	incomplete := newIncompleteLog(pkgs)
 	prog = newProgress(os.Stderr)
 	opts := tm.options(run)
 	opts.PackageDone = prog.countPackages(pkgs)
 	opts.Result, opts.Notes, opts.Replay = incomplete.record, incomplete.notes, incomplete.replay
+	opts.Overlay = overlay
 	if c, key := openCache(*cacheMode, []byte("tags="+*tags)); c != nil {
 		defer c.Close()
 		// the model and configuration files, per package (inputs.go)
@@ -239,7 +245,7 @@ func standalone(args []string) (status int) {
 	cwd, _ := os.Getwd()
 	incomplete.print(os.Stderr, cwd)
 	findings := collectFindings(graph)
-	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile}
+	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile, Overlaid: graph.Overlaid}
 	fixFailed := false
 	if *fix {
 		fixFailed = applyFixes(os.Stderr, findings, files, cwd) != 0

@@ -9,7 +9,6 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
-	"os"
 	"reflect"
 	"slices"
 
@@ -143,7 +142,7 @@ func (d *driver) cacheKey(n *node) bool {
 		fmt.Fprintf(h, "sizes %#v\x00", pkg.TypesSizes)
 	}
 	hashFile := func(kind, name string) bool {
-		src, err := os.ReadFile(name)
+		src, err := d.opts.Overlay.read(name)
 		if err != nil {
 			return false
 		}
@@ -328,7 +327,7 @@ func decodeDiagnostic(cd cachedDiagnostic, pos func(cachedPos) (token.Pos, bool)
 // parser reads it, see typeCheck, scanned for its lines and directives;
 // another file by its lines).
 func (d *driver) rebuildFile(pkg *packages.Package, cf cachedFile) (*token.File, bool) {
-	src, err := os.ReadFile(cf.Name)
+	src, err := d.opts.Overlay.read(cf.Name)
 	if err != nil {
 		return nil, false
 	}

@@ -106,6 +106,10 @@ type Options struct {
 	// place of Result. Calls may be concurrent.
 	Notes  func(act *Action, result any) []string
 	Replay func(act *Action, notes []string)
+	// Overlay, if not nil, is the go command's -overlay the packages
+	// were loaded with (see OverlayFlag): the package's files are read
+	// through it.
+	Overlay Overlay
 }
 
 // A Graph is the outcome of Analyze: an action per analyzer and package.
@@ -117,6 +121,7 @@ type Graph struct {
 
 	digests   map[string][sha256.Size]byte
 	rewritten map[string][]byte
+	overlay   Overlay
 
 	// CacheHits and CacheMisses count the packages loaded from
 	// Options.Cache and those analysed (with a cache); Missed names the
@@ -128,7 +133,8 @@ type Graph struct {
 // ReadFile reads a file as the driver parsed it: for cgo's rewrite of a
 // file with a relative //line directive, the content with the directive's
 // file name resolved (see resolveLineDirectives); otherwise what is on
-// disk.
+// disk (for a file replaced by an overlay, not what was analysed, which
+// its digest tells).
 func (g *Graph) ReadFile(name string) ([]byte, error) {
 	if src, ok := g.rewritten[name]; ok {
 		return src, nil
@@ -304,7 +310,7 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 			if slices.Contains(pkg.CompiledGoFiles, name) {
 				continue
 			}
-			if src, err := os.ReadFile(name); err == nil {
+			if src, err := opts.Overlay.read(name); err == nil {
 				d.digest(name, src)
 			}
 		}
@@ -318,6 +324,7 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 	}
 	g.digests = d.digests
 	g.rewritten = d.rewritten
+	g.overlay = opts.Overlay
 	g.CacheHits, g.CacheMisses = int(d.hits.Load()), int(d.misses.Load())
 	g.Missed = d.missed
 	slices.Sort(g.Missed)
@@ -499,7 +506,7 @@ func (d *driver) typeCheck(pkg *packages.Package, root bool) {
 // resolved (and kept for ReadFile). For a root package, it records the
 // file's digest.
 func (d *driver) readGoFile(pkg *packages.Package, name string, root bool) ([]byte, error) {
-	src, err := os.ReadFile(name)
+	src, err := d.opts.Overlay.read(name)
 	if err != nil {
 		return nil, err
 	}
@@ -799,7 +806,7 @@ func (d *driver) readFileOf(pass *analysis.Pass, pkg *packages.Package) func(str
 		if ok {
 			return src, nil
 		}
-		return os.ReadFile(name)
+		return d.opts.Overlay.read(name)
 	}
 }
 

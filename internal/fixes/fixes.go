@@ -20,7 +20,18 @@
 // since; Apply reads each file again before it writes it and refuses a file
 // that changed in between, and writes each file once however many names
 // (symlinks, hard links) and packages reach it. No fix is offered in a file
-// marked as generated ("// Code generated ... DO NOT EDIT.").
+// marked as generated ("// Code generated ... DO NOT EDIT."), nor in a file
+// an -overlay replaces (what was analysed is not on disk).
+//
+// Edits are of the bytes of the files themselves, never of positions a
+// //line directive gives: in a file the user wrote, a fix is placed by its
+// raw offsets; through cgo's output, whose positions are the ones cgo's
+// parser saw (through the user's own directives), only into the file cgo
+// read, and only when that file has no //line directive of its own. A fix
+// that would leave a Go file unparsable is refused (by Map, so that no
+// driver offers it, and again by Apply for the fixes of a file together).
+// A file is replaced whole (WriteFile): a write that fails leaves it as it
+// was.
 package fixes
 
 import (
@@ -32,6 +43,7 @@ import (
 	"go/ast"
 	"go/format"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -77,8 +89,14 @@ type Files struct {
 	// analysed (it changed since, or was never analysed).
 	Digest func(name string) (sum [sha256.Size]byte, ok bool)
 
-	stats map[string]os.FileInfo // of the source files, for sameFile
-	fixed map[string]bool        // files Apply wrote
+	// Overlaid, if not nil, reports whether a file is replaced by an
+	// overlay (the go command's -overlay): the analysis saw another
+	// content than the file's, and no edit of it is made.
+	Overlaid func(name string) bool
+
+	stats      map[string]os.FileInfo // of the source files, for sameFile
+	fixed      map[string]bool        // files Apply wrote
+	directives map[string]bool        // whether a user's file has //line directives
 }
 
 func (fs *Files) readFile(name string) ([]byte, error) {
@@ -94,6 +112,9 @@ func (fs *Files) readFile(name string) ([]byte, error) {
 func (fs *Files) read(name string) ([]byte, error) {
 	if data, ok := fs.data[name]; ok {
 		return data, nil
+	}
+	if fs.Overlaid != nil && fs.Overlaid(name) {
+		return nil, fmt.Errorf("%s is replaced by an -overlay: the analysis saw the overlay's content, not the file's, and no fix is written to it", name)
 	}
 	data, err := fs.readFile(name)
 	if err != nil {
@@ -131,7 +152,62 @@ func (fs *Files) Map(fset *token.FileSet, fix analysis.SuggestedFix, sources []s
 		}
 		out.Edits = append(out.Edits, m)
 	}
+	// The fix alone must leave each Go file it edits parseable.
+	byFile := map[string][]Edit{}
+	for _, e := range out.Edits {
+		byFile[e.File] = append(byFile[e.File], e)
+	}
+	for name, edits := range byFile {
+		data, err := fs.read(name)
+		if err != nil {
+			return nil, err
+		}
+		result, err := splice(data, edits)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		if err := parses(name, result); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
+}
+
+// splice returns data with edits (of one file, not overlapping) made, new
+// lines taking the line ends of the lines they edit.
+func splice(data []byte, edits []Edit) ([]byte, error) {
+	edits = slices.Clone(edits)
+	slices.SortStableFunc(edits, func(a, b Edit) int { return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End)) })
+	var out bytes.Buffer
+	last := 0
+	for _, e := range edits {
+		if e.Start < last || e.End < e.Start || e.End > len(data) {
+			return nil, errors.New("an edit lies past the end of the file or overlaps another")
+		}
+		out.Write(data[last:e.Start])
+		out.WriteString(lineEnds(data, e))
+		last = e.End
+	}
+	out.Write(data[last:])
+	return out.Bytes(), nil
+}
+
+// parses returns why data, the content a fix gives Go file name, does not
+// parse (a fix that breaks the syntax of a file is never made), or nil.
+// Files whose name does not end in .go are not checked.
+func parses(name string, data []byte) error {
+	if !strings.HasSuffix(name, ".go") {
+		return nil
+	}
+	_, err := parser.ParseFile(token.NewFileSet(), name, data, parser.ParseComments|parser.SkipObjectResolution)
+	if err == nil {
+		return nil
+	}
+	var list scanner.ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		err = list[0]
+	}
+	return fmt.Errorf("the fixed %s would not parse (%v)", filepath.Base(name), err)
 }
 
 // check reports why edit e may not be made: its file is not one of the
@@ -251,9 +327,26 @@ func (fs *Files) mapEdit(fset *token.FileSet, e analysis.TextEdit, sources []str
 	if err != nil {
 		return Edit{}, fmt.Errorf("reading cgo's output: %v", err)
 	}
+	// The positions that cgo's output gives are of the file it was made
+	// from (its first //line directive names it), as cgo's parser saw
+	// them: through the user's own //line directives, if the file has
+	// any. Such a position may name another file of the package or
+	// another line of the same file (the physical position is lost), so
+	// an edit is carried only into the file cgo read, and only when that
+	// file has no //line directive of its own.
+	origin := cgoOrigin(gen)
+	if origin == "" {
+		return Edit{}, fmt.Errorf("the edit at %s is in a generated file that does not say which file it was made from", where)
+	}
+	if !fs.sameName(adj.Filename, origin) {
+		return Edit{}, fmt.Errorf("the edit at %s is in %s only by a //line directive in %s, which cgo's output is of", where, filepath.Base(adj.Filename), filepath.Base(origin))
+	}
 	user, err := fs.read(adj.Filename)
 	if err != nil {
 		return Edit{}, err
+	}
+	if fs.hasLineDirectives(adj.Filename, user) {
+		return Edit{}, fmt.Errorf("%s has //line directives of its own: the positions cgo's output gives are not those of its lines", filepath.Base(adj.Filename))
 	}
 	if raw.Offset == rawEnd.Offset && (raw.Offset == len(gen) || gen[raw.Offset] == '\n') {
 		// An insertion at the end of a line of cgo's output (after a
@@ -289,6 +382,65 @@ func (fs *Files) mapEdit(fset *token.FileSet, e analysis.TextEdit, sources []str
 		}
 	}
 	return Edit{File: adj.Filename, Start: start, End: stop, New: string(e.NewText)}, nil
+}
+
+// cgoOrigin returns the file that cgo's output gen was made from, which
+// cgo names in the first //line directive it writes ("//line NAME:1:1"),
+// or "".
+func cgoOrigin(gen []byte) string {
+	for line := range bytes.Lines(gen) {
+		rest, ok := bytes.CutPrefix(line, []byte("//line "))
+		if !ok {
+			continue
+		}
+		rest = bytes.TrimRight(rest, "\r\n")
+		name, ok := bytes.CutSuffix(rest, []byte(":1:1"))
+		if !ok || !filepath.IsAbs(string(name)) {
+			return ""
+		}
+		return string(name)
+	}
+	return ""
+}
+
+// sameName reports whether a and b name the same file.
+func (fs *Files) sameName(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ai, bi := fs.stat(a), fs.stat(b)
+	return ai != nil && bi != nil && os.SameFile(ai, bi)
+}
+
+// hasLineDirectives reports whether Go source data (of file name) has a
+// //line or /*line directive: a comment the scanner reads as one.
+func (fs *Files) hasLineDirectives(name string, data []byte) bool {
+	if has, ok := fs.directives[name]; ok {
+		return has
+	}
+	has := false
+	if bytes.Contains(data, []byte("line ")) {
+		var s scanner.Scanner
+		fset := token.NewFileSet()
+		s.Init(fset.AddFile(name, -1, len(data)), data, nil, scanner.ScanComments)
+		for !has {
+			pos, tok, lit := s.Scan()
+			if tok == token.EOF {
+				break
+			}
+			if tok != token.COMMENT {
+				continue
+			}
+			off := fset.File(pos).Offset(pos)
+			has = strings.HasPrefix(lit, "/*line ") ||
+				strings.HasPrefix(lit, "//line ") && (off == 0 || data[off-1] == '\n')
+		}
+	}
+	if fs.directives == nil {
+		fs.directives = map[string]bool{}
+	}
+	fs.directives[name] = has
+	return has
 }
 
 // endOfLine returns the offset of the end of line (from 1) in data: its
@@ -342,7 +494,8 @@ func offsetOf(data []byte, line, column int) (int, bool) {
 }
 
 // Apply applies fixes to the files they edit, writing them with write
-// (os.WriteFile when nil). The edits of one file (by any of its names: a
+// (WriteFile when nil, which replaces a file only once its new content is
+// safely written). The edits of one file (by any of its names: a
 // symlink or a hard link counts as the same file) are applied together and
 // the file written once. Identical edits (a fix reported in a package and
 // in its test variant, or in two packages that share the file) are applied
@@ -351,12 +504,13 @@ func offsetOf(data []byte, line, column int) (int, bool) {
 // returns it in conflicts. Each file is read again before it is written: a
 // file that is not what Map saw (it changed in the meantime) is not
 // written. A file that was gofmt-formatted is formatted again after its
-// edits; edits of CRLF lines get CRLF line ends. A file that cannot be
+// edits; edits of CRLF lines get CRLF line ends. A Go file whose
+// edited content would not parse is not written. A file that cannot be
 // read or written is an error, one per file, and the other files are still
 // written.
 func (fs *Files) Apply(fixes []*Fix, write func(name string, data []byte) error) (changed []string, conflicts []*Fix, err error) {
 	if write == nil {
-		write = func(name string, data []byte) error { return os.WriteFile(name, data, 0o666) }
+		write = WriteFile
 	}
 	// canonical returns the first name seen of the file name is.
 	var names []string
@@ -419,7 +573,7 @@ func (fs *Files) Apply(fixes []*Fix, write func(name string, data []byte) error)
 			if pe, ok := err.(*os.PathError); ok {
 				err = pe.Err
 			}
-			errs = append(errs, fmt.Errorf("%s: not fixed: writing it: %w", name, err))
+			errs = append(errs, fmt.Errorf("%s: not fixed: writing it: %w (the file is as it was)", name, err))
 			continue
 		}
 		if fs.fixed == nil {
@@ -448,19 +602,13 @@ func (fs *Files) edit(name string, edits []Edit) ([]byte, error) {
 	if generated(data) {
 		return nil, fmt.Errorf("%s: not fixed: the file is generated", name)
 	}
-	slices.SortStableFunc(edits, func(a, b Edit) int { return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End)) })
-	var out bytes.Buffer
-	last := 0
-	for _, e := range edits {
-		if e.Start < last || e.End > len(data) {
-			return nil, fmt.Errorf("%s: not fixed: an edit lies past the end of the file", name)
-		}
-		out.Write(data[last:e.Start])
-		out.WriteString(lineEnds(data, e))
-		last = e.End
+	result, err := splice(data, edits)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not fixed: %v", name, err)
 	}
-	out.Write(data[last:])
-	result := out.Bytes()
+	if err := parses(name, result); err != nil {
+		return nil, fmt.Errorf("%s: not fixed: %v", name, err)
+	}
 	if formatted, err := format.Source(data); err == nil && bytes.Equal(formatted, data) {
 		if f, err := format.Source(result); err == nil {
 			result = f

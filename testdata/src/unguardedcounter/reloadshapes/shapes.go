@@ -140,3 +140,23 @@ func releaseCaptured(c *conn) func() {
 	}
 	return f
 }
+
+// Folded under a label on the Add's line (not gofmt's layout): the Add
+// alone goes, the label stays (a goto names it).
+func (c *conn) labeled(skip bool) {
+	if skip {
+		goto done
+	}
+	c.note()
+done: atomic.AddInt32(&c.refs, -1)
+	if atomic.LoadInt32(&c.refs) == 0 { // want `labeled tests c.refs with a separate atomic Load`
+		c.close()
+	}
+}
+
+// Folded from the init of the if: the init goes, not its line.
+func (c *conn) initAdd() {
+	if atomic.AddInt32(&c.refs, -1); atomic.LoadInt32(&c.refs) == 0 { // want `initAdd tests c.refs with a separate atomic Load`
+		c.close()
+	}
+}
