@@ -272,18 +272,15 @@ func (ls *langServer) changed(p *protocol.DidChangeTextDocumentParams) {
 // utf16Offset returns the byte offset in text of an LSP position (a
 // zero-based line, a character in UTF-16 code units).
 func utf16Offset(text []byte, p protocol.Position) (int, bool) {
+	lines := lspLines(text)
+	if int(p.Line) >= len(lines) {
+		return 0, false
+	}
 	off := 0
-	for range p.Line {
-		i := bytes.IndexByte(text[off:], '\n')
-		if i < 0 {
-			return 0, false
-		}
-		off += i + 1
+	for _, l := range lines[:p.Line] {
+		off += len(l)
 	}
-	line := text[off:]
-	if i := bytes.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
-	}
+	line := bytes.TrimRight(lines[p.Line], "\r\n")
 	n := 0
 	for i, r := range string(line) {
 		if n >= int(p.Character) {
@@ -646,7 +643,7 @@ func (ls *langServer) codeAction(c *glsp.Context, p *protocol.CodeActionParams) 
 		}
 		conv := lineCache{}
 		for name, text := range texts {
-			conv[name] = bytes.SplitAfter(text, []byte("\n"))
+			conv[name] = text
 		}
 		changes := map[protocol.DocumentUri][]protocol.TextEdit{}
 		var order []string
@@ -717,43 +714,67 @@ func pathURI(name string) protocol.DocumentUri {
 }
 
 // lineCache converts between go/token's byte positions and LSP positions
-// (zero-based lines, UTF-16 code units), reading each file once.
-type lineCache map[string][][]byte
+// (zero-based lines, UTF-16 code units), reading each file once. The two
+// count lines differently: go/token ends a line at "\n" only, LSP at
+// "\r\n", "\r" or "\n" (a lone carriage return, which Go allows in a
+// comment, is a line end for the client), so every conversion goes through
+// the byte offset.
+type lineCache map[string][]byte
 
-func (c lineCache) lines(name string) [][]byte {
-	lines, ok := c[name]
+func (c lineCache) text(name string) []byte {
+	data, ok := c[name]
 	if !ok {
-		data, _ := os.ReadFile(name)
-		lines = bytes.SplitAfter(data, []byte("\n"))
-		c[name] = lines
+		data, _ = os.ReadFile(name)
+		c[name] = data
 	}
-	return lines
+	return data
 }
 
-// position converts line:col (from 1, col in bytes).
+// lspLines splits text after each LSP line end ("\r\n", "\r", "\n").
+func lspLines(text []byte) [][]byte {
+	var out [][]byte
+	for len(text) > 0 {
+		i := bytes.IndexAny(text, "\r\n")
+		if i < 0 {
+			break
+		}
+		n := i + 1
+		if text[i] == '\r' && n < len(text) && text[n] == '\n' {
+			n++
+		}
+		out = append(out, text[:n])
+		text = text[n:]
+	}
+	return append(out, text)
+}
+
+// position converts go/token's line:col (from 1, col in bytes).
 func (c lineCache) position(name string, line, col int) protocol.Position {
-	lines := c.lines(name)
-	pos := protocol.Position{Line: protocol.UInteger(max(line-1, 0))}
+	lines := bytes.SplitAfter(c.text(name), []byte("\n"))
 	if line < 1 || line > len(lines) || col < 1 {
-		return pos
+		return protocol.Position{Line: protocol.UInteger(max(line-1, 0))}
 	}
-	b := lines[line-1][:min(col-1, len(lines[line-1]))]
-	n := 0
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		b = b[size:]
-		n += utf16.RuneLen(r)
+	off := 0
+	for _, l := range lines[:line-1] {
+		off += len(l)
 	}
-	pos.Character = protocol.UInteger(n)
+	pos, _ := c.offsetPosition(name, off+min(col-1, len(lines[line-1])))
 	return pos
 }
 
 // offsetPosition converts a byte offset.
 func (c lineCache) offsetPosition(name string, off int) (protocol.Position, bool) {
-	lines := c.lines(name)
+	lines := lspLines(c.text(name))
 	for i, l := range lines {
 		if off < len(l) || i == len(lines)-1 && off == len(l) {
-			return c.position(name, i+1, off+1), true
+			b := l[:off]
+			n := 0
+			for len(b) > 0 {
+				r, size := utf8.DecodeRune(b)
+				b = b[size:]
+				n += utf16.RuneLen(r)
+			}
+			return protocol.Position{Line: protocol.UInteger(i), Character: protocol.UInteger(n)}, true
 		}
 		off -= len(l)
 	}
