@@ -328,16 +328,41 @@ func ptr[T any](v T) *T { return &v }
 // schedule queues the analysis of the package of the file at uri (opened,
 // or saved when saved is set), unless it is queued already, and starts
 // the worker if it is not running.
+//
+// A saved file that is not Go source may still be an input of the
+// analysis (a C header or source file of a package, a lifetimevet.toml, a
+// model file): its save queues every open package, and the analysis cache
+// re-analyses only those whose inputs it changed.
 func (ls *langServer) schedule(c *glsp.Context, uri protocol.DocumentUri, saved bool) error {
 	name, ok := uriPath(uri)
-	if !ok || !strings.HasSuffix(name, ".go") {
+	if !ok {
 		return nil
 	}
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	ls.open[name] = true
-	ls.notify = c.Notify
-	ls.enqueue(filepath.Dir(name), saved)
+	if !strings.HasSuffix(name, ".go") {
+		if !saved {
+			return nil
+		}
+		var dirs []string
+		for f := range ls.open {
+			if d := filepath.Dir(f); !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+		}
+		if len(dirs) == 0 {
+			return nil
+		}
+		slices.Sort(dirs)
+		ls.notify = c.Notify
+		for _, d := range dirs {
+			ls.enqueue(d, true)
+		}
+	} else {
+		ls.open[name] = true
+		ls.notify = c.Notify
+		ls.enqueue(filepath.Dir(name), saved)
+	}
 	if !ls.working {
 		ls.working = true
 		go ls.work()

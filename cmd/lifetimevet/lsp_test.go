@@ -604,3 +604,42 @@ func appendFile(t *testing.T, name, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestLSPSaveOfCHeader checks that saving a file that is not Go source but
+// an input of the analysis (here a C header of the open package, which
+// gains a //lifetime:release directive) analyses the open packages again.
+func TestLSPSaveOfCHeader(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":  "module example.com/hsave\n\ngo 1.24\n",
+		"p/lib.h": "typedef struct res { int x; } res;\nstatic void res_drop(res *r) { (void)r; }\n",
+		"p/p.go": `package p
+
+// #include <stdlib.h>
+// #include "lib.h"
+import "C"
+
+func Twice(r *C.res) {
+	C.res_drop(r)
+	C.res_drop(r)
+}
+`,
+	}
+	for name, text := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o777)
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666)
+	}
+	pfile, hfile := filepath.Join(dir, "p", "p.go"), filepath.Join(dir, "p", "lib.h")
+	c := startLSPEnv(t, bin, dir, "LIFETIMEVET_CACHE="+t.TempDir())
+	initialize(t, c, dir)
+	didOpen(t, c, pfile)
+	if ds := c.waitN(t, fileURI(pfile), 1); len(ds) != 0 {
+		t.Fatalf("p.go before the directive: %+v", ds)
+	}
+	os.WriteFile(hfile, []byte("//lifetime:release res_drop arg=0\n"+files["p/lib.h"]), 0o666)
+	didSave(t, c, hfile)
+	if ds := c.waitN(t, fileURI(pfile), 2); len(ds) != 1 || ds[0].Code != "doublerelease" {
+		t.Errorf("p.go after lib.h gained a release directive: %+v, want the double release", ds)
+	}
+}
