@@ -1,11 +1,9 @@
 package unguardedcounter
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
 	"go/constant"
-	"go/format"
 	"go/token"
 	"go/types"
 	"slices"
@@ -843,12 +841,19 @@ func (c *checker) reloadFix(add, ld *guards.Access) (analysis.SuggestedFix, bool
 	if addCall == nil || addStmt == nil || ldCall == nil {
 		return analysis.SuggestedFix{}, false
 	}
-	var buf bytes.Buffer
-	if err := format.Node(&buf, c.pass.Fset, addCall); err != nil {
+	// the Add call as the file has it (its comments included), not
+	// reprinted, which would drop them
+	tf := c.pass.Fset.File(addCall.Pos())
+	if tf == nil || c.pass.ReadFile == nil {
 		return analysis.SuggestedFix{}, false
 	}
+	src, err := c.pass.ReadFile(tf.Name())
+	if err != nil || tf.Size() != len(src) {
+		return analysis.SuggestedFix{}, false
+	}
+	callText := slices.Clone(src[tf.Offset(addCall.Pos()):tf.Offset(addCall.End())])
 	del := analysis.TextEdit{Pos: addStmt.Pos(), End: addStmt.End()}
-	if tf := c.pass.Fset.File(addStmt.Pos()); tf != nil {
+	{
 		start := tf.PositionFor(addStmt.Pos(), false)
 		end := tf.PositionFor(addStmt.End(), false)
 		// the whole line only when the Add is a statement of a list of
@@ -863,7 +868,7 @@ func (c *checker) reloadFix(add, ld *guards.Access) (analysis.SuggestedFix, bool
 		Message: "test the value atomic Add returns",
 		TextEdits: []analysis.TextEdit{
 			del,
-			{Pos: ldCall.Pos(), End: ldCall.End(), NewText: buf.Bytes()},
+			{Pos: ldCall.Pos(), End: ldCall.End(), NewText: callText},
 		},
 	}, true
 }
@@ -887,7 +892,9 @@ func (c *checker) aloneOnLine(file *ast.File, stmt ast.Stmt) bool {
 	})
 	for _, cg := range file.Comments {
 		for _, cm := range cg.List {
-			if line(cm.Pos()) == l || line(cm.End()) == l {
+			// a comment inside the statement moves with the call's text
+			inside := cm.Pos() >= stmt.Pos() && cm.End() <= stmt.End()
+			if !inside && (line(cm.Pos()) == l || line(cm.End()) == l) {
 				return false
 			}
 		}

@@ -26,6 +26,14 @@ func (c *conn) Put() {
 	}
 }
 
+// Folded, keeping a comment written inside the Add call.
+func (c *conn) PutNoted() {
+	atomic.AddInt32(&c.refs, /* one reference */ -1)
+	if atomic.LoadInt32(&c.refs) == 0 { // want `PutNoted tests c.refs with a separate atomic Load`
+		c.close()
+	}
+}
+
 var open int64
 
 // Folded, on a global, through a helper that only returns.
