@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/sha256"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -117,4 +118,25 @@ func executableID() ([]byte, error) {
 		exeSum = h.Sum(nil)
 	})
 	return exeSum, exeErr
+}
+
+// cacheFlag is the value of -cache: "on" or "off"; any other value is a
+// flag error (exit status 2), as for any bad flag value.
+type cacheFlag string
+
+func (f *cacheFlag) String() string { return string(*f) }
+
+func (f *cacheFlag) Set(s string) error {
+	if s != "on" && s != "off" {
+		return fmt.Errorf("want on or off")
+	}
+	*f = cacheFlag(s)
+	return nil
+}
+
+// newCacheFlag defines -cache on fs with the given usage, default on.
+func newCacheFlag(fs *flag.FlagSet, usage string) *string {
+	v := cacheFlag("on")
+	fs.Var(&v, "cache", usage)
+	return (*string)(&v)
 }

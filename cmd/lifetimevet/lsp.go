@@ -42,7 +42,7 @@ func lspMain(args []string) int {
 	fs.Var(&files, "model", "add a model `file` of C functions (repeatable)")
 	tags := fs.String("tags", "", "comma-separated build `tags`")
 	tests := fs.Bool("test", true, "analyse test files too")
-	cacheMode := fs.String("cache", "on", "keep each package's facts and findings in the analysis cache (`on` or off; see LIFETIMEVET_CACHE), so that a save re-analyses only the packages whose content changed")
+	cacheMode := newCacheFlag(fs, "keep each package's facts and findings in the analysis cache (`on` or off; see LIFETIMEVET_CACHE), so that a save re-analyses only the packages whose content changed")
 	all := suite(false)
 	enable := map[*analysis.Analyzer]*triState{}
 	for _, a := range all {

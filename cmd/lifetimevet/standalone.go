@@ -71,7 +71,7 @@ func standalone(args []string) (status int) {
 	fix := flag.Bool("fix", false, "apply the fixes the analyzers suggest (in files that import \"C\" too, where the fix maps back to the file through cgo's //line directives)")
 	tests := flag.Bool("test", true, "analyse test files too")
 	tags := flag.String("tags", "", "comma-separated build `tags`")
-	cacheMode := flag.String("cache", "on", "keep each package's facts and findings in the analysis cache (`on` or off; see LIFETIMEVET_CACHE)")
+	cacheMode := newCacheFlag(flag.CommandLine, "keep each package's facts and findings in the analysis cache (`on` or off; see LIFETIMEVET_CACHE)")
 	contextLines := flag.Int("c", -1, "print the offending line with `N` lines of context")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile to `file`")
 	memprofile := flag.String("memprofile", "", "write a heap profile to `file` once the analysis is done (what the run keeps: the packages' types and the facts)")
