@@ -127,7 +127,8 @@ func TestDirectivesInCFiles(t *testing.T) {
 	writeFiles(t, dir, map[string]string{
 		"go.mod": "module m\n\ngo 1.22\n",
 		"p/obj.h": "typedef struct obj { int n; } obj;\n// lifetime: objects live until obj_drop\n" +
-			"//lifetime:acquire obj_new\nobj *obj_new(void);\n//lifetime:handle\nvoid obj_drop(obj *o);\n",
+			"//lifetime:acquire obj_new\nobj *obj_new(void);\n//lifetime:handle\nvoid obj_drop(obj *o);\n" +
+			"//LIFETIME:release obj_drop arg=0\n// Lifetime release: see obj_drop\n/* lifetime:release is in obj.c */\n",
 		"p/obj.c": "#include <stdlib.h>\n#include \"obj.h\"\n//lifetime:release obj_drop arg=0\n" +
 			"obj *obj_new(void) { return calloc(1, sizeof(obj)); }\nvoid obj_drop(obj *o) { free(o); }\n",
 		"p/p.go": "package p\n\n// #include \"obj.h\"\nimport \"C\"\n\nfunc Twice() {\n\to := C.obj_new()\n\tC.obj_drop(o)\n\tC.obj_drop(o)\n}\n\n" +
@@ -145,7 +146,10 @@ func TestDirectivesInCFiles(t *testing.T) {
 		if !strings.Contains(text, "obj.h:5:1:") || !strings.Contains(text, "//lifetime:handle does not apply in a C file") {
 			t.Errorf("%s: //lifetime:handle in obj.h is not reported as misplaced:\n%s", tool, text)
 		}
-		if strings.Contains(text, "obj.h:2:") {
+		if !strings.Contains(text, "obj.h:7:1:") || !strings.Contains(text, `malformed directive "//LIFETIME:release obj_drop arg=0"`) {
+			t.Errorf("%s: the misspelt directive in obj.h is not reported:\n%s", tool, text)
+		}
+		if strings.Contains(text, "obj.h:2:") || strings.Contains(text, "obj.h:8:") || strings.Contains(text, "obj.h:9:") {
 			t.Errorf("%s: a C comment that mentions lifetimes is reported:\n%s", tool, text)
 		}
 	}
