@@ -286,7 +286,7 @@ func ParseEntry(line string) (*Entry, error) {
 		default: // out, arg, key, parent, borrowed-from: an argument index
 			n, err := strconv.Atoi(val)
 			if !hasVal || err != nil || n < 0 {
-				if hasVal && strings.Trim(val, "0123456789") == "" {
+				if hasVal && val != "" && strings.Trim(val, "0123456789") == "" {
 					// digits only: beyond int
 					return nil, fmt.Errorf("%s=%s: out of range: an argument index counts the C function's parameters from 0, and no C function takes that many (at most %d here)", name, val, maxArg)
 				}

@@ -238,6 +238,7 @@ func TestParseFileErrors(t *testing.T) {
 		{"acquire f", "m.model:1: acquire before any library line"},
 		{"library l\nrelease", "m.model:2: release needs a C function name"},
 		{"library l\nrelease f arg=-1", `m.model:2: arg="-1": want an argument index from 0`},
+		{"library l\nrelease f arg=", `m.model:2: arg="": want an argument index from 0`},
 		{"library l\nrelease f arg=2147483647", `m.model:2: arg=2147483647: out of range: an argument index counts the C function's parameters from 0, and no C function takes that many (at most 64 here)`},
 		{"library l\nrelease f arg=99999999999999999999", `m.model:2: arg=99999999999999999999: out of range`},
 		{"library l\nrelease f out=1", `m.model:2: release does not take "out=1"`},
