@@ -152,7 +152,10 @@ func (fs *Files) Map(fset *token.FileSet, fix analysis.SuggestedFix, sources []s
 		}
 		out.Edits = append(out.Edits, m)
 	}
-	// The fix alone must leave each Go file it edits parseable.
+	// The fix alone must leave each Go file it edits parseable. Each
+	// edit's new text takes the line ends of the line it edits (CRLF in a
+	// CRLF line) here, not only when -fix writes it: the language
+	// server's and SARIF's edits are applied by clients as given.
 	byFile := map[string][]Edit{}
 	for _, e := range out.Edits {
 		byFile[e.File] = append(byFile[e.File], e)
@@ -161,6 +164,11 @@ func (fs *Files) Map(fset *token.FileSet, fix analysis.SuggestedFix, sources []s
 		data, err := fs.read(name)
 		if err != nil {
 			return nil, err
+		}
+		for i := range out.Edits {
+			if out.Edits[i].File == name && out.Edits[i].Start <= len(data) {
+				out.Edits[i].New = lineEnds(data, out.Edits[i])
+			}
 		}
 		result, err := splice(data, edits)
 		if err != nil {

@@ -310,6 +310,13 @@ func TestFixKeepsCRLF(t *testing.T) {
 	if len(mapped) != 1 {
 		t.Fatalf("mapped %d, refused %q", len(mapped), refused)
 	}
+	// the mapped edits themselves carry CRLF, for the language server's
+	// and SARIF's clients, which apply them as given
+	for _, e := range mapped[0].Edits {
+		if strings.Contains(strings.ReplaceAll(e.New, "\r\n", ""), "\n") {
+			t.Errorf("mapped edit %q has a bare LF in a CRLF file", e.New)
+		}
+	}
 	if _, _, err := fs.Apply(mapped, nil); err != nil {
 		t.Fatal(err)
 	}
