@@ -97,9 +97,14 @@ Flags:
 	ls.handler = protocol.Handler{
 		Initialize:  ls.initialize,
 		Initialized: func(*glsp.Context, *protocol.InitializedParams) error { return nil },
-		Shutdown:    func(*glsp.Context) error { return nil },
-		Exit:        func(*glsp.Context) error { os.Exit(0); return nil },
-		SetTrace:    func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
+		Shutdown: func(*glsp.Context) error {
+			ls.mu.Lock()
+			ls.shutdown = true
+			ls.mu.Unlock()
+			return nil
+		},
+		Exit:     func(*glsp.Context) error { ls.exit(); return nil },
+		SetTrace: func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
 		TextDocumentDidOpen: func(c *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
 			ls.opened(p.TextDocument)
 			return ls.schedule(c, p.TextDocument.URI, false)
@@ -137,6 +142,18 @@ func (stdioCloser) Close() error {
 	return os.Stdout.Close()
 }
 
+// exit ends the server, as the exit notification asks: status 0 after a
+// shutdown request, 1 without one (the LSP specification's codes).
+func (ls *langServer) exit() {
+	ls.mu.Lock()
+	code := 1
+	if ls.shutdown {
+		code = 0
+	}
+	ls.mu.Unlock()
+	os.Exit(code)
+}
+
 // handle dispatches a request or notification to the protocol handler, as
 // glsp's server does.
 func (ls *langServer) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
@@ -147,6 +164,11 @@ func (ls *langServer) handle(ctx context.Context, conn *jsonrpc2.Conn, req *json
 	}
 	if req.Params != nil {
 		gc.Params = *req.Params
+	}
+	if req.Method == protocol.MethodExit {
+		// glsp's handler refuses every method but initialize once
+		// shutdown has been answered, exit included
+		ls.exit()
 	}
 	r, validMethod, validParams, err := ls.handler.Handle(&gc)
 	switch {
@@ -194,6 +216,7 @@ type langServer struct {
 	docs    map[string]*lspDoc // the documents open in the client, by file name
 	// whether the client takes versioned edits (documentChanges)
 	versionedEdits bool
+	shutdown       bool // the client asked for shutdown
 }
 
 // An lspJob is a package directory to analyse; saved says that one of its

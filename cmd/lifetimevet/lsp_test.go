@@ -643,3 +643,27 @@ func Twice(r *C.res) {
 		t.Errorf("p.go after lib.h gained a release directive: %+v, want the double release", ds)
 	}
 }
+
+// TestLSPExit checks that the server ends on the exit notification after
+// shutdown, with status 0 (glsp's handler refused exit once shutdown had
+// been answered, so the server ran until its input closed).
+func TestLSPExit(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n\ngo 1.22\n"), 0o666)
+	c := startLSP(t, bin, dir)
+	initialize(t, c, dir)
+	c.call(t, "shutdown", nil, nil)
+	c.notify(t, "exit", nil)
+	done := make(chan error, 1)
+	go func() { done <- c.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("after shutdown and exit: %v, want status 0", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Errorf("the server still runs 20 s after the exit notification")
+		c.cmd.Process.Kill()
+	}
+}
