@@ -28,7 +28,6 @@ package plugin
 import (
 	"crypto/sha256"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -118,7 +117,7 @@ func Analyzers(s Settings) ([]*analysis.Analyzer, error) {
 	// the file as it may be by the time the package is analysed.
 	contents := map[string][]byte{}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := model.ReadRegularFile(f)
 		if err != nil {
 			return nil, fmt.Errorf("lifetimevet settings: model file: %v", err)
 		}
@@ -128,7 +127,7 @@ func Analyzers(s Settings) ([]*analysis.Analyzer, error) {
 		if data, ok := contents[name]; ok {
 			return data, nil
 		}
-		return os.ReadFile(name)
+		return model.ReadRegularFile(name)
 	}
 	if _, err := model.LoadFrom(files, read); err != nil {
 		return nil, fmt.Errorf("lifetimevet settings: %w", err)

@@ -453,7 +453,7 @@ func useConfigs(cs *configs) {
 		if cs := activeConfigs.Load(); cs != nil {
 			return cs.snap.read(name)
 		}
-		return os.ReadFile(name)
+		return model.ReadRegularFile(name)
 	}
 }
 

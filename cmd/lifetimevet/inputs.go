@@ -4,12 +4,13 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"hash"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/lifetimevet/lifetimevet/passes/model"
 )
 
 // An inputSnap holds the content of the configuration and model files that
@@ -34,7 +35,7 @@ func (s *inputSnap) read(name string) ([]byte, error) {
 	defer s.mu.Unlock()
 	f, ok := s.files[name]
 	if !ok {
-		f.data, f.err = os.ReadFile(name)
+		f.data, f.err = model.ReadRegularFile(name)
 		s.files[name] = f
 	}
 	return f.data, f.err

@@ -248,8 +248,23 @@ func (m *Model) MergeAll(o *Model) {
 	}
 }
 
+// ReadRegularFile reads the file name like os.ReadFile, and refuses one
+// that is not a regular file: a model or configuration file given as a
+// device (/dev/zero) or a named pipe would otherwise never end or grow
+// without bound. Its error names the file.
+func ReadRegularFile(name string) ([]byte, error) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
+	return os.ReadFile(name)
+}
+
 // ReadFile, when not nil, is how the model pass reads a model file (else
-// os.ReadFile): a driver that keys a cache on the model files' content sets
+// ReadRegularFile): a driver that keys a cache on the model files' content sets
 // it to serve the very bytes it hashed, read once, so that what is parsed
 // is what is keyed even when a file changes during the run.
 var ReadFile func(name string) ([]byte, error)
@@ -259,7 +274,7 @@ var ReadFile func(name string) ([]byte, error)
 func Load(files []string) (*Model, error) {
 	read := ReadFile
 	if read == nil {
-		read = os.ReadFile
+		read = ReadRegularFile
 	}
 	return LoadFrom(files, read)
 }

@@ -527,3 +527,16 @@ func TestContradictoryModels(t *testing.T) {
 		t.Errorf("redefinition across model files: %v", err)
 	}
 }
+
+// TestLoadRefusesDevices checks that a model file that is not a regular
+// file (a device that never ends, as /dev/zero) is an error naming it, not
+// a read that never returns or exhausts memory.
+func TestLoadRefusesDevices(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero here")
+	}
+	_, err := Load([]string{"/dev/zero"})
+	if err == nil || !strings.Contains(err.Error(), "/dev/zero: not a regular file") {
+		t.Errorf("Load(/dev/zero): %v, want not a regular file", err)
+	}
+}
