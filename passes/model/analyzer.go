@@ -255,7 +255,7 @@ func (m *Model) MergeAll(o *Model) {
 func ReadRegularFile(name string) ([]byte, error) {
 	fi, err := os.Stat(name)
 	if err != nil {
-		return nil, err
+		return os.ReadFile(name) // its error, as every reader of these files gives it
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", name)
