@@ -558,7 +558,6 @@ func run(pass *analysis.Pass) (any, error) {
 	// Roots: go statements, finalizers, //export functions, library API.
 	var roots []root
 	multi := map[*ssa.Function]bool{} // functions that may run several times at once (computed below, then refined)
-	exports := exportedToC(pass)
 	// C threads reach Go values through the package's variables (a
 	// registry, a current object); what C hands a callback (a handle, user
 	// data) belongs to the one call that C makes for it, as far as the
@@ -584,7 +583,7 @@ func run(pass *analysis.Pass) (any, error) {
 	apiWhy, funcDoc := apiEvidence(pass, calls)
 	for _, fn := range calls.Funcs {
 		if obj := fn.Object(); obj != nil && fn.Parent() == nil {
-			if exports[obj] {
+			if calls.ExportedToC(obj) {
 				roots = append(roots, root{fn: fn, ctx: &Context{Kind: Export, Pos: fn.Pos(), Multi: true,
 					Desc:   fmt.Sprintf("C threads calling the //export function %s", fn.Name()),
 					shared: globals}})
@@ -1274,27 +1273,6 @@ func apiEvidence(pass *analysis.Pass, calls *cgocall.Result) (string, map[types.
 		}
 	}
 	return "", funcDoc
-}
-
-// exportedToC returns the functions of the package marked //export.
-func exportedToC(pass *analysis.Pass) map[types.Object]bool {
-	out := map[types.Object]bool{}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Doc == nil {
-				continue
-			}
-			for _, c := range fd.Doc.List {
-				if strings.HasPrefix(c.Text, "//export ") {
-					if obj := pass.TypesInfo.Defs[fd.Name]; obj != nil {
-						out[obj] = true
-					}
-				}
-			}
-		}
-	}
-	return out
 }
 
 var (

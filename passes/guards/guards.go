@@ -1227,14 +1227,13 @@ func (g *guardsPass) callGraph(pkg *ssa.Package) (map[*ssa.Function][]ssa.CallIn
 			}
 		}
 	}
-	exports := exportedToC(g.pass)
 	for _, fn := range scan {
 		obj, _ := fn.Object().(*types.Func)
 		switch {
 		case fn.Parent() != nil:
 		case obj == nil:
 			open[fn] = true
-		case obj.Exported() || exports[obj]:
+		case obj.Exported() || g.calls.ExportedToC(obj):
 			open[fn] = true
 		case obj.Type().(*types.Signature).Recv() != nil:
 			recv := obj.Type().(*types.Signature).Recv().Type()
@@ -1536,28 +1535,6 @@ func (g *guardsPass) onceDo(ci ssa.CallInstruction, v ssa.Value) bool {
 		return false
 	}
 	return true
-}
-
-// exportedToC returns the functions an //export directive makes callable
-// from C.
-func exportedToC(pass *analysis.Pass) map[types.Object]bool {
-	out := map[types.Object]bool{}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Doc == nil {
-				continue
-			}
-			for _, c := range fd.Doc.List {
-				if strings.HasPrefix(c.Text, "//export ") {
-					if obj := pass.TypesInfo.Defs[fd.Name]; obj != nil {
-						out[obj] = true
-					}
-				}
-			}
-		}
-	}
-	return out
 }
 
 // mayInvoke reports whether the dynamic call ci (a call of an interface
