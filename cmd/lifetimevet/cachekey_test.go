@@ -131,16 +131,21 @@ func TestDirectivesInCFiles(t *testing.T) {
 			"//LIFETIME:release obj_drop arg=0\n// Lifetime release: see obj_drop\n/* lifetime:release is in obj.c */\n",
 		"p/obj.c": "#include <stdlib.h>\n#include \"obj.h\"\n//lifetime:release obj_drop arg=0\n" +
 			"obj *obj_new(void) { return calloc(1, sizeof(obj)); }\nvoid obj_drop(obj *o) { free(o); }\n",
-		"p/p.go": "package p\n\n// #include \"obj.h\"\nimport \"C\"\n\nfunc Twice() {\n\to := C.obj_new()\n\tC.obj_drop(o)\n\tC.obj_drop(o)\n}\n\n" +
+		"p/p.go": "package p\n\n// #include \"obj.h\"\n// //lifetime:acquire obj_new\nimport \"C\"\n\nfunc Twice() {\n\to := C.obj_new()\n\tC.obj_drop(o)\n\tC.obj_drop(o)\n}\n\n" +
 			"func Once() {\n\to := C.obj_new()\n\tC.obj_drop(o)\n}\n",
 	})
 	out, stderr, _ := run(t, dir, bin, "-cache=off", "./...")
 	_, vetOut, _ := run(t, dir, "go", "vet", "-vettool="+bin, "./...")
 	for tool, text := range map[string]string{"standalone": out + stderr, "go vet": vetOut} {
-		if !strings.Contains(text, "p.go:9:") || !strings.Contains(text, "released twice") {
-			t.Errorf("%s: the release that obj.c's directive describes is not seen (no double release at p.go:9):\n%s", tool, text)
+		if !strings.Contains(text, "p.go:10:") || !strings.Contains(text, "released twice") {
+			t.Errorf("%s: the release that obj.c's directive describes is not seen (no double release at p.go:10):\n%s", tool, text)
 		}
-		if strings.Contains(text, "p.go:14:") || strings.Contains(text, "p.go:13:") {
+		// the other place is named as the finding's own position reads
+		// (both files are the package's), never by an absolute path
+		if !strings.Contains(text, "repeats the entry at obj.h:3:1") && !strings.Contains(text, "repeats the entry at p.go:4:") {
+			t.Errorf("%s: the preamble directive repeated in obj.h is not reported, or names the other place by an absolute path:\n%s", tool, text)
+		}
+		if strings.Contains(text, "p.go:14:") || strings.Contains(text, "p.go:15:") {
 			t.Errorf("%s: a finding in Once, which releases once:\n%s", tool, text)
 		}
 		if !strings.Contains(text, "obj.h:5:1:") || !strings.Contains(text, "//lifetime:handle does not apply in a C file") {

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -98,6 +99,24 @@ type collector struct {
 	preamble *Model
 	base     *Model    // the built-in model and the model files, which preamble entries must not silently redefine
 	file     *ast.File // the file being read
+}
+
+// near returns copies of entries whose Source, when it is a position in
+// the directory of pos's file (the package's own files: its preamble, its
+// .h and .c files), names the file by its base name: a message reported at
+// pos then names the other place as the diagnostic's own position reads,
+// not by an absolute path.
+func (c *collector) near(pos token.Pos, entries []*Entry) []*Entry {
+	dir := filepath.Dir(c.fset.Position(pos).Filename)
+	out := make([]*Entry, len(entries))
+	for i, e := range entries {
+		cp := *e
+		if file, rest, ok := strings.Cut(e.Source, ":"); ok && filepath.IsAbs(file) && filepath.Dir(file) == dir {
+			cp.Source = filepath.Base(file) + ":" + rest
+		}
+		out[i] = &cp
+	}
+	return out
 }
 
 func (c *collector) problem(pos token.Pos, format string, args ...any) {
@@ -469,7 +488,7 @@ func (c *collector) cEntries(ds []*directive, where string, cfuncs map[string]in
 		}
 		e.Library = "preamble"
 		e.Source = c.fset.Position(d.pos).String()
-		if why := Conflict(c.preamble.Entries(e.Func), e); why != "" {
+		if why := Conflict(c.near(d.pos, c.preamble.Entries(e.Func)), e); why != "" {
 			c.problem(d.pos, "//lifetime:%s", why)
 			continue
 		}
