@@ -89,7 +89,11 @@ Known limits: locks are told apart by variable, not by which data they
 protect; a plain store that is not a read-modify-write (last = err) is
 not reported; the C side is read by a tolerant scanner without the
 preprocessor (macros that expand to writes, and writes through pointers
-to a global, are not seen; only the first arm of each #if is read), and
+to a global, are not seen; of each #if, the arms the build does not
+compile for the target (#if 0, a macro the C defines or undefines above,
+the compiler's platform macros such as _WIN32 or __linux__, include
+guards) are skipped, and a write under a condition it cannot decide, such
+as a macro only a header or -D can define, is not evidence), and
 C code that takes its own lock (pthread_mutex_lock, mtx_lock,
 EnterCriticalSection, sqlite3_mutex_enter) is trusted, with everything
 it calls.`,

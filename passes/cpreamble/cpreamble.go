@@ -22,7 +22,11 @@
 // static in functions, the names of the functions defined, and, in each
 // function body, assignments and increments of names and calls. The
 // scanner gets these from tokens: comments, strings and preprocessor
-// lines are blanked (nothing is expanded, both arms of an #if are read), a
+// lines are blanked (nothing is expanded; of a conditional, the arms the
+// build does not compile for the target are blanked, as cond.go decides
+// from 0 and 1, the macros the text defines and the C compiler's
+// predefined platform macros, and in an arm it cannot decide the writes
+// and calls are not taken as evidence), a
 // file-scope declaration ends at a ';' outside brackets, a '{' after a
 // parameter list opens a function body, and inside a body a name followed
 // by an assignment operator or ++/-- (or preceded by ++/--) is written
@@ -223,7 +227,8 @@ func run(pass *analysis.Pass) (any, error) {
 
 // read scans and parses one file.
 func (r *Result) read(file *File, src []byte) *parser {
-	p := &parser{file: file, toks: tokenize(blank(src))}
+	text, undecided := blank(src)
+	p := &parser{file: file, toks: tokenize(text), undecided: undecided}
 	p.parse()
 	r.Files = append(r.Files, file)
 	r.Vars = append(r.Vars, p.vars...)

@@ -9,6 +9,20 @@ type parser struct {
 	toks  []tok
 	vars  []*Var
 	funcs []*Func
+	// undecided are the offset ranges of conditional arms the scanner
+	// read without knowing whether the build compiles them (blank)
+	undecided [][2]int
+}
+
+// decided reports whether the token at offset off is in code the build
+// compiles, as far as the scanner can tell (not in an undecided arm).
+func (p *parser) decided(off int) bool {
+	for _, r := range p.undecided {
+		if off >= r[0] && off < r[1] {
+			return false
+		}
+	}
+	return true
 }
 
 // parse reads the file scope: declarations end at a ';' outside brackets;
@@ -363,7 +377,12 @@ func (p *parser) function(head []tok, name, params, body, end int) {
 		// a call
 		if i+1 < end && toks[i+1].text == "(" && !keywords[t.text] && !stmtKeywords[t.text] {
 			if i == 0 || toks[i-1].text != "." && toks[i-1].text != "->" {
-				fn.Calls = append(fn.Calls, Call{Name: t.text, Pos: p.file.pos(t.off)})
+				// a call the build may not compile is no evidence of
+				// what the function does, but a lock there makes the
+				// function cautious: kept
+				if p.decided(t.off) {
+					fn.Calls = append(fn.Calls, Call{Name: t.text, Pos: p.file.pos(t.off)})
+				}
 				if lockFuncs[t.text] {
 					fn.Locks = true
 				}
@@ -397,7 +416,7 @@ func (p *parser) function(head []tok, name, params, body, end int) {
 		if op == "" && k < end && (assignOps[toks[k].text] || toks[k].text == "++" || toks[k].text == "--") {
 			op = toks[k].text
 		}
-		if op != "" {
+		if op != "" && p.decided(t.off) {
 			fn.writes = append(fn.writes, pendingWrite{name: t.text, pos: p.file.pos(t.off), op: op})
 		}
 	}

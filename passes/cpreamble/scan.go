@@ -2,7 +2,6 @@ package cpreamble
 
 import (
 	"bytes"
-	"slices"
 	"strings"
 )
 
@@ -24,9 +23,11 @@ type tok struct {
 // blank returns src with comments, string and character literals and
 // preprocessor lines replaced by spaces (newlines kept), so that offsets
 // and lines stay those of src. Nothing is expanded: #include and #define
-// are dropped, both arms of an #if are kept.
-func blank(src []byte) []byte {
-	out := make([]byte, len(src))
+// are dropped. Of each conditional, the arms not compiled are blanked and
+// the first undecided arm is read; undecided returns the offset ranges of
+// the undecided arms read (cond.go).
+func blank(src []byte) (out []byte, undecided [][2]int) {
+	out = make([]byte, len(src))
 	copy(out, src)
 	space := func(i, j int) {
 		for k := i; k < j && k < len(out); k++ {
@@ -36,11 +37,43 @@ func blank(src []byte) []byte {
 		}
 	}
 	lineStart := true
-	// conditionals: only the first arm of each #if is read (#else and
-	// #elif arms are blanked), so that the braces of alternative arms do
-	// not pile up
-	var conds []bool // per open #if: in a later arm
-	skipping := func() bool { return slices.Contains(conds, true) }
+	ms := newMacros()
+	// one per open conditional
+	type cond struct {
+		skip  bool // the current arm is blanked
+		done  bool // an arm was read: the later ones are blanked
+		outer bool // the whole conditional is inside a blanked arm
+		start int  // the start of the undecided arm being read, or -1
+	}
+	var conds []*cond
+	skipping := func() bool {
+		return len(conds) > 0 && (conds[len(conds)-1].skip || conds[len(conds)-1].outer)
+	}
+	inUndecided := func() bool {
+		for _, c := range conds {
+			if c.start >= 0 {
+				return true
+			}
+		}
+		return false
+	}
+	// enter starts reading an arm of c whose condition is v, at offset at
+	enter := func(c *cond, v tri, at int) {
+		switch v {
+		case yes:
+			c.skip, c.done = false, true
+		case no:
+			c.skip = true
+		default:
+			c.skip, c.done, c.start = false, true, at
+		}
+	}
+	leave := func(c *cond, at int) {
+		if c.start >= 0 {
+			undecided = append(undecided, [2]int{c.start, at})
+			c.start = -1
+		}
+	}
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
@@ -51,23 +84,9 @@ func blank(src []byte) []byte {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
 			i++
 			continue
-		case c == '#' && lineStart:
-			d := directive(src[i+1:])
-			switch d {
-			case "if", "ifdef", "ifndef":
-				conds = append(conds, false)
-			case "elif", "else", "elifdef", "elifndef":
-				if len(conds) > 0 {
-					conds[len(conds)-1] = true
-				}
-			case "endif":
-				if len(conds) > 0 {
-					conds = conds[:len(conds)-1]
-				}
-			}
-			fallthrough
 		case c == '#' && lineStart || skipping() && lineStart:
-			// a directive, with backslash continuations and comments
+			// a line: a directive (with backslash continuations and
+			// comments), or a line of a blanked arm
 			j := i
 			for j < len(src) && src[j] != '\n' {
 				if src[j] == '\\' && j+1 < len(src) && src[j+1] == '\n' {
@@ -83,6 +102,80 @@ func blank(src []byte) []byte {
 					break
 				}
 				j++
+			}
+			if c == '#' {
+				d := directive(src[i+1 : j])
+				rest := condText(src[i+1 : j])
+				rest = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), d))
+				switch d {
+				case "if", "ifdef", "ifndef":
+					nc := &cond{start: -1, outer: skipping()}
+					if !nc.outer {
+						var v tri
+						switch d {
+						case "if":
+							v = ms.eval(rest)
+						case "ifdef":
+							v = ms.defined(firstWord(rest))
+						case "ifndef":
+							name := firstWord(rest)
+							v = ms.defined(name).not()
+							if v == unknown && guards(src[j:], name) {
+								v = yes // an include guard
+							}
+						}
+						enter(nc, v, j)
+					} else {
+						nc.skip, nc.done = true, true
+					}
+					conds = append(conds, nc)
+				case "elif", "else", "elifdef", "elifndef":
+					if len(conds) == 0 {
+						break
+					}
+					top := conds[len(conds)-1]
+					if top.outer {
+						break
+					}
+					if top.done {
+						leave(top, i)
+						top.skip = true
+						break
+					}
+					var v tri
+					switch d {
+					case "else":
+						v = yes
+					case "elif":
+						v = ms.eval(rest)
+					case "elifdef":
+						v = ms.defined(firstWord(rest))
+					case "elifndef":
+						v = ms.defined(firstWord(rest)).not()
+					}
+					enter(top, v, j)
+				case "endif":
+					if len(conds) > 0 {
+						leave(conds[len(conds)-1], i)
+						conds = conds[:len(conds)-1]
+					}
+				case "define", "undef":
+					if skipping() {
+						break
+					}
+					name := firstWord(rest)
+					if name == "" {
+						break
+					}
+					switch {
+					case inUndecided():
+						delete(ms, name) // defined or not, the scanner cannot tell
+					case d == "undef":
+						ms[name] = undefined
+					default:
+						ms[name] = defined
+					}
+				}
 			}
 			space(i, j)
 			i = j
@@ -127,7 +220,10 @@ func blank(src []byte) []byte {
 		lineStart = false
 		i++
 	}
-	return out
+	for _, c := range conds {
+		leave(c, len(src)) // an unterminated conditional
+	}
+	return out, undecided
 }
 
 var puncts3 = []string{"<<=", ">>=", "..."}
@@ -182,6 +278,12 @@ func tokenize(src []byte) []tok {
 // directive returns the name of a preprocessor directive, src starting
 // after its '#'.
 func directive(src []byte) string {
+	src = bytes.TrimLeft(src, " \t")
+	if bytes.HasPrefix(src, []byte("/*")) {
+		if e := bytes.Index(src, []byte("*/")); e >= 0 {
+			src = src[e+2:]
+		}
+	}
 	i := 0
 	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
 		i++
@@ -270,4 +372,33 @@ var lockFuncs = map[string]bool{
 var assignOps = map[string]bool{
 	"=": true, "+=": true, "-=": true, "*=": true, "/=": true, "%=": true,
 	"&=": true, "|=": true, "^=": true, "<<=": true, ">>=": true,
+}
+
+// firstWord returns the identifier that starts s.
+func firstWord(s string) string {
+	s = strings.TrimSpace(s)
+	i := 0
+	for i < len(s) && isIdentPart(s[i]) {
+		i++
+	}
+	return s[:i]
+}
+
+// guards reports whether the first directive of rest (the text after an
+// `#ifndef name` line) is `#define name`: an include guard, whose arm is
+// compiled the first time the file is read.
+func guards(rest []byte, name string) bool {
+	for line := range bytes.Lines(rest) {
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 {
+			continue
+		}
+		if t[0] != '#' {
+			return false
+		}
+		t = bytes.TrimSpace(t[1:])
+		d, ok := bytes.CutPrefix(t, []byte("define"))
+		return ok && name != "" && firstWord(string(d)) == name && len(d) > 0 && (d[0] == ' ' || d[0] == '\t')
+	}
+	return false
 }

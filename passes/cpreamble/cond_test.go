@@ -1,0 +1,57 @@
+package cpreamble
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestEval decides #if conditions from the macros known; what depends on
+// a macro nothing defines, or on a comparison, stays undecided.
+func TestEval(t *testing.T) {
+	ms := macros{"_WIN32": undefined, "__linux__": definedOne, "HAVE_X": defined}
+	for expr, want := range map[string]tri{
+		"0":                                  no,
+		"1":                                  yes,
+		"0x10":                               unknown,
+		"defined(_WIN32)":                    no,
+		"!defined _WIN32":                    yes,
+		"defined(HAVE_X)":                    yes,
+		"HAVE_X":                             unknown, // defined, to what
+		"__linux__":                          yes,
+		"_WIN32":                             no, // undefined: 0
+		"defined(RACY)":                      unknown,
+		"defined(RACY) && defined(_WIN32)":   no,
+		"defined(RACY) || !defined(_WIN32)":  yes,
+		"defined(RACY) || defined(_WIN32)":   unknown,
+		"(defined(HAVE_X) && !(0))":          yes,
+		"VERSION >= 3":                       unknown,
+		"defined(":                           unknown,
+		"":                                   unknown,
+		"defined(HAVE_X) && VERSION_MAJOR>2": unknown,
+	} {
+		if got := ms.eval(expr); got != want {
+			t.Errorf("#if %s: %v, want %v", expr, got, want)
+		}
+	}
+}
+
+// TestBlankArms blanks the arms the build does not compile, reads the
+// #else of arms decided false, and marks the first undecided arm.
+func TestBlankArms(t *testing.T) {
+	src := "#ifdef _WIN32\nwin();\n#else\nposix();\n#endif\n#ifdef RACY\nracy();\n#else\nnot();\n#endif\n#if 0\ndead();\n#endif\n"
+	out, undecided := blank([]byte(src))
+	text := string(out)
+	for _, s := range []string{"posix", "racy"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("%s() is blanked:\n%s", s, text)
+		}
+	}
+	for _, s := range []string{"win", "not", "dead"} {
+		if strings.Contains(text, s) {
+			t.Errorf("%s() is read:\n%s", s, text)
+		}
+	}
+	if len(undecided) != 1 || !strings.Contains(src[undecided[0][0]:undecided[0][1]], "racy") || strings.Contains(src[undecided[0][0]:undecided[0][1]], "posix") {
+		t.Errorf("undecided arms %v, want the one of racy() only", undecided)
+	}
+}
