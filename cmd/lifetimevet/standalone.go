@@ -482,7 +482,11 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string)
 	}
 	if err != nil {
 		// one error per file that could not be written
+		// (each starts with the file's name, said as findings say it)
 		for _, line := range strings.Split(err.Error(), "\n") {
+			if file, rest, ok := strings.Cut(line, ": "); ok && filepath.IsAbs(file) {
+				line = shortPath(cwd, file) + ": " + rest
+			}
 			fmt.Fprintf(w, "%s: %s\n", progName(), line)
 		}
 		return 1

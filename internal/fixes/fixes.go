@@ -511,15 +511,13 @@ func offsetOf(data []byte, line, column int) (int, bool) {
 // with an edit that overlaps an edit of another is left out, and Apply
 // returns it in conflicts. Each file is read again before it is written: a
 // file that is not what Map saw (it changed in the meantime) is not
-// written. A file that was gofmt-formatted is formatted again after its
+// written; with write nil, files are written by WriteFileIf, which also
+// keeps a save made while the new content is being written. A file that was gofmt-formatted is formatted again after its
 // edits; edits of CRLF lines get CRLF line ends. A Go file whose
 // edited content would not parse is not written. A file that cannot be
 // read or written is an error, one per file, and the other files are still
 // written.
 func (fs *Files) Apply(fixes []*Fix, write func(name string, data []byte) error) (changed []string, conflicts []*Fix, err error) {
-	if write == nil {
-		write = WriteFile
-	}
 	// canonical returns the first name seen of the file name is.
 	var names []string
 	canonical := func(name string) string {
@@ -572,12 +570,24 @@ func (fs *Files) Apply(fixes []*Fix, write func(name string, data []byte) error)
 			}
 		}
 	}) {
-		result, err := fs.edit(name, byFile[name])
+		seen, result, err := fs.edit(name, byFile[name])
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		if err := write(name, result); err != nil {
+		var werr error
+		if write != nil {
+			werr = write(name, result)
+		} else {
+			// what was checked is what is replaced: a save made
+			// since is kept
+			werr = WriteFileIf(name, seen, result)
+		}
+		if errors.Is(werr, ErrChanged) {
+			errs = append(errs, fmt.Errorf("%s: not fixed: %w", name, werr))
+			continue
+		}
+		if err := werr; err != nil {
 			if pe, ok := err.(*os.PathError); ok {
 				err = pe.Err
 			}
@@ -595,34 +605,34 @@ func (fs *Files) Apply(fixes []*Fix, write func(name string, data []byte) error)
 
 // edit returns the content of file name with edits applied, after checking
 // that the file holds what Map saw.
-func (fs *Files) edit(name string, edits []Edit) ([]byte, error) {
-	seen, err := fs.read(name)
+func (fs *Files) edit(name string, edits []Edit) (seen, result []byte, err error) {
+	seen, err = fs.read(name)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not fixed: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: not fixed: %w", name, err)
 	}
 	data, err := fs.readFile(name)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not fixed: %v", name, err)
+		return nil, nil, fmt.Errorf("%s: not fixed: %v", name, err)
 	}
 	if !bytes.Equal(data, seen) {
-		return nil, fmt.Errorf("%s: not fixed: the file changed since it was analysed%w", name, errStale)
+		return nil, nil, fmt.Errorf("%s: not fixed: the file changed since it was analysed%w", name, errStale)
 	}
 	if generated(data) {
-		return nil, fmt.Errorf("%s: not fixed: the file is generated", name)
+		return nil, nil, fmt.Errorf("%s: not fixed: the file is generated", name)
 	}
-	result, err := splice(data, edits)
+	result, err = splice(data, edits)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not fixed: %v", name, err)
+		return nil, nil, fmt.Errorf("%s: not fixed: %v", name, err)
 	}
 	if err := parses(name, result); err != nil {
-		return nil, fmt.Errorf("%s: not fixed: %v", name, err)
+		return nil, nil, fmt.Errorf("%s: not fixed: %v", name, err)
 	}
 	if formatted, err := format.Source(data); err == nil && bytes.Equal(formatted, data) {
 		if f, err := format.Source(result); err == nil {
 			result = f
 		}
 	}
-	return result, nil
+	return seen, result, nil
 }
 
 // lineEnds returns the new text of e with the line ends of the line it

@@ -1,6 +1,7 @@
 package fixes
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -17,7 +18,35 @@ import (
 // replacing it would leave the other names with the old content, nor is
 // a file the process may not write (a read-only file). On any
 // error the old file is untouched and the temporary file is removed.
-func WriteFile(name string, data []byte) error {
+func WriteFile(name string, data []byte) error { return writeFile(name, nil, data) }
+
+// ErrChanged is wrapped by the error of WriteFileIf when the file did not
+// hold the expected content at the moment of its replacement.
+var ErrChanged = errors.New("the file changed while its fixes were being written; it is as it was saved")
+
+// WriteFileIf is WriteFile, but replaces the file only if it holds old at
+// the moment the new content takes its place: an editor's save, a git
+// checkout or another run's fix made after the file was read is never
+// overwritten. On Linux the new file is exchanged with the old one in one
+// step (renameat2 RENAME_EXCHANGE) and the content swapped out is
+// compared with old; if it differs the two are exchanged back, so that
+// the only window left is between the two exchanges, microseconds, and
+// nothing but the process's own temporary file is ever removed. Where the
+// system or file system cannot exchange, the file is read again and
+// compared just before the rename. A file that changed gives an error
+// wrapping ErrChanged.
+func WriteFileIf(name string, old, data []byte) error {
+	if old == nil {
+		old = []byte{}
+	}
+	return writeFile(name, old, data)
+}
+
+// beforeSwap, if not nil, runs when the new content is on the disk, just
+// before it takes the file's place (tests: a save made then).
+var beforeSwap func()
+
+func writeFile(name string, old, data []byte) error {
 	real, err := filepath.EvalSymlinks(name)
 	if err != nil {
 		return unwrapPath(err)
@@ -66,17 +95,51 @@ func WriteFile(name string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return unwrapPath(err)
 	}
+	if old != nil {
+		if beforeSwap != nil {
+			beforeSwap()
+		}
+		done = true // swapIn removes the temporary file, unless it says where it is
+		if err := swapIn(tmp.Name(), real, old); err != nil {
+			return err
+		}
+		syncDir(dir)
+		return nil
+	}
 	if err := os.Rename(tmp.Name(), real); err != nil {
 		os.Remove(tmp.Name())
 		done = true
 		return unwrapPath(err)
 	}
 	done = true
-	// the rename itself, on the disk (best effort: not every system
-	// can sync a directory)
+	syncDir(dir)
+	return nil
+}
+
+// syncDir puts a rename in dir on the disk (best effort: not every system
+// can sync a directory).
+func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
+	}
+}
+
+// renameIf renames tmp over real if real holds old, read just before; it
+// removes tmp otherwise.
+func renameIf(tmp, real string, old []byte) error {
+	cur, err := os.ReadFile(real)
+	if err != nil {
+		os.Remove(tmp)
+		return unwrapPath(err)
+	}
+	if !bytes.Equal(cur, old) {
+		os.Remove(tmp)
+		return ErrChanged
+	}
+	if err := os.Rename(tmp, real); err != nil {
+		os.Remove(tmp)
+		return unwrapPath(err)
 	}
 	return nil
 }

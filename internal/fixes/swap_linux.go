@@ -1,0 +1,47 @@
+//go:build linux
+
+package fixes
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// swapIn puts the file tmp in real's place if real holds old, exchanging
+// the two names in one step and checking what was exchanged out
+// (WriteFileIf). It removes tmp, or says where a content it could not
+// put back is.
+func swapIn(tmp, real string, old []byte) error {
+	ours, err := os.Stat(tmp)
+	if err != nil {
+		os.Remove(tmp)
+		return unwrapPath(err)
+	}
+	err = unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, real, unix.RENAME_EXCHANGE)
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.EOPNOTSUPP) {
+		return renameIf(tmp, real, old) // a system or file system that cannot exchange
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	// tmp now names what real held at the exchange
+	if got, err := os.ReadFile(tmp); err == nil && bytes.Equal(got, old) {
+		os.Remove(tmp)
+		return nil
+	}
+	// it changed: exchange back, and remove tmp only if it is the file
+	// this process wrote
+	if err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, real, unix.RENAME_EXCHANGE); err != nil {
+		return fmt.Errorf("%w, but putting the saved content back failed (%v): it is in %s", ErrChanged, err, tmp)
+	}
+	if fi, err := os.Stat(tmp); err == nil && os.SameFile(fi, ours) {
+		os.Remove(tmp)
+		return ErrChanged
+	}
+	return fmt.Errorf("%w, and changed again while it was put back: the other content is in %s", ErrChanged, tmp)
+}
