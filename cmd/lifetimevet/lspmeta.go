@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/tools/go/packages"
@@ -136,6 +137,15 @@ func (s *lspSnapshot) add(dirs, extra []string) {
 }
 
 func fileState(name string) lspState {
+	if name == goCommand() {
+		// a 15 MB executable: its size and modification time (an
+		// upgrade in place replaces it)
+		fi, err := os.Stat(name)
+		if err != nil {
+			return lspState{}
+		}
+		return lspState{exists: true, sum: sha256.Sum256(fmt.Appendf(nil, "%d %d", fi.Size(), fi.ModTime().UnixNano()))}
+	}
 	src, err := os.ReadFile(name)
 	if err != nil {
 		return lspState{}
@@ -315,12 +325,25 @@ func localDirs(roots []*packages.Package) (dirs, extra []string) {
 	if env := goEnvFile(); env != "" {
 		addFile(env)
 	}
-	if gocmd, err := exec.LookPath("go"); err == nil {
+	if gocmd := goCommand(); gocmd != "" {
 		addFile(gocmd)
 	}
 	slices.Sort(dirs)
 	return dirs, extra
 }
+
+// goCommand returns the go command's executable, as the server runs it
+// (its PATH does not change).
+var goCommand = sync.OnceValue(func() string {
+	gocmd, err := exec.LookPath("go")
+	if err != nil {
+		return ""
+	}
+	if abs, err := filepath.Abs(gocmd); err == nil {
+		gocmd = abs
+	}
+	return gocmd
+})
 
 func within(dir, root string) bool {
 	rel, err := filepath.Rel(root, dir)
@@ -407,10 +430,6 @@ func generated(p *packages.Package) []string {
 	return out
 }
 
-// lspLoad runs go/packages; a variable for the tests, which count its
-// calls.
-var lspLoad = packages.Load
-
 // load returns the packages of the directory cfg.Dir for an analysis, and
 // how their metadata was obtained (for the log): from the last load when
 // no change since can have altered it, with cgo's output refreshed for
@@ -455,7 +474,7 @@ func (ls *langServer) load(cfg *packages.Config) (pkgs []*packages.Package, over
 		before = takeSnapshot([]string{dir}, nil)
 	}
 	t0 := time.Now()
-	pkgs, err = lspLoad(cfg, ".")
+	pkgs, err = packages.Load(cfg, ".")
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -523,7 +542,7 @@ func (ls *langServer) refreshCgo(cfg *packages.Config, roots []*packages.Package
 	lcfg.Mode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles
 	lcfg.Tests = false
 	lcfg.Fset = nil
-	fresh, err := lspLoad(&lcfg, paths...)
+	fresh, err := packages.Load(&lcfg, paths...)
 	if err != nil {
 		return nil, nil, "go list: " + err.Error()
 	}
