@@ -83,7 +83,7 @@ func codes(ds []lspDiagnostic) []string {
 // metadata, without the go command, and a bug it gains is reported (its
 // package's key changes with its content); a new import, a //go:build line
 // that brings a file in, a new test function (the generated test main
-// lists it) load the package again; a file that imports "C" reruns cgo
+// lists it), a new file, a change of go.mod load the package again; a file that imports "C" reruns cgo
 // through go list on its package alone (no -deps, no -test), and the
 // importers' findings follow the new cgo file.
 func TestLSPSaveMetadata(t *testing.T) {
@@ -208,6 +208,25 @@ func TestTwice(t *testing.T) {}
 	_, ran = save(tfile, func() { appendFile(t, tfile, "\nfunc TestOnce(t *testing.T) {}\n") })
 	if !hasCall(ran, "list", "-deps=true", "-test=true") {
 		t.Errorf("saving a new test ran %q; metadata: %q", ran, meta())
+	}
+
+	// a new file of b, saved: loaded again, and its finding
+	nfile := filepath.Join(bdir, "new.go")
+	bfiles = append(bfiles, nfile)
+	ds, ran = save(nfile, func() {
+		writeFiles(t, bdir, map[string]string{"new.go": "package b\n\nimport \"example.com/inc/wrap\"\n\nfunc Four() {\n\to := wrap.New()\n\twrap.Free(o)\n\twrap.Free(o)\n}\n"})
+	})
+	if len(ds) != 1 || ds[0].Code != "doublerelease" || !hasCall(ran, "list", "-deps=true") || !strings.Contains(meta(), "files were added to or removed from "+bdir) {
+		t.Errorf("a new file saved: %+v; ran %q; metadata: %q", ds, ran, meta())
+	}
+
+	// go.mod saved with a change: every open package is loaded again
+	gomod := filepath.Join(dir, "go.mod")
+	nw := c.published(fileURI(wfile))
+	_, ran = save(gomod, func() { appendFile(t, gomod, "\n// a comment\n") })
+	c.waitN(t, fileURI(wfile), nw+1)
+	if !hasCall(ran, "list", "-deps=true") || !strings.Contains(meta(), gomod+" changed") {
+		t.Errorf("go.mod saved: ran %q; metadata: %q", ran, meta())
 	}
 
 	// wrap stops releasing (a file that imports "C"): cgo reruns through
