@@ -220,13 +220,29 @@ func TestTwice(t *testing.T) {}
 		t.Errorf("a new file saved: %+v; ran %q; metadata: %q", ds, ran, meta())
 	}
 
-	// go.mod saved with a change: every open package is loaded again
+	// go.mod saved with a change: every open package is loaded again (b,
+	// then wrap, then b again as wrap's importer, from the metadata of
+	// its new load)
 	gomod := filepath.Join(dir, "go.mod")
-	nw := c.published(fileURI(wfile))
-	_, ran = save(gomod, func() { appendFile(t, gomod, "\n// a comment\n") })
+	nw, before := c.published(fileURI(wfile)), len(calls())
+	c.mu.Lock()
+	nlogs := len(c.logs)
+	c.mu.Unlock()
+	appendFile(t, gomod, "\n// a comment\n")
+	didSave(t, c, gomod)
+	for _, f := range bfiles {
+		want[f] += 2
+		c.waitN(t, fileURI(f), want[f])
+	}
 	c.waitN(t, fileURI(wfile), nw+1)
-	if !hasCall(ran, "list", "-deps=true") || !strings.Contains(meta(), gomod+" changed") {
-		t.Errorf("go.mod saved: ran %q; metadata: %q", ran, meta())
+	ran = calls()[before:]
+	c.mu.Lock()
+	logs := strings.Join(c.logs[nlogs:], "\n")
+	c.mu.Unlock()
+	if !hasCall(ran, "list", "-deps=true") ||
+		!strings.Contains(logs, bdir+" metadata loaded by go list -deps -compiled -test in ") || !strings.Contains(logs, "("+gomod+" changed)") ||
+		!strings.Contains(logs, wdir+" metadata loaded by go list -deps -compiled -test in ") {
+		t.Errorf("go.mod saved: ran %q; log:\n%s", ran, logs)
 	}
 
 	// wrap stops releasing (a file that imports "C"): cgo reruns through
