@@ -55,10 +55,11 @@ type LSPResult struct {
 	Saves     []time.Duration
 	SaveCPU   time.Duration
 	SaveDiags []int
-	// List are the times of the go command's part of a save: after a
-	// new comment, go list as go/packages runs it for the server (-e
-	// -json -compiled -test -deps .), in the package's directory, with
-	// the server's caches; it reruns cgo on the touched package.
+	// List are the times of the go command's part of a save of a cgo
+	// file: after a new comment, go list as the server runs it then (-e
+	// -json -compiled -find PKG: cgo's rerun on the package alone), in
+	// the package's directory, with the server's caches; none for a save
+	// of another Go file, which runs no go command.
 	List []time.Duration
 	// ServerRSS is the server's peak RSS (VmHWM) at the end.
 	ServerRSS int64
@@ -73,23 +74,26 @@ type LSPResult struct {
 type LSPBench struct {
 	Results []LSPResult
 	Saves   int
+	// File is the kind of file saved: "cgo" (the package's first file
+	// that imports "C") or "go" (its first Go file that does not).
+	File    string
 	LoadAvg [2]string
 }
 
 // LSP measures each package: the standalone cold run, then the server's
 // open and saves.
-func (e *Env) LSP(pkgs []string, saves int) (*LSPBench, error) {
+func (e *Env) LSP(pkgs []string, saves int, file string) (*LSPBench, error) {
 	if err := e.cgoModule(); err != nil {
 		return nil, err
 	}
-	b := &LSPBench{Saves: saves}
+	b := &LSPBench{Saves: saves, File: file}
 	b.LoadAvg[0] = loadAvg()
 	logs := filepath.Join(e.Work, "logs")
 	if err := os.MkdirAll(logs, 0o777); err != nil {
 		return nil, err
 	}
 	for _, pkg := range pkgs {
-		r, err := e.lspPackage(pkg, saves, logs)
+		r, err := e.lspPackage(pkg, saves, file, logs)
 		if err != nil {
 			return nil, fmt.Errorf("lsp %s: %v", pkg, err)
 		}
@@ -99,14 +103,14 @@ func (e *Env) LSP(pkgs []string, saves int) (*LSPBench, error) {
 	return b, nil
 }
 
-func (e *Env) lspPackage(pkg string, saves int, logs string) (LSPResult, error) {
+func (e *Env) lspPackage(pkg string, saves int, kind, logs string) (LSPResult, error) {
 	r := LSPResult{Package: pkg}
-	info, err := output(e.CorpusDir, e.RunEnv, "go", "list", "-f", "{{.Module.Path}}|{{.Module.Dir}}|{{.Dir}}|{{join .CgoFiles \",\"}}|{{join .GoFiles \",\"}}", pkg)
+	info, err := output(e.CorpusDir, e.RunEnv, "go", "list", "-f", "{{.Module.Path}}|{{.Module.Dir}}|{{.Dir}}|{{join .CgoFiles \",\"}}|{{join .GoFiles \",\"}}|{{join .TestGoFiles \",\"}}", pkg)
 	if err != nil {
 		return r, err
 	}
 	f := strings.Split(info, "|")
-	if len(f) != 5 {
+	if len(f) != 6 {
 		return r, fmt.Errorf("go list: %q", info)
 	}
 	r.Module = f[0]
@@ -116,10 +120,19 @@ func (e *Env) lspPackage(pkg string, saves int, logs string) (LSPResult, error) 
 		return r, err
 	}
 	dir := filepath.Join(copyDir, strings.TrimPrefix(pkgDir, modDir))
+	// the file saved: a cgo file, whose save reruns cgo, or another Go
+	// file, whose save needs no go command (GoFiles has no cgo file)
 	first := strings.Split(f[3], ",")[0]
-	if first == "" {
+	if kind == "go" || first == "" {
 		first = strings.Split(f[4], ",")[0]
+		if first == "" {
+			first = strings.Split(f[5], ",")[0]
+		}
 	}
+	if first == "" {
+		return r, fmt.Errorf("%s has no %s file", pkg, kind)
+	}
+	cgoSave := slices.Contains(strings.Split(f[3], ","), first)
 	r.File = filepath.Join(dir, first)
 	t, err := newToucher(r.File)
 	if err != nil {
@@ -201,12 +214,14 @@ func (e *Env) lspPackage(pkg string, saves int, logs string) (LSPResult, error) 
 	}
 	c.conn.Call(ctx, "shutdown", nil, nil)
 	c.conn.Notify(ctx, "exit", nil)
-	// the go command's part of a save, on its own
-	for i := 0; i < min(saves, 5); i++ {
+	// the go command's part of a save, on its own: for a cgo file, cgo's
+	// rerun through go list on the package alone, as the server runs it
+	// (lspmeta.go); another Go file's save runs no go command
+	for i := 0; cgoSave && i < min(saves, 5); i++ {
 		if err := t.touch(); err != nil {
 			return r, err
 		}
-		cmd := exec.Command("go", "list", "-e", "-json", "-compiled", "-test", "-deps", ".")
+		cmd := exec.Command("go", "list", "-e", "-json", "-compiled", "-find", "--", pkg)
 		cmd.Dir = dir
 		cmd.Env = cacheEnv(e.RunEnv, cache)
 		cmd.Stdout = io.Discard
@@ -396,7 +411,7 @@ func (b *LSPBench) WriteMarkdown(w io.Writer, h Header) {
 	}
 	fmt.Fprintf(w, "- environment: %s\n", RunEnvSummary)
 	fmt.Fprintf(w, "- command: `%s`\n\n", h.Command)
-	fmt.Fprintf(w, "Each package in an editable copy of its module (the main module; the server and the standalone command run in the package's directory). standalone cold: `lifetimevet .` with empty GOCACHE and LIFETIMEVET_CACHE. open: didOpen of the package's first cgo file to its publishDiagnostics, with empty caches (a package the server has not seen). save: a new comment appended to the file, didSave, to its publishDiagnostics, %d times one after the other (p50: the median). server CPU: the server's and its go commands' user+system time. go list after a save: the go command's part of a save on its own (a new comment, then the go list that go/packages runs for the server, which reruns cgo on the package), up to 5 times after the server stopped.\n\n", b.Saves)
+	fmt.Fprintf(w, "Each package in an editable copy of its module (the main module; the server and the standalone command run in the package's directory). standalone cold: `lifetimevet .` with empty GOCACHE and LIFETIMEVET_CACHE. open: didOpen of the file (%s) to its publishDiagnostics, with empty caches (a package the server has not seen). save: a new comment appended to the file, didSave, to its publishDiagnostics, %d times one after the other (p50: the median). server CPU: the server's and its go commands' user+system time. go list after a save: the go command's part of a save of a cgo file on its own (a new comment, then the go list the server runs, go list -compiled -find PKG, which reruns cgo on the package alone), up to 5 times after the server stopped; a save of another Go file runs no go command.\n\n", fileKind(b.File), b.Saves)
 	fmt.Fprintf(w, "| package | file | standalone cold wall (s) | standalone cold CPU (s) | open→diagnostics (s) | open ×standalone | server CPU at open (s) | save→diagnostics p50 (s) | max (s) | min (s) | server CPU per save (s) | go list after a save, p50 (s) | diagnostics | server peak RSS (MiB) |\n")
 	fmt.Fprintf(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range b.Results {
@@ -422,4 +437,12 @@ func (b *LSPBench) WriteMarkdown(w io.Writer, h Header) {
 			p50, mx, mn, perSave, list, diags, r.ServerRSS>>20)
 	}
 	fmt.Fprintln(w)
+}
+
+// fileKind describes the -lsp-file choice.
+func fileKind(kind string) string {
+	if kind == "go" {
+		return "the package's first Go file that does not import \"C\", a test file if it has no other"
+	}
+	return "the package's first file that imports \"C\""
 }

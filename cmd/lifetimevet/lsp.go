@@ -81,6 +81,7 @@ Flags:
 		paths:     map[string][]string{},
 		imports:   map[string]map[string]bool{},
 		docs:      map[string]*lspDoc{},
+		meta:      map[string]*lspMeta{},
 	}
 	if len(ls.analyzers) == 0 {
 		fatalf("no analyzers selected")
@@ -204,6 +205,8 @@ type langServer struct {
 	// of its packages, and of every package they import, directly or not
 	paths   map[string][]string
 	imports map[string]map[string]bool
+	// by package directory analysed: its last load (lspmeta.go)
+	meta map[string]*lspMeta
 	// The package directories to analyse, in order, each once: a save
 	// that arrives while its package is being analysed queues one more
 	// analysis, however many saves arrive meanwhile. One worker takes
@@ -476,11 +479,14 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []strin
 		ls.log(notify, protocol.MessageTypeError, fmt.Sprintf("lifetimevet: cannot analyse the package: the directory %s %s", dir, why))
 		return
 	}
-	pkgs, err := packages.Load(cfg, ".")
+	// the metadata: go list's, or the last load's when the files it rests
+	// on cannot have changed it (lspmeta.go)
+	pkgs, overlay, how, err := ls.load(cfg)
 	if err != nil {
 		ls.log(notify, protocol.MessageTypeError, fmt.Sprintf("lifetimevet: loading %s: %v", dir, loadError(err)))
 		return
 	}
+	ls.log(notify, protocol.MessageTypeLog, fmt.Sprintf("lifetimevet: %s metadata %s", dir, how))
 	// the configuration files, read again at each analysis (config.go)
 	configs := newConfigs()
 	if errs := configs.checkDirs(packageDirs(pkgs)); len(errs) > 0 {
@@ -490,11 +496,6 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []strin
 		return
 	}
 	useConfigs(configs)
-	overlay, err := goOverlay(cfg)
-	if err != nil {
-		ls.log(notify, protocol.MessageTypeError, "lifetimevet: "+err.Error())
-		return
-	}
 	incomplete := newIncompleteLog(pkgs)
 	opts := ls.cacheOpts
 	opts.Overlay = overlay

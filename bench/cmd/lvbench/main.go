@@ -24,6 +24,7 @@
 //	-saves N        lsp: saves per package (default 20)
 //	-cold-off       incremental: run lifetimevet -cache=off cold too
 //	-lsp-packages L lsp: the packages (default the corpus's onnxruntime_go and go-nvml/pkg/nvml)
+//	-lsp-file KIND  lsp: save the package's first cgo file (cgo, the default) or its first other Go file (go)
 //	-o FILE         write the markdown to FILE as well as standard output
 //	-save FILE      compare: keep the samples as JSON (default WORK/compare.json)
 //	-render FILE    print the comparison's table again from a -save file
@@ -62,6 +63,7 @@ func main() {
 	saves := flag.Int("saves", 20, "lsp: saves per package")
 	coldOff := flag.Bool("cold-off", false, "incremental: run lifetimevet -cache=off cold too (the cold cost of the cache)")
 	lspPkgs := flag.String("lsp-packages", strings.Join(bench.LSPPackages, ","), "lsp: comma-separated packages of the cgo corpus")
+	lspFile := flag.String("lsp-file", "cgo", "lsp: the file opened and saved: `cgo` (the package's first file that imports \"C\") or go (its first Go file that does not, a test file if no other)")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: lvbench [flags] [compare] [profile] [stress] [incremental] [lsp]\n\nFlags:\n")
 		flag.PrintDefaults()
@@ -202,8 +204,11 @@ func main() {
 			if *saves < 1 {
 				fatalf("-saves must be at least 1")
 			}
+			if *lspFile != "cgo" && *lspFile != "go" {
+				fatalf("-lsp-file must be cgo or go")
+			}
 			h := e.Header(command)
-			b, err := e.LSP(split(*lspPkgs), *saves)
+			b, err := e.LSP(split(*lspPkgs), *saves, *lspFile)
 			if err != nil {
 				fatalf("%v", err)
 			}
