@@ -90,6 +90,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 )
 
 //go:embed data/*.model
@@ -149,6 +150,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "merge the handle models of C libraries and read //lifetime: directives (a pass: reports nothing)",
 	URL:        "https://github.com/lifetimevet/lifetimevet/tree/main/passes/model",
 	Run:        run,
+	Requires:   []*analysis.Analyzer{cpreamble.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 }
 
@@ -339,6 +341,8 @@ func run(pass *analysis.Pass) (any, error) {
 		c.cFiles(pass, cfuncs) // a cgo package's own .h and .c files
 	}
 	m.Merge(c.preamble)
+	cres, _ := pass.ResultOf[cpreamble.Analyzer].(*cpreamble.Result)
+	inferDefined(m, pass.Fset, cres)
 	m.index()
 	return res, nil
 }
