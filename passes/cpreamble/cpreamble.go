@@ -43,9 +43,9 @@ package cpreamble
 
 import (
 	"bytes"
-	"slices"
 	"go/token"
 	"reflect"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
