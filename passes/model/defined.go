@@ -28,6 +28,15 @@ import (
 //
 // Inferred entries are marked Inferred: for a call of such a function,
 // what it does with its other arguments is still unknown.
+//
+// The body also corrects the weakest reading of the destructor-name rule:
+// a function named only a prefix and a verb (x_free, on_close) whose one
+// parameter is an untyped void * is read, for a library, as its free of
+// untyped memory (curl_free); when the package defines it, that holds
+// only if the body hands the parameter, on every path, to a function that
+// is a release or reads as one (my_free(void *p) { lib_free(p); }), and
+// not for a callback that merely uses its user data
+// (on_close(void *user_data) { closed++; }).
 
 // inferDefined adds to m the releases of the functions the package's C
 // defines, as above.
@@ -41,6 +50,27 @@ func inferDefined(m *Model, fset *token.FileSet, c *cpreamble.Result) {
 			if e.Inferred && e.Func == name {
 				m.add(e)
 			}
+		}
+	}
+	for _, name := range c.DefinedNames() {
+		if len(m.funcs[name]) > 0 {
+			continue
+		}
+		hands, one := true, false
+		for _, fn := range c.Defined(name) {
+			if len(fn.Params) != 1 {
+				continue
+			}
+			one = true
+			hands = hands && slices.ContainsFunc(fn.Always, func(call cpreamble.ParamCall) bool {
+				return slices.Contains(call.Args, 0) && (IsDestructorName(call.Name) || len(inf.releases(call.Name)) > 0)
+			})
+		}
+		if one {
+			if m.handsOn == nil {
+				m.handsOn = map[string]bool{}
+			}
+			m.handsOn[name] = hands
 		}
 	}
 }

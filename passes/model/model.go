@@ -40,6 +40,11 @@ type Model struct {
 	funcs     map[string][]*Entry
 	counted   map[string]bool // library/kind -> released by counted releases
 	names     sync.Map        // nameKey -> *Entry (nil: none) of the destructor-name rule
+	// handsOn: for the functions of one void * parameter that the
+	// package's own C defines, whether the body passes the parameter on
+	// every path to a function that is or reads as a release (see
+	// byName); absent for the others
+	handsOn map[string]bool
 }
 
 // New returns an empty model.
@@ -113,7 +118,15 @@ func (m *Model) byName(name string, sig *types.Signature) *Entry {
 	}
 	var e *Entry
 	p0 := sig.Params().At(0).Type()
-	if arg := nameRelease(name, sig); arg >= 0 {
+	arg, untyped := nameReleaseOf(name, sig)
+	if hands, defined := m.handsOn[name]; untyped && defined && !hands {
+		// prefix and verb on untyped memory is the weakest reading of a
+		// name; a body the package defines is better evidence, and it
+		// passes its parameter to no release (an event callback's
+		// on_close(void *user_data) { n_closed++; })
+		arg = -1
+	}
+	if arg >= 0 {
 		e = &Entry{Func: name, Role: Release, Arg: arg, Key: None, Parent: None, Out: Returned,
 			ByName: true, Source: "destructor-name rule"}
 	} else if isClearName(name) && isPointerToPointer(p0) {
