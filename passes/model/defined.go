@@ -20,7 +20,9 @@ import (
 // same rule. The body is the evidence, so the parameter's C type does not
 // matter: void *, a typedef of void *, an integer handle cast to a
 // pointer release alike. The function releases it as the callee does
-// (its kind, counted or not, a transfer for a transfer). A release on some
+// (its kind, counted or not, a transfer for a transfer), as the package's
+// own (library "preamble", as directives: a leak's suggested release stays
+// the library's). A release on some
 // paths only (if (flag) free(p)), of something p points to
 // (free(p->buf)), or of p after the body changed it (p = p->next) is not
 // one; and a function merely declared gets none of this (the
@@ -145,7 +147,7 @@ func (inf *inferrer) fromBody(fn *cpreamble.Func) []*Entry {
 			done[p] = true
 			param := fn.Params[p]
 			out = append(out, &Entry{Func: fn.Name, Role: ce.Role, Arg: p, Key: None, Parent: None, From: None, Out: Returned,
-				Kind: ce.Kind, Counted: ce.Counted, Library: ce.Library, Doc: ce.Doc, Inferred: true,
+				Kind: ce.Kind, Counted: ce.Counted, Library: "preamble", Doc: ce.Doc, Inferred: true,
 				Source: fmt.Sprintf("%s: %s passes %s to %s", inf.fset.Position(call.Pos), fn.Name, param, call.Name)})
 		}
 	}

@@ -95,8 +95,12 @@ func (m *Model) Releases(name string, sig *types.Signature) []*Entry {
 			out = append(out, e)
 		}
 	}
-	if len(m.funcs[name]) == 0 && sig != nil && sig.Params().Len() >= 1 {
-		if e := m.byName(name, sig); e != nil {
+	// the name rule for a function no model describes, and for one whose
+	// body releases some parameter (Inferred): it may release another
+	// through a library function only its name tells of
+	// (ctx_free(ctx *c, void *scratch) { free(scratch); lib_ctx_free(c); })
+	if sig != nil && sig.Params().Len() >= 1 && !slices.ContainsFunc(m.funcs[name], func(e *Entry) bool { return !e.Inferred }) {
+		if e := m.byName(name, sig); e != nil && !slices.ContainsFunc(out, func(o *Entry) bool { return o.Arg == e.Arg }) {
 			out = append(out, e)
 		}
 	}

@@ -48,6 +48,12 @@ void lib_notify(void *p);
 static void on_release(void *user_data) { lib_notify(user_data); }
 void lib_free(void *p);
 static void my_free(void *p) { lib_free(p); }
+
+// the body frees the scratch buffer; the name tells that the context goes
+// too, through a library function no model describes
+typedef struct lctx lctx;
+void lib_ctx_free(lctx *c);
+static void ctx_free(lctx *c, void *scratch) { free(scratch); lib_ctx_free(c); }
 */
 import "C"
 
@@ -56,7 +62,7 @@ import "unsafe"
 func TypedefTwice() {
 	h := C.vh_new()
 	C.vh_finish(h)
-	C.vh_finish(h) // want `h is released twice: by C.vh_finish at line 58 and again here`
+	C.vh_finish(h) // want `h is released twice: by C.vh_finish at line 64 and again here`
 }
 
 func TypedefOnce() {
@@ -68,7 +74,7 @@ func TypedefOnce() {
 func IntegerTwice() {
 	id := uintptr(C.ih_new())
 	C.ih_drop(C.ih(id))
-	C.ih_drop(C.ih(id)) // want `id is released twice: by C.ih_drop at line 70 and again here`
+	C.ih_drop(C.ih(id)) // want `id is released twice: by C.ih_drop at line 76 and again here`
 }
 
 func IntegerOnce() {
@@ -79,7 +85,7 @@ func IntegerOnce() {
 func RawTwice() {
 	p := C.raw_new()
 	C.raw_done(p)
-	C.free(p) // want `p is released twice: by C.raw_done at line 81 and again here`
+	C.free(p) // want `p is released twice: by C.raw_done at line 87 and again here`
 }
 
 func RawOnce() {
@@ -90,7 +96,7 @@ func RawOnce() {
 func PooledTwice() {
 	p := C.raw_new()
 	C.pooled_done(p)
-	C.pooled_done(p) // want `p is released twice: by C.pooled_done at line 92 and again here`
+	C.pooled_done(p) // want `p is released twice: by C.pooled_done at line 98 and again here`
 }
 
 // GiveBack returns p to the pool directly.
@@ -134,5 +140,12 @@ func Callbacks() {
 func WrappedTwice() {
 	p := C.raw_new()
 	C.my_free(p)
-	C.my_free(p) // want `p is released twice: by C.my_free at line 136 and again here`
+	C.my_free(p) // want `p is released twice: by C.my_free at line 142 and again here`
+}
+
+// both readings hold: the body's (the scratch buffer) and the name's (the
+// context)
+func ContextTwice(c *C.lctx) {
+	C.ctx_free(c, C.raw_new())
+	C.ctx_free(c, C.raw_new()) // want `c is released twice: by C.ctx_free at line 149 and again here`
 }
