@@ -9,8 +9,12 @@
 //  2. model files named with -model (the same format);
 //  3. //lifetime: directives in the package's cgo preamble.
 //
-// C functions that no source mentions fall under the destructor-name rule
-// (see Model.Releases).
+// A C function that no source mentions and that the package's own C
+// defines releases the parameters its body passes to a known release on
+// every path (see defined.go; for this the pass reads the package's C
+// through the cpreamble pass). The others, and those too for the
+// parameters their bodies do not release, fall under the destructor-name
+// rule (see Model.Releases).
 //
 // The pass also collects the directives on Go types, functions and
 // statements. It reports nothing: malformed and misplaced directives are
