@@ -49,6 +49,7 @@ import (
 	"bytes"
 	"go/token"
 	"reflect"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -135,6 +136,11 @@ type Func struct {
 	// body compares with NULL (!p, p == NULL, NULL != p, if (p)).
 	Params     []string
 	NullTested map[string]bool
+	// Always are the calls the body makes on every path by which it
+	// returns, in order, with the parameters they pass (see ParamCall): a
+	// parameter passed on every path where it is not NULL counts as
+	// passed.
+	Always []ParamCall
 
 	writes []pendingWrite
 	locals map[string]bool
@@ -144,6 +150,29 @@ type Func struct {
 // NULL: it handles a NULL handle itself.
 func (f *Func) TestsNull(i int) bool {
 	return f != nil && i >= 0 && i < len(f.Params) && f.NullTested[f.Params[i]]
+}
+
+// Defined returns the definitions of the C function name in the package's
+// C: its preambles, .c files and .h files (one per file that defines it;
+// static functions of different files may share a name).
+func (r *Result) Defined(name string) []*Func {
+	return append(slices.Clip(r.byName[name]), r.headers[name]...)
+}
+
+// DefinedNames returns the names of the functions the package's C
+// defines (see Defined), sorted.
+func (r *Result) DefinedNames() []string {
+	var out []string
+	for name := range r.byName {
+		out = append(out, name)
+	}
+	for name := range r.headers {
+		if len(r.byName[name]) == 0 {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // A Call is a call in a function body.
@@ -175,10 +204,12 @@ type Result struct {
 	byName map[string][]*Func
 	vars   map[string][]*Var // by name
 	reach  map[*Func][]Reach
+	// headers: the functions the package's .h files define, by name
+	headers map[string][]*Func
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	r := &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}}
+	r := &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}, headers: map[string][]*Func{}}
 	var all []*parser
 	for _, f := range pass.Files {
 		pre := cgofile.Preamble(f)
@@ -220,6 +251,25 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, p := range all {
 		for _, fn := range p.funcs {
 			r.resolve(fn)
+		}
+	}
+	// the package's headers: for the functions they define (static inline
+	// wrappers), read by Defined; their variables and writes are not the
+	// package's globals (each file that includes a header has its own
+	// copy of its statics)
+	hfiles, readH := cgofile.Sources(pass, ".h")
+	for _, name := range hfiles {
+		content, err := readH(name)
+		if err != nil || bytes.Count(content, []byte("\n")) >= MaxLines && !largeC {
+			continue
+		}
+		tf := pass.Fset.AddFile(name, -1, len(content))
+		tf.SetLinesForContent(content)
+		file := &File{Name: name, segs: []seg{{off: 0, pos: tf.Pos(0), n: len(content)}}}
+		p := &parser{file: file, toks: tokenize(blank(content))}
+		p.parse()
+		for _, fn := range p.funcs {
+			r.headers[fn.Name] = append(r.headers[fn.Name], fn)
 		}
 	}
 	return r, nil

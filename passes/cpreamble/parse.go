@@ -338,6 +338,7 @@ func (p *parser) function(head []tok, name, params, body, end int) {
 		fn.Params = append(fn.Params, nm.text) // "" for one without a name
 	}
 	fn.NullTested = nullTests(toks[body+1:end], fn.Params)
+	fn.Always = p.always(fn, body+1, end)
 	skip := map[int]bool{} // token indices of declarations
 	stmtStart := true
 	for i := body + 1; i < end; i++ {

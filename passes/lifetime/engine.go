@@ -878,15 +878,17 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 		// its string to SQLite with free as the destructor): handed on.
 		// (borrow NAME arg=N speaks of argument N only: the others may
 		// still be kept)
-		ownC := len(rels) == 0 && a.pa.calls.DefinedInC(c.Name) &&
-			!slices.ContainsFunc(a.pa.model.Model.Entries(c.Name), func(e *model.Entry) bool { return e.Role != model.Uses })
+		// (a release read in its body, Inferred, says nothing of the
+		// other arguments)
+		ownC := a.pa.calls.DefinedInC(c.Name) &&
+			!slices.ContainsFunc(a.pa.model.Model.Entries(c.Name), func(e *model.Entry) bool { return e.Role != model.Uses && !e.Inferred })
 		for i, t := range args {
 			if t != nil && !t.location() {
 				a.use(t)
 			}
 			// borrow NAME arg=N: C uses the argument without keeping it
 			uses := a.pa.model.Model.Uses(c.Name, i)
-			if t != nil && !uses && (ownC && !a.pa.calls.ConstPointerParam(c.Name, i) || t.location() && !released[i]) {
+			if t != nil && !uses && (ownC && !released[i] && !a.pa.calls.ConstPointerParam(c.Name, i) || t.location() && !released[i]) {
 				// the address of a variable given to C: C may replace
 				// (or take) what it holds
 				if t.location() {

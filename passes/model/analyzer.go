@@ -9,8 +9,12 @@
 //  2. model files named with -model (the same format);
 //  3. //lifetime: directives in the package's cgo preamble.
 //
-// C functions that no source mentions fall under the destructor-name rule
-// (see Model.Releases).
+// A C function that no source mentions and that the package's own C
+// defines releases the parameters its body passes to a known release on
+// every path (see defined.go; for this the pass reads the package's C
+// through the cpreamble pass). The others, and those too for the
+// parameters their bodies do not release, fall under the destructor-name
+// rule (see Model.Releases).
 //
 // The pass also collects the directives on Go types, functions and
 // statements. It reports nothing: malformed and misplaced directives are
@@ -90,6 +94,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 )
 
 //go:embed data/*.model
@@ -149,6 +154,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "merge the handle models of C libraries and read //lifetime: directives (a pass: reports nothing)",
 	URL:        "https://github.com/lifetimevet/lifetimevet/tree/main/passes/model",
 	Run:        run,
+	Requires:   []*analysis.Analyzer{cpreamble.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 }
 
@@ -339,6 +345,8 @@ func run(pass *analysis.Pass) (any, error) {
 		c.cFiles(pass, cfuncs) // a cgo package's own .h and .c files
 	}
 	m.Merge(c.preamble)
+	cres, _ := pass.ResultOf[cpreamble.Analyzer].(*cpreamble.Result)
+	inferDefined(m, pass.Fset, cres)
 	m.index()
 	return res, nil
 }

@@ -89,6 +89,11 @@ type Entry struct {
 	// ByName is set for entries inferred from the function's name alone
 	// (the destructor-name rule).
 	ByName bool
+	// Inferred is set for releases read in the body of a C function the
+	// package's own C defines (it passes its parameter to a known
+	// release): what the function does with its other arguments is not
+	// known.
+	Inferred bool
 	// Override is set for a model file's entry written "override ENTRY":
 	// it replaces what an earlier model (a built-in one) says of the
 	// function.

@@ -40,6 +40,11 @@ type Model struct {
 	funcs     map[string][]*Entry
 	counted   map[string]bool // library/kind -> released by counted releases
 	names     sync.Map        // nameKey -> *Entry (nil: none) of the destructor-name rule
+	// handsOn: for the functions of one void * parameter that the
+	// package's own C defines, whether the body passes the parameter on
+	// every path to a function that is or reads as a release (see
+	// byName); absent for the others
+	handsOn map[string]bool
 }
 
 // New returns an empty model.
@@ -90,8 +95,12 @@ func (m *Model) Releases(name string, sig *types.Signature) []*Entry {
 			out = append(out, e)
 		}
 	}
-	if len(m.funcs[name]) == 0 && sig != nil && sig.Params().Len() >= 1 {
-		if e := m.byName(name, sig); e != nil {
+	// the name rule for a function no model describes, and for one whose
+	// body releases some parameter (Inferred): it may release another
+	// through a library function only its name tells of
+	// (ctx_free(ctx *c, void *scratch) { free(scratch); lib_ctx_free(c); })
+	if sig != nil && sig.Params().Len() >= 1 && !slices.ContainsFunc(m.funcs[name], func(e *Entry) bool { return !e.Inferred }) {
+		if e := m.byName(name, sig); e != nil && !slices.ContainsFunc(out, func(o *Entry) bool { return o.Arg == e.Arg }) {
 			out = append(out, e)
 		}
 	}
@@ -113,7 +122,15 @@ func (m *Model) byName(name string, sig *types.Signature) *Entry {
 	}
 	var e *Entry
 	p0 := sig.Params().At(0).Type()
-	if arg := nameRelease(name, sig); arg >= 0 {
+	arg, untyped := nameReleaseOf(name, sig)
+	if hands, defined := m.handsOn[name]; untyped && defined && !hands {
+		// prefix and verb on untyped memory is the weakest reading of a
+		// name; a body the package defines is better evidence, and it
+		// passes its parameter to no release (an event callback's
+		// on_close(void *user_data) { n_closed++; })
+		arg = -1
+	}
+	if arg >= 0 {
 		e = &Entry{Func: name, Role: Release, Arg: arg, Key: None, Parent: None, Out: Returned,
 			ByName: true, Source: "destructor-name rule"}
 	} else if isClearName(name) && isPointerToPointer(p0) {

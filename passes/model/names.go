@@ -81,9 +81,17 @@ func IsDestructorName(name string) bool {
 // the Go signature cgo gives it, releases by the destructor-name rule, or
 // -1.
 func nameRelease(name string, sig *types.Signature) int {
+	arg, _ := nameReleaseOf(name, sig)
+	return arg
+}
+
+// nameReleaseOf is nameRelease, and reports whether the reading is the
+// weakest one: a library's free of untyped memory (curl_free(void *p)),
+// which no type confirms.
+func nameReleaseOf(name string, sig *types.Signature) (arg int, untyped bool) {
 	verb, object, ok := destructorName(name)
 	if !ok || sig == nil || sig.Params().Len() == 0 {
-		return -1
+		return -1, false
 	}
 	params := sig.Params()
 	on := normName(strings.Join(object, "_"))
@@ -121,17 +129,17 @@ func nameRelease(name string, sig *types.Signature) int {
 		best = -1
 	}
 	if best == -1 && params.Len() == 1 && len(object) == 1 && isVoidPointer(params.At(0).Type()) {
-		best = 0 // a library's free of untyped memory: curl_free(p)
+		best, untyped = 0, true // a library's free of untyped memory: curl_free(p)
 	}
 	if best < 0 {
-		return -1
+		return -1, false
 	}
 	if verb == "delete" && params.Len() > 1 {
 		// a delete that takes more than its object may remove a key from
 		// it (rocksdb_delete(db, opts, key, n, &err)) rather than free it
-		return -1
+		return -1, false
 	}
-	return best
+	return best, untyped
 }
 
 // nameFit scores how well a type name (normalised) fits a name's object

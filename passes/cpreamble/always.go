@@ -1,0 +1,339 @@
+package cpreamble
+
+import "go/token"
+
+// A ParamCall is a call that a function makes on every path by which it
+// returns (see Func.Always), with the parameters it passes.
+type ParamCall struct {
+	Name string
+	Pos  token.Pos
+	// Args holds, for each argument, the index of the function's
+	// parameter that the argument is, as received (possibly cast:
+	// free((void *)h)), or -1 for any other expression.
+	Args []int
+}
+
+// always finds the calls a function body makes on every path by which it
+// returns, reading its statements in order:
+//
+//   - a call statement (f(x);, rc = f(x);, T r = f(x);, (void)f(x);,
+//     return f(x);) at the top level of the body, or of a block there, is
+//     made on every path, until the first statement that can leave the
+//     function first: a return or goto anywhere in an if, a loop or a
+//     switch ends the reading (what follows is not on every path);
+//   - a NULL test of a parameter p that guards nothing else: "if (p) S" or
+//     "if (p != NULL) S" runs S on every path where p is not NULL, and
+//     "if (!p) return;" or "if (p == NULL) return …;" leaves only on those
+//     where it is: in both, a call of S (or after the return) counts for p
+//     (there is nothing to release in a NULL handle), not for the other
+//     parameters;
+//   - calls in any other condition, loop or switch are not on every path.
+//
+// An argument is a parameter only while the body has not assigned the
+// parameter (p = p->next, p++): after that it may hold something else.
+// Everything the reading does not understand ends it: the result is the
+// calls certainly made, never more.
+func (p *parser) always(fn *Func, start, end int) []ParamCall {
+	w := &alwaysWalk{p: p, fn: fn, params: map[string]int{}, written: map[string]bool{}}
+	for i, name := range fn.Params {
+		if name != "" {
+			w.params[name] = i
+		}
+	}
+	w.block(start, end, nil)
+	return w.out
+}
+
+type alwaysWalk struct {
+	p       *parser
+	fn      *Func
+	params  map[string]int
+	written map[string]bool
+	out     []ParamCall
+	stopped bool
+}
+
+// block reads the statements of toks[start:end]; guard, when not nil, is
+// the set of parameters whose non-NULL value the statements run under:
+// only those count as passed.
+func (w *alwaysWalk) block(start, end int, guard map[int]bool) {
+	toks := w.p.toks
+	for i := start; i < end && !w.stopped; {
+		t := toks[i]
+		switch {
+		case t.text == ";":
+			i++
+		case t.text == "{":
+			close := match(toks, i)
+			w.block(i+1, min(close, end), guard)
+			i = close + 1
+		case t.text == "}":
+			return
+		case t.kind == ident && t.text == "if":
+			i = w.ifStmt(i, end, guard)
+		case t.kind == ident && (t.text == "for" || t.text == "while" || t.text == "switch" || t.text == "do"):
+			next := w.skipStmt(i, end)
+			if leaves(toks[i:next]) {
+				w.stopped = true
+				return
+			}
+			i = next
+		case t.kind == ident && (t.text == "goto" || t.text == "else" || t.text == "case" || t.text == "default"):
+			w.stopped = true
+			return
+		case t.kind == ident && i+1 < end && toks[i+1].text == ":" && !keywords[t.text]:
+			// a label: a goto may jump here from a path not read
+			w.stopped = true
+			return
+		default:
+			semi := w.p.stmtEnd(i, end)
+			if semi < 0 {
+				w.stopped = true
+				return
+			}
+			ret := t.text == "return"
+			w.callStmt(i, semi, guard)
+			w.noteWrites(i, semi)
+			if ret {
+				w.stopped = true
+				return
+			}
+			i = semi + 1
+		}
+	}
+}
+
+// ifStmt reads the if statement at i and returns where the statement after
+// it starts.
+func (w *alwaysWalk) ifStmt(i, end int, guard map[int]bool) int {
+	toks := w.p.toks
+	if i+1 >= end || toks[i+1].text != "(" {
+		w.stopped = true
+		return end
+	}
+	cl := match(toks, i+1)
+	thenStart := cl + 1
+	thenEnd := w.skipStmt(thenStart, end)
+	next := thenEnd
+	hasElse := next < end && toks[next].text == "else"
+	if hasElse {
+		next = w.skipStmt(next+1, end)
+	}
+	param, nonNull, ok := w.nullTest(i+2, cl)
+	switch {
+	case ok && nonNull && !hasElse:
+		// if (p) S: S runs whenever p is not NULL
+		g := map[int]bool{param: true}
+		if guard != nil {
+			g = map[int]bool{}
+			if guard[param] {
+				g[param] = true
+			}
+		}
+		w.block(thenStart, thenEnd, g)
+		if leaves(toks[thenStart:thenEnd]) {
+			// after S left: only the NULL path goes on
+			w.stopped = true
+		}
+		return next
+	case ok && !nonNull && !hasElse && leaves(toks[thenStart:thenEnd]):
+		// if (!p) return: the rest runs whenever p is not NULL
+		g := map[int]bool{param: true}
+		if guard != nil {
+			g = map[int]bool{}
+			if guard[param] {
+				g[param] = true
+			}
+		}
+		w.block(next, end, g)
+		w.stopped = true
+		return end
+	}
+	if leaves(toks[i:next]) {
+		w.stopped = true
+		return end
+	}
+	w.noteWrites(i, next)
+	return next
+}
+
+// nullTest reads the condition toks[start:end] as the NULL test of one
+// parameter not written so far: p, p != NULL, NULL != p, p != 0 (nonNull),
+// or !p, p == NULL, NULL == p, p == 0.
+func (w *alwaysWalk) nullTest(start, end int) (param int, nonNull, ok bool) {
+	toks := w.p.toks
+	// outer parentheses: if ((p))
+	for end-start >= 2 && toks[start].text == "(" && match(toks, start) == end-1 {
+		start, end = start+1, end-1
+	}
+	c := toks[start:end]
+	pidx := func(t tok) (int, bool) {
+		i, ok := w.params[t.text]
+		return i, ok && t.kind == ident && !w.written[t.text]
+	}
+	null := func(t tok) bool { return t.text == "NULL" || t.text == "0" || t.text == "nullptr" }
+	switch len(c) {
+	case 1:
+		if i, ok := pidx(c[0]); ok {
+			return i, true, true
+		}
+	case 2:
+		if c[0].text == "!" {
+			if i, ok := pidx(c[1]); ok {
+				return i, false, true
+			}
+		}
+	case 3:
+		op := c[1].text
+		if op != "==" && op != "!=" {
+			break
+		}
+		if i, ok := pidx(c[0]); ok && null(c[2]) {
+			return i, op == "!=", true
+		}
+		if i, ok := pidx(c[2]); ok && null(c[0]) {
+			return i, op == "!=", true
+		}
+	}
+	return 0, false, false
+}
+
+// skipStmt returns the index just past the statement starting at i.
+func (w *alwaysWalk) skipStmt(i, end int) int {
+	toks := w.p.toks
+	if i >= end {
+		return end
+	}
+	switch toks[i].text {
+	case "{":
+		return min(match(toks, i)+1, end)
+	case "if", "for", "while", "switch":
+		if i+1 < end && toks[i+1].text == "(" {
+			n := w.skipStmt(match(toks, i+1)+1, end)
+			if toks[i].text == "if" && n < end && toks[n].text == "else" {
+				n = w.skipStmt(n+1, end)
+			}
+			return n
+		}
+	case "do":
+		n := w.skipStmt(i+1, end) // the body, then while (…);
+		for n < end && toks[n].text != ";" {
+			if toks[n].text == "(" {
+				n = match(toks, n)
+			}
+			n++
+		}
+		return min(n+1, end)
+	}
+	if semi := w.p.stmtEnd(i, end); semi >= 0 {
+		return semi + 1
+	}
+	return end
+}
+
+// leaves reports whether toks can leave the function: a return or a goto.
+func leaves(toks []tok) bool {
+	for _, t := range toks {
+		if t.kind == ident && (t.text == "return" || t.text == "goto" || t.text == "longjmp") {
+			return true
+		}
+	}
+	return false
+}
+
+// callStmt records the call that the statement toks[start:semi] is, if it
+// is one: [return] [(void)] [lhs =] f(args).
+func (w *alwaysWalk) callStmt(start, semi int, guard map[int]bool) {
+	toks := w.p.toks
+	i := start
+	if toks[i].text == "return" {
+		i++
+	}
+	if eq := topIndex(toks[i:semi], "="); eq >= 0 {
+		i += eq + 1
+	}
+	i = skipCasts(toks, i, semi)
+	if i+1 >= semi || toks[i].kind != ident || keywords[toks[i].text] || stmtKeywords[toks[i].text] || toks[i+1].text != "(" {
+		return
+	}
+	cl := match(toks, i+1)
+	if cl != semi-1 {
+		return // f(x)->y, f(x) + 1, a()(b): not one call of f
+	}
+	c := ParamCall{Name: toks[i].text, Pos: w.p.file.pos(toks[i].off)}
+	if cl > i+2 {
+		for _, arg := range splitTop(toks[i+2:cl], ",") {
+			c.Args = append(c.Args, w.argParam(arg, guard))
+		}
+	}
+	w.out = append(w.out, c)
+}
+
+// argParam returns the parameter that the argument arg is, through casts
+// and parentheses, or -1.
+func (w *alwaysWalk) argParam(arg []tok, guard map[int]bool) int {
+	for {
+		n := skipCasts(arg, 0, len(arg))
+		arg = arg[n:]
+		if len(arg) >= 2 && arg[0].text == "(" && match(arg, 0) == len(arg)-1 {
+			arg = arg[1 : len(arg)-1]
+			continue
+		}
+		if n == 0 {
+			break
+		}
+	}
+	if len(arg) != 1 || arg[0].kind != ident || w.written[arg[0].text] {
+		return -1
+	}
+	i, ok := w.params[arg[0].text]
+	if !ok || guard != nil && !guard[i] {
+		return -1
+	}
+	return i
+}
+
+// skipCasts returns the index past the casts that start toks[i:end]:
+// (void *), (uintptr_t), (struct obj *), (const char *).
+func skipCasts(toks []tok, i, end int) int {
+	for i < end && toks[i].text == "(" {
+		cl := match(toks, i)
+		if cl >= end-1 || cl == i+1 {
+			return i
+		}
+		for _, t := range toks[i+1 : cl] {
+			if t.kind != ident && t.text != "*" {
+				return i
+			}
+		}
+		// (x) y is a cast only when something follows it as its operand
+		// and x is a type: one name (a typedef), or type words and stars
+		if next := toks[cl+1]; next.kind == punct && next.text != "(" && next.text != "*" && next.text != "&" {
+			return i
+		}
+		i = cl + 1
+	}
+	return i
+}
+
+// noteWrites marks the parameters that toks[start:end] assigns or
+// increments.
+func (w *alwaysWalk) noteWrites(start, end int) {
+	toks := w.p.toks
+	for i := start; i < end; i++ {
+		t := toks[i]
+		if _, ok := w.params[t.text]; !ok || t.kind != ident {
+			continue
+		}
+		if i > start && (toks[i-1].text == "." || toks[i-1].text == "->") {
+			continue
+		}
+		if i > start && (toks[i-1].text == "++" || toks[i-1].text == "--" || toks[i-1].text == "&") {
+			w.written[t.text] = true // ++p, or its address taken: anything may change it
+			continue
+		}
+		if i+1 < end && (assignOps[toks[i+1].text] || toks[i+1].text == "++" || toks[i+1].text == "--") {
+			w.written[t.text] = true
+		}
+	}
+}

@@ -1,0 +1,67 @@
+package cpreamble
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestAlways checks which calls a body makes on every path by which it
+// returns, and which parameters they pass: "f(0,-1)" is a call of f with
+// parameter 0 as its first argument and something else as its second.
+func TestAlways(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		want string
+	}{
+		{"free(o);", "free(0)"},
+		{"free((void *)o);", "free(0)"},
+		{"free((void *)(uintptr_t)(o));", "free(0)"},
+		{"(void)lib_close(o);", "lib_close(0)"},
+		{"return lib_close(o);", "lib_close(0)"},
+		{"int rc = lib_close(o); log_rc(rc); return rc;", "lib_close(0) log_rc(-1)"},
+		{"pool_put(n, o);", "pool_put(1,0)"},
+		{"o->n = 0; free(o->buf); free(o);", "free(-1) free(0)"},
+		{"{ free(o); }", "free(0)"},
+		// NULL guards of the parameter itself
+		{"if (o) free(o);", "free(0)"},
+		{"if (o != NULL) { lib_close(o); }", "lib_close(0)"},
+		{"if (!o) return; free(o);", "free(0)"},
+		{"if (NULL == o) return -1; return lib_close(o);", "lib_close(0)"},
+		// a guard of the parameter says nothing of the others
+		{"if (o) pool_put(n, o);", "pool_put(-1,0)"},
+		// not on every path
+		{"if (n > 0) free(o);", ""},
+		{"if (n > 0) return; free(o);", ""},
+		{"if (o) { free(o); return; } free(o);", "free(0)"},
+		{"while (n--) step(o); free(o);", "free(0)"},
+		{"for (;;) { if (done(o)) return; } free(o);", ""},
+		{"if (n) free(o); else keep(o);", ""},
+		{"goto out; out: free(o);", ""},
+		{"if (n) goto out; free(o); out: return;", ""},
+		// the parameter changed before the call
+		{"o = o->next; free(o);", "free(-1)"},
+		{"o++; free(o);", "free(-1)"},
+		{"take(&o); free(o);", "take(-1) free(-1)"},
+		// not one call
+		{"free(o) + 1;", ""},
+		{"n = a(o) ? b(o) : 0;", ""},
+	} {
+		src := "static void f(handle o, int n) {" + tc.body + "}"
+		r := parseString(t, src)
+		if len(r.Funcs) != 1 {
+			t.Fatalf("%q: %d functions", tc.body, len(r.Funcs))
+		}
+		var got []string
+		for _, c := range r.Funcs[0].Always {
+			var args []string
+			for _, a := range c.Args {
+				args = append(args, fmt.Sprint(a))
+			}
+			got = append(got, c.Name+"("+strings.Join(args, ",")+")")
+		}
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("%q: always %q, want %q", tc.body, g, tc.want)
+		}
+	}
+}
