@@ -260,6 +260,9 @@ func (w *alwaysWalk) callStmt(start, semi int, guard map[int]bool) {
 	if cl != semi-1 {
 		return // f(x)->y, f(x) + 1, a()(b): not one call of f
 	}
+	if !w.p.decided(toks[i].off) {
+		return // under a condition the build may not compile (cond.go)
+	}
 	c := ParamCall{Name: toks[i].text, Pos: w.p.file.pos(toks[i].off)}
 	if cl > i+2 {
 		for _, arg := range splitTop(toks[i+2:cl], ",") {

@@ -43,6 +43,11 @@ func TestAlways(t *testing.T) {
 		{"o = o->next; free(o);", "free(-1)"},
 		{"o++; free(o);", "free(-1)"},
 		{"take(&o); free(o);", "take(-1) free(-1)"},
+		// under a preprocessor condition: one the build does not
+		// compile, or one the scanner cannot decide, is no evidence
+		{"\n#ifdef OWN_FREE\nfree(o);\n#endif\n", ""},
+		{"\n#if 0\nfree(o);\n#else\nlib_close(o);\n#endif\n", "lib_close(0)"},
+		{"\n#ifndef _WIN32\nfree(o);\n#endif\n", "free(0)"},
 		// not one call
 		{"free(o) + 1;", ""},
 		{"n = a(o) ? b(o) : 0;", ""},

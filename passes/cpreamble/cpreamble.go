@@ -266,7 +266,8 @@ func run(pass *analysis.Pass) (any, error) {
 		tf := pass.Fset.AddFile(name, -1, len(content))
 		tf.SetLinesForContent(content)
 		file := &File{Name: name, segs: []seg{{off: 0, pos: tf.Pos(0), n: len(content)}}}
-		p := &parser{file: file, toks: tokenize(blank(content))}
+		text, undecided := blank(content)
+		p := &parser{file: file, toks: tokenize(text), undecided: undecided}
 		p.parse()
 		for _, fn := range p.funcs {
 			r.headers[fn.Name] = append(r.headers[fn.Name], fn)
