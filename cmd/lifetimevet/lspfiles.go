@@ -114,7 +114,7 @@ func (ls *langServer) clear(notify glsp.NotifyFunc, name string) {
 // exist. ls.mu is held.
 func (ls *langServer) clearGone(notify glsp.NotifyFunc, root string, dirOnly bool) {
 	for _, name := range slices.Sorted(maps.Keys(ls.pubs)) {
-		if dirOnly && ls.pubs[name].dir != root || !dirOnly && !within(name, root) {
+		if dirOnly && ls.pubs[name].dir != root || !dirOnly && !inTree(name, root) {
 			continue
 		}
 		if _, err := os.Lstat(name); os.IsNotExist(err) {
@@ -130,10 +130,10 @@ func (ls *langServer) failed(notify glsp.NotifyFunc, dir string) {
 	ls.clearGone(notify, dir, true)
 }
 
-// within reports whether name is root or under it.
-func within(name, root string) bool {
+// inTree reports whether name is root or under it.
+func inTree(name, root string) bool {
 	rel, err := filepath.Rel(root, name)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // docChanged follows a new text of the open document name. Its withheld
@@ -258,10 +258,10 @@ func (ls *langServer) filesChanged(notify glsp.NotifyFunc, names []string) {
 		}
 		hit := false
 		for _, d := range dirs {
-			mine := d == dir || kind == notInput && within(d, dir)
+			mine := d == dir || kind == notInput && inTree(d, dir)
 			if !mine {
 				for dep := range ls.deps[d] {
-					if dep == dir || kind == notInput && within(dep, dir) {
+					if dep == dir || kind == notInput && inTree(dep, dir) {
 						mine = true
 						break
 					}
