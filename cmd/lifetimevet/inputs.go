@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"hash"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -97,4 +98,11 @@ func keyDirs(pkg *packages.Package) []string {
 		add(filepath.Dir(f))
 	}
 	return dirs
+}
+
+// names returns the files the snapshot holds (read, or tried), sorted.
+func (s *inputSnap) names() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Sorted(maps.Keys(s.files))
 }

@@ -35,7 +35,9 @@ import (
 // analyzers, golang/go#59869). When a Go file is opened or saved it
 // analyses the file's package as saved on disk, publishes lifetimevet's
 // findings as diagnostics for the package's files, and offers the
-// analyzers' suggested fixes as quick-fix code actions.
+// analyzers' suggested fixes as quick-fix code actions. Changes on disk
+// that the client reports (watched files), or that a document reloaded
+// from disk shows, are analysed too (lspfiles.go).
 func lspMain(args []string) int {
 	fs := flag.NewFlagSet(progName()+" lsp", flag.ContinueOnError)
 	var files model.Files
@@ -54,8 +56,8 @@ func lspMain(args []string) int {
 		fmt.Fprintf(fs.Output(), `usage: %s lsp [flags]
 
 A language server (LSP on standard input and output) that publishes
-lifetimevet's findings as diagnostics when a Go file is opened or saved,
-and offers suggested fixes as code actions. Run it beside gopls.
+lifetimevet's findings as diagnostics when a Go file is opened, saved or
+changed on disk, and offers suggested fixes as code actions. Run it beside gopls.
 
 Flags:
 `, progName())
@@ -75,7 +77,10 @@ Flags:
 	ls := &langServer{
 		analyzers: selectAnalyzers(all, enable),
 		tests:     *tests,
-		published: map[string]bool{},
+		pubs:      map[string]*lspPub{},
+		deps:      map[string]map[string]bool{},
+		broken:    map[string]bool{},
+		models:    map[string]bool{},
 		fixes:     map[string][]lspFix{},
 		open:      map[string]bool{},
 		paths:     map[string][]string{},
@@ -85,6 +90,11 @@ Flags:
 	}
 	if len(ls.analyzers) == 0 {
 		fatalf("no analyzers selected")
+	}
+	for _, m := range files {
+		if abs, err := filepath.Abs(m); err == nil {
+			ls.models[abs] = true
+		}
 	}
 	// (the model files' content is each package's key, read again at
 	// each analysis: configs.packageKey)
@@ -97,7 +107,7 @@ Flags:
 	}
 	ls.handler = protocol.Handler{
 		Initialize:  ls.initialize,
-		Initialized: func(*glsp.Context, *protocol.InitializedParams) error { return nil },
+		Initialized: func(c *glsp.Context, _ *protocol.InitializedParams) error { ls.initialized(c); return nil },
 		Shutdown: func(*glsp.Context) error {
 			ls.mu.Lock()
 			ls.shutdown = true
@@ -111,10 +121,11 @@ Flags:
 			return ls.schedule(c, p.TextDocument.URI, false)
 		},
 		TextDocumentDidSave: func(c *glsp.Context, p *protocol.DidSaveTextDocumentParams) error {
+			ls.saved(p.TextDocument.URI)
 			return ls.schedule(c, p.TextDocument.URI, true)
 		},
-		TextDocumentDidChange: func(_ *glsp.Context, p *protocol.DidChangeTextDocumentParams) error {
-			ls.changed(p)
+		TextDocumentDidChange: func(c *glsp.Context, p *protocol.DidChangeTextDocumentParams) error {
+			ls.changed(c, p)
 			return nil
 		},
 		TextDocumentDidClose: func(c *glsp.Context, p *protocol.DidCloseTextDocumentParams) error {
@@ -123,10 +134,22 @@ Flags:
 				delete(ls.open, name)
 				ls.mu.Unlock()
 			}
-			ls.closed(p.TextDocument.URI)
+			ls.closed(c, p.TextDocument.URI)
 			return nil
 		},
 		TextDocumentCodeAction: ls.codeAction,
+		// sent when the client watches files for the server (registered
+		// in initialized), and by some clients unasked
+		WorkspaceDidChangeWatchedFiles: func(c *glsp.Context, p *protocol.DidChangeWatchedFilesParams) error {
+			var names []string
+			for _, ch := range p.Changes {
+				if name, ok := uriPath(ch.URI); ok {
+					names = append(names, name)
+				}
+			}
+			ls.filesChanged(c.Notify, names)
+			return nil
+		},
 	}
 	// Standard output carries only the protocol. The stream answers a
 	// malformed frame with an error and reads on (see lspStream).
@@ -197,10 +220,25 @@ type langServer struct {
 	buildFlags []string
 	cacheOpts  driver.Options // the analysis cache, if any
 
-	mu        sync.Mutex
-	published map[string]bool     // files with diagnostics published
-	fixes     map[string][]lspFix // by file: the fixes of its diagnostics
-	open      map[string]bool     // files open in the client
+	mu    sync.Mutex
+	pubs  map[string]*lspPub  // by file: what was published for it (lspfiles.go)
+	fixes map[string][]lspFix // by file: the fixes of its diagnostics
+	open  map[string]bool     // files open in the client
+	// by package directory analysed, from its last analysis: the
+	// directories of the packages it loaded (its own and every one it
+	// imports, directly or not), and whether it could not be analysed or
+	// had errors (a missing import that a new package may provide)
+	deps   map[string]map[string]bool
+	broken map[string]bool
+	// the model files (-model, and those the configuration files read by
+	// an analysis name), absolute; a change to one re-analyses every
+	// open package
+	models map[string]bool
+	// watched-file registration: whether the client takes it, its
+	// client/registerCapability call, and how many were made
+	watch         bool
+	call          glsp.CallFunc
+	registrations int
 	// by package directory analysed, from its last analysis: the paths
 	// of its packages, and of every package they import, directly or not
 	paths   map[string][]string
@@ -246,20 +284,29 @@ func (ls *langServer) opened(d protocol.TextDocumentItem) {
 	ls.mu.Unlock()
 }
 
-func (ls *langServer) closed(uri protocol.DocumentUri) {
+// closed forgets a document closed in the client. A file that is gone
+// from disk (deleted or renamed, in the editor or not) is a change to its
+// package (filesChanged); a file still there keeps its diagnostics, as
+// gopls does.
+func (ls *langServer) closed(c *glsp.Context, uri protocol.DocumentUri) {
 	name, ok := uriPath(uri)
 	if !ok {
 		return
 	}
 	ls.mu.Lock()
 	delete(ls.docs, name)
+	ls.docClosed(c.Notify, name)
 	ls.mu.Unlock()
+	if _, err := os.Lstat(name); os.IsNotExist(err) {
+		ls.filesChanged(c.Notify, []string{name})
+	}
 }
 
 // changed follows the client's edits of an open document, whole or by
 // range (a range the text does not have makes the text unknown: no fix is
-// offered in it until it is opened again).
-func (ls *langServer) changed(p *protocol.DidChangeTextDocumentParams) {
+// offered in it until it is opened again), and publishes or analyses what
+// the new text calls for (docChanged).
+func (ls *langServer) changed(c *glsp.Context, p *protocol.DidChangeTextDocumentParams) {
 	name, ok := uriPath(p.TextDocument.URI)
 	if !ok {
 		return
@@ -293,6 +340,7 @@ func (ls *langServer) changed(p *protocol.DidChangeTextDocumentParams) {
 			d.text = nil
 		}
 	}
+	ls.docChanged(c.Notify, name, d)
 }
 
 // utf16Offset returns the byte offset in text of an LSP position (a
@@ -331,6 +379,11 @@ func (ls *langServer) initialize(c *glsp.Context, p *protocol.InitializeParams) 
 	if w := p.Capabilities.Workspace; w != nil && w.WorkspaceEdit != nil && w.WorkspaceEdit.DocumentChanges != nil {
 		ls.mu.Lock()
 		ls.versionedEdits = *w.WorkspaceEdit.DocumentChanges
+		ls.mu.Unlock()
+	}
+	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil {
+		ls.mu.Lock()
+		ls.watch = *w.DidChangeWatchedFiles.DynamicRegistration
 		ls.mu.Unlock()
 	}
 	caps := ls.handler.CreateServerCapabilities()
@@ -431,6 +484,8 @@ func (ls *langServer) work() {
 		ls.mu.Lock()
 		if paths != nil {
 			ls.paths[job.dir], ls.imports[job.dir] = paths, imports
+		} else {
+			ls.failed(notify, job.dir)
 		}
 		if job.saved {
 			dirs := map[string]bool{}
@@ -455,7 +510,7 @@ func (ls *langServer) work() {
 
 // analyse analyses the package in dir and publishes the diagnostics of
 // its files (an empty list for files without findings, which clears what
-// an earlier run published). It returns the paths of the packages
+// an earlier run published; see publishPackage). It returns the paths of the packages
 // analysed and of every package they import, directly or not (nil when
 // the packages could not be analysed).
 func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []string, imports map[string]bool) {
@@ -606,15 +661,8 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []strin
 	for name := range byFile {
 		ls.fixes[name] = fileFixes[name]
 	}
-	for name, ds := range byFile {
-		// a clean file gets its empty list too: the client can tell
-		// "clean" from "not analysed yet"
-		ls.published[name] = len(ds) > 0
-		notify(string(protocol.ServerTextDocumentPublishDiagnostics), protocol.PublishDiagnosticsParams{
-			URI:         pathURI(name),
-			Diagnostics: ds,
-		})
-	}
+	ls.publishPackage(notify, dir, pkgs, byFile, graph.Digest)
+	ls.noteModels(configs.snap.names())
 	ls.mu.Unlock()
 	return paths, imports
 }

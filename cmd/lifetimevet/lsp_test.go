@@ -28,6 +28,9 @@ type lspClient struct {
 	count map[string]int             // by URI, the publications so far
 	logs  []string
 	ch    chan string // URIs as diagnostics arrive
+	// the server's requests to the client, each its method and
+	// parameters (the client answers null)
+	requests []string
 }
 
 type lspDiagnostic struct {
@@ -93,6 +96,16 @@ func startLSPWith(t *testing.T, bin, dir string, env []string, args ...string) *
 			c.mu.Lock()
 			c.logs = append(c.logs, p.Message)
 			c.mu.Unlock()
+		default:
+			if !req.Notif {
+				params := ""
+				if req.Params != nil {
+					params = string(*req.Params)
+				}
+				c.mu.Lock()
+				c.requests = append(c.requests, req.Method+" "+params)
+				c.mu.Unlock()
+			}
 		}
 		return nil, nil
 	})
