@@ -220,23 +220,17 @@ func (d *driver) loadCached(n *node) bool {
 			return false
 		}
 	}
-	factTypes := map[string]reflect.Type{}
-	for _, act := range n.actions {
-		for _, f := range act.Analyzer.FactTypes {
-			t := reflect.TypeOf(f)
-			factTypes[factTypeName(t)] = t
-		}
-	}
-	var light *types.Package
+	// the types and facts, for importers: read when one of them is
+	// analysed (see need), not now
+	var lazy *lazyTypes
 	if len(n.importers) > 0 {
-		if light, err = d.readExportData(pkg, e.Export); err != nil {
-			return false
+		factTypes := map[string]reflect.Type{}
+		for _, act := range n.actions {
+			for _, f := range act.Analyzer.FactTypes {
+				t := reflect.TypeOf(f)
+				factTypes[factTypeName(t)] = t
+			}
 		}
-	}
-	// the facts, decoded before anything is set
-	var objectFacts map[objectFactKey]analysis.Fact
-	var packageFacts map[packageFactKey]analysis.Fact
-	if light != nil {
 		fs := &factSet{objects: e.ObjectFacts, packages: e.PkgFacts, stream: e.Facts}
 		for _, f := range e.ObjectFacts {
 			fs.types = append(fs.types, factTypes[f.Type])
@@ -244,10 +238,7 @@ func (d *driver) loadCached(n *node) bool {
 		for _, f := range e.PkgFacts {
 			fs.types = append(fs.types, factTypes[f.Type])
 		}
-		var ok bool
-		if objectFacts, packageFacts, ok = fs.decode(light); !ok {
-			return false
-		}
+		lazy = &lazyTypes{export: e.Export, facts: fs}
 	}
 	// the files the diagnostics point into, as the parser would have
 	// laid them out (lines and //line directives)
@@ -281,7 +272,8 @@ func (d *driver) loadCached(n *node) bool {
 
 	// a hit: set everything
 	pkg.Fset = d.fset
-	pkg.Types = light
+	pkg.Types = nil // (see need)
+	n.lazy = lazy
 	for i, act := range n.actions {
 		act.Diagnostics = diags[i]
 		act.Err = nil
@@ -289,15 +281,70 @@ func (d *driver) loadCached(n *node) bool {
 			d.opts.Replay(act, e.Actions[i].Notes)
 		}
 	}
-	d.mu.Lock()
-	for k, f := range objectFacts {
-		d.objectFacts[k] = f
-	}
-	for k, f := range packageFacts {
-		d.packageFacts[k] = f
-	}
-	d.mu.Unlock()
 	return true
+}
+
+// lazyTypes is what a package loaded from the cache keeps for its
+// importers until one of them is analysed: its export data and its facts,
+// undecoded. On a run where every package comes from the cache no
+// importer needs them, and decoding every dependency's export data and
+// facts was a third of such a run.
+type lazyTypes struct {
+	export []byte
+	facts  *factSet
+}
+
+// need makes ready the types and facts of the package's dependencies,
+// all of them (an analysis may reach any object of its import graph,
+// through the types, and ask for its facts), before the package is
+// type-checked and analysed.
+func (d *driver) need(n *node) {
+	for _, imp := range n.pkg.Imports {
+		if in := d.nodes[imp]; in != nil {
+			d.ready(in)
+		}
+	}
+}
+
+// ready reads the types and facts of a package loaded from the cache,
+// once, after its dependencies' (its export data refers to their types).
+// An entry whose export data or facts do not decode was a miss after
+// all: the package is analysed now, as it would have been without the
+// cache, and its entry written again.
+func (d *driver) ready(n *node) {
+	n.once.Do(func() {
+		lz := n.lazy
+		if lz == nil {
+			return // analysed: its types and facts are in place
+		}
+		n.lazy = nil
+		d.need(n)
+		light, err := d.readExportData(n.pkg, lz.export)
+		var objectFacts map[objectFactKey]analysis.Fact
+		var packageFacts map[packageFactKey]analysis.Fact
+		ok := err == nil
+		if ok {
+			objectFacts, packageFacts, ok = lz.facts.decode(light)
+		}
+		if !ok {
+			d.hits.Add(-1)
+			d.miss(n)
+			for _, act := range n.actions {
+				act.Diagnostics = nil // (the entry's; the analysis reports them again)
+			}
+			d.analyse(n)
+			return
+		}
+		d.mu.Lock()
+		n.pkg.Types = light
+		for k, f := range objectFacts {
+			d.objectFacts[k] = f
+		}
+		for k, f := range packageFacts {
+			d.packageFacts[k] = f
+		}
+		d.mu.Unlock()
+	})
 }
 
 func decodeDiagnostic(cd cachedDiagnostic, pos func(cachedPos) (token.Pos, bool)) (analysis.Diagnostic, bool) {

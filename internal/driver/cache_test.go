@@ -153,3 +153,69 @@ func TestCacheCorrupt(t *testing.T) {
 		}
 	}
 }
+
+// An entry the cache layer accepts (its checksum right) but whose export
+// data or facts do not decode is a miss, found when an importer is
+// analysed and needs them: the package is analysed then, and the result
+// is the one without a cache. Until then nothing reads them: a run whose
+// every package comes from the cache gives its findings from the entries.
+func TestCacheLazyCorrupt(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		mangle func(export, facts []byte) ([]byte, []byte)
+	}{
+		{"export data truncated", func(e, f []byte) ([]byte, []byte) { return e[:len(e)/2], f }},
+		{"export data empty", func(e, f []byte) ([]byte, []byte) { return nil, f }},
+		{"facts truncated", func(e, f []byte) ([]byte, []byte) { return e, f[:len(f)/2] }},
+		{"facts garbage", func(e, f []byte) ([]byte, []byte) { return e, append([]byte("garbage"), f...) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := writeModule(t, map[string]string{"c/c.go": cSrc, "b/b.go": bSrc, "a/a.go": aSrc})
+			cdir := t.TempDir()
+			c, err := cache.Open(cdir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			as := []*analysis.Analyzer{markAnalyzer}
+			want := []string{"a.go:5: mark: call of marked m/b.B", "b.go:5: mark: call of marked m/c.Mark"}
+			if got, _ := analyzeCached(t, dir, as, &driver.Options{Cache: c}); !slices.Equal(got, want) {
+				t.Fatalf("cold: %v, want %v", got, want)
+			}
+			if n := driver.RewriteEntries(c, cdir, func(export, facts []byte) ([]byte, []byte) {
+				if len(facts) == 0 && strings.HasPrefix(tc.name, "facts") {
+					return export, facts // (c's: no facts to spoil)
+				}
+				return tc.mangle(export, facts)
+			}); n == 0 {
+				t.Fatal("no entries rewritten")
+			}
+			// nothing analysed: nothing reads the spoilt parts
+			if got, g := analyzeCached(t, dir, as, &driver.Options{Cache: c}); !slices.Equal(got, want) || g.CacheMisses > 1 {
+				t.Errorf("warm: %v (%d misses: %v), want %v from the cache", got, g.CacheMisses, g.Missed, want)
+			}
+			// a changes: a is analysed, and needs b's facts (and c's
+			// types); the spoilt entries are misses, b and c are
+			// analysed again
+			aSrc2 := strings.Replace(aSrc, "func A()", "// A calls B.\nfunc A()", 1)
+			if err := os.WriteFile(filepath.Join(dir, "a/a.go"), []byte(aSrc2), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			want2, _ := analyzeCached(t, dir, as, nil)
+			if !slices.Equal(want2, []string{"a.go:6: mark: call of marked m/b.B", "b.go:5: mark: call of marked m/c.Mark"}) {
+				t.Fatalf("without the cache: %v", want2)
+			}
+			got, g := analyzeCached(t, dir, as, &driver.Options{Cache: c})
+			if !slices.Equal(got, want2) {
+				t.Errorf("a changed: %v, want %v", got, want2)
+			}
+			if !slices.Contains(g.Missed, "m/a") || !slices.Contains(g.Missed, "m/b") {
+				t.Errorf("a changed: analysed %v, want m/a and m/b among them", g.Missed)
+			}
+			// and b's entry was written again: good now
+			os.WriteFile(filepath.Join(dir, "a/a.go"), []byte(aSrc), 0o666)
+			if got, g := analyzeCached(t, dir, as, &driver.Options{Cache: c}); !slices.Equal(got, want) || slices.Contains(g.Missed, "m/b") {
+				t.Errorf("a back: %v (analysed %v), want %v with b from the cache", got, g.Missed, want)
+			}
+		})
+	}
+}

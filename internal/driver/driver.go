@@ -163,8 +163,9 @@ type Action struct {
 	// metadata, Fset, TypeErrors, IllTyped and Errors (list, parse and
 	// type errors), and Types as its export data has them (declarations
 	// only; the full check for an ill-typed package), nil for a package
-	// that no package of the run imports; Syntax and TypesInfo were
-	// dropped.
+	// that no package of the run imports and for one loaded from the
+	// cache whose importers were all loaded from the cache too (nothing
+	// needed its types); Syntax and TypesInfo were dropped.
 	Package *packages.Package
 	// IsRoot reports whether the analyzer was selected and the package
 	// given to Analyze (not only a prerequisite or a dependency).
@@ -209,6 +210,10 @@ type node struct {
 	keyed  bool
 	export []byte   // its export data, when storeCached wrote it
 	facts  *factSet // its facts, when storeCached encoded them
+	// loaded from the cache: its types and facts, read when an importer
+	// is analysed (see ready)
+	lazy *lazyTypes
+	once sync.Once
 }
 
 type driver struct {
@@ -411,13 +416,30 @@ func (d *driver) process(n *node) {
 			}
 			return
 		}
-		if pkg.PkgPath != "unsafe" { // (no syntax: nothing to analyse)
-			d.misses.Add(1)
-			d.mu.Lock()
-			d.missed = append(d.missed, pkg.ID)
-			d.mu.Unlock()
-		}
+		d.miss(n)
 	}
+	d.analyse(n)
+	if d.opts.PackageDone != nil {
+		d.opts.PackageDone(pkg)
+	}
+}
+
+// miss counts a package analysed although there is a cache.
+func (d *driver) miss(n *node) {
+	if n.pkg.PkgPath == "unsafe" { // (no syntax: nothing to analyse)
+		return
+	}
+	d.misses.Add(1)
+	d.mu.Lock()
+	d.missed = append(d.missed, n.pkg.ID)
+	d.mu.Unlock()
+}
+
+// analyse type-checks the package, runs its actions, writes its cache
+// entry and drops what its importers do not need.
+func (d *driver) analyse(n *node) {
+	pkg := n.pkg
+	d.need(n)
 	d.typeCheck(pkg, n.root)
 	for _, act := range n.actions {
 		d.exec(n, act)
@@ -431,9 +453,6 @@ func (d *driver) process(n *node) {
 	d.lighten(n)
 	pkg.Syntax = nil
 	pkg.TypesInfo = nil
-	if d.opts.PackageDone != nil {
-		d.opts.PackageDone(pkg)
-	}
 }
 
 // typeCheck parses the package's compiled Go files and type-checks them
