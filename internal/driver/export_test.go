@@ -49,4 +49,3 @@ func RewriteEntries(c cache.Cache, dir string, mangle func(export, facts []byte)
 	})
 	return n
 }
-
