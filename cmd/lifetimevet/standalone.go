@@ -205,6 +205,8 @@ func standalone(args []string) (status int) {
 		defer c.Close()
 		// the model and configuration files, per package (inputs.go)
 		opts.Cache, opts.CacheKey, opts.PackageKey = c, key, configs.packageKey(modelFlagFiles())
+		opts.FileHashes = fileHashes()
+		defer opts.FileHashes.Save() // (best effort: a memo not written is rebuilt)
 	}
 	graph, err := driver.Analyze(run, cfg.Fset, pkgs, opts)
 	prog.stop()

@@ -9,6 +9,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"os"
 	"reflect"
 	"slices"
 
@@ -141,12 +142,13 @@ func (d *driver) cacheKey(n *node) bool {
 	if pkg.TypesSizes != nil {
 		fmt.Fprintf(h, "sizes %#v\x00", pkg.TypesSizes)
 	}
+	sums := map[string][sha256.Size]byte{}
 	hashFile := func(kind, name string) bool {
-		src, err := d.opts.Overlay.read(name)
+		sum, err := d.sum(name)
 		if err != nil {
 			return false
 		}
-		sum := sha256.Sum256(src)
+		sums[name] = sum
 		fmt.Fprintf(h, "%s %q %x\x00", kind, name, sum)
 		return true
 	}
@@ -191,7 +193,29 @@ func (d *driver) cacheKey(n *node) bool {
 	}
 	h.Sum(n.key[:0])
 	n.keyed = true
+	n.sums = sums
 	return true
+}
+
+// sum returns the SHA-256 of file name's content as the build sees it
+// (through the overlay), from Options.FileHashes.
+func (d *driver) sum(name string) ([sha256.Size]byte, error) {
+	if to, ok := d.opts.Overlay.replacement(name); ok {
+		if to == "" {
+			return [sha256.Size]byte{}, &os.PathError{Op: "open", Path: name, Err: os.ErrNotExist}
+		}
+		name = to
+	}
+	return d.opts.FileHashes.Sum(name)
+}
+
+// verify checks that what the package's analysis read of file name is
+// what its key hashed (the file may have changed in between): if not,
+// the outcome is not cached, nor are its importers' (see analyse).
+func (n *node) verify(name string, raw []byte) {
+	if want, ok := n.sums[name]; n.keyed && (!ok || sha256.Sum256(raw) != want) {
+		n.unstable = true
+	}
 }
 
 // loadCached fills the node from its cache entry, and reports whether it
@@ -244,7 +268,7 @@ func (d *driver) loadCached(n *node) bool {
 	// laid them out (lines and //line directives)
 	files := make([]*token.File, len(e.Files))
 	for i, cf := range e.Files {
-		f, ok := d.rebuildFile(pkg, cf)
+		f, ok := d.rebuildFile(n, cf)
 		if !ok {
 			return false
 		}
@@ -373,10 +397,14 @@ func decodeDiagnostic(cd cachedDiagnostic, pos func(cachedPos) (token.Pos, bool)
 // seen: the content is the one the key hashed (a Go file read as the
 // parser reads it, see typeCheck, scanned for its lines and directives;
 // another file by its lines).
-func (d *driver) rebuildFile(pkg *packages.Package, cf cachedFile) (*token.File, bool) {
+func (d *driver) rebuildFile(n *node, cf cachedFile) (*token.File, bool) {
+	pkg := n.pkg
 	src, err := d.opts.Overlay.read(cf.Name)
 	if err != nil {
 		return nil, false
+	}
+	if want, ok := n.sums[cf.Name]; !ok || sha256.Sum256(src) != want {
+		return nil, false // changed since the key was taken
 	}
 	goFile := slices.Contains(pkg.CompiledGoFiles, cf.Name) || slices.Contains(pkg.GoFiles, cf.Name)
 	if goFile && !slices.Contains(pkg.GoFiles, cf.Name) {
@@ -408,7 +436,7 @@ func (d *driver) rebuildFile(pkg *packages.Package, cf cachedFile) (*token.File,
 // errors, every time.
 func (d *driver) storeCached(n *node) {
 	pkg := n.pkg
-	if pkg.IllTyped || pkg.Types == nil || len(pkg.Syntax) == 0 {
+	if pkg.IllTyped || pkg.Types == nil || len(pkg.Syntax) == 0 || n.unstable {
 		return
 	}
 	var e cacheEntry

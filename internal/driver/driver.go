@@ -105,6 +105,10 @@ type Options struct {
 	// place of Result. Calls may be concurrent.
 	Notes  func(act *Action, result any) []string
 	Replay func(act *Action, notes []string)
+	// FileHashes, if not nil, memoises the hashes of the files the
+	// packages' keys take (see FileHashes); without it every file is
+	// read and hashed.
+	FileHashes *FileHashes
 	// Overlay, if not nil, is the go command's -overlay the packages
 	// were loaded with (see OverlayFlag): the package's files are read
 	// through it.
@@ -118,8 +122,10 @@ type Graph struct {
 	Roots   []*Action
 	actions []*Action // all, in the order they were created
 
+	mu        sync.Mutex // guards digests, rewritten and fromCache
 	digests   map[string][sha256.Size]byte
 	rewritten map[string][]byte
+	fromCache map[string]cachedDigest // see resolve
 	overlay   Overlay
 
 	// CacheHits and CacheMisses count the packages loaded from
@@ -135,7 +141,11 @@ type Graph struct {
 // disk (for a file replaced by an overlay, not what was analysed, which
 // its digest tells).
 func (g *Graph) ReadFile(name string) ([]byte, error) {
-	if src, ok := g.rewritten[name]; ok {
+	g.mu.Lock()
+	g.resolve(name)
+	src, ok := g.rewritten[name]
+	g.mu.Unlock()
+	if ok {
 		return src, nil
 	}
 	return os.ReadFile(name)
@@ -148,8 +158,55 @@ func (g *Graph) ReadFile(name string) ([]byte, error) {
 // content it was computed on (internal/fixes checks). The boolean is false
 // for a file the driver did not read.
 func (g *Graph) Digest(name string) ([sha256.Size]byte, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.resolve(name)
 	sum, ok := g.digests[name]
 	return sum, ok
+}
+
+// A cachedDigest is what the key of a root package loaded from the cache
+// says of one of its compiled Go files: the hash of the content its
+// cached outcome was computed on.
+type cachedDigest struct {
+	raw      [sha256.Size]byte
+	cgo      bool // cgo's rewrite of a user's file (see resolveLineDirectives)
+	conflict bool // keyed with different contents by two packages
+}
+
+// resolve makes the digest of a compiled Go file of a root package loaded
+// from the cache, when it is first asked for: the hash its key took, for
+// a file the parser reads as it is; for cgo's rewrite of a user's file,
+// the hash of the rewrite with its //line directives resolved, read now
+// and kept for ReadFile, if the file is still what the key hashed (or
+// else a digest that matches no content). Reading them all on every run,
+// for fixes that are seldom asked for, was a tenth of a warm run.
+func (g *Graph) resolve(name string) {
+	c, ok := g.fromCache[name]
+	if !ok {
+		return
+	}
+	delete(g.fromCache, name)
+	var sum [sha256.Size]byte
+	switch {
+	case c.conflict:
+	case !c.cgo:
+		sum = c.raw
+	default:
+		src, err := g.overlay.read(name)
+		if err != nil || sha256.Sum256(src) != c.raw {
+			break
+		}
+		sum = c.raw
+		if fixed, ok := resolveLineDirectives(src); ok {
+			g.rewritten[name] = fixed
+			sum = sha256.Sum256(fixed)
+		}
+	}
+	if old, ok := g.digests[name]; ok && old != sum {
+		sum = [sha256.Size]byte{} // read by another package with another content
+	}
+	g.digests[name] = sum
 }
 
 // All returns every action of the graph: the roots, their prerequisites
@@ -208,6 +265,10 @@ type node struct {
 	// its cache key (see cacheKey), if keyed
 	key    [sha256.Size]byte
 	keyed  bool
+	sums   map[string][sha256.Size]byte // of the files its key hashed
+	// unstable: what its analysis read, or an import's, is not what its
+	// key hashed (a file changed during the run): not cached
+	unstable bool
 	export []byte   // its export data, when storeCached wrote it
 	facts  *factSet // its facts, when storeCached encoded them
 	// loaded from the cache: its types and facts, read when an importer
@@ -225,6 +286,7 @@ type driver struct {
 	packageFacts map[packageFactKey]analysis.Fact
 	digests      map[string][sha256.Size]byte
 	rewritten    map[string][]byte // see resolveLineDirectives
+	fromCache    map[string]cachedDigest
 
 	nodes        map[*packages.Package]*node
 	hits, misses atomic.Int64
@@ -305,7 +367,7 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 	}
 
 	d := &driver{fset: fset, opts: opts, objectFacts: map[objectFactKey]analysis.Fact{}, packageFacts: map[packageFactKey]analysis.Fact{},
-		digests: map[string][sha256.Size]byte{}, rewritten: map[string][]byte{}, nodes: nodes}
+		digests: map[string][sha256.Size]byte{}, rewritten: map[string][]byte{}, fromCache: map[string]cachedDigest{}, nodes: nodes}
 	// The user's files that cgo rewrote were read by cgo when the
 	// packages were loaded: their digests are taken now, as close to
 	// that as the driver gets.
@@ -328,6 +390,7 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 	}
 	g.digests = d.digests
 	g.rewritten = d.rewritten
+	g.fromCache = d.fromCache
 	g.overlay = opts.Overlay
 	g.CacheHits, g.CacheMisses = int(d.hits.Load()), int(d.misses.Load())
 	g.Missed = d.missed
@@ -409,7 +472,7 @@ func (d *driver) process(n *node) {
 		if d.loadCached(n) {
 			d.hits.Add(1)
 			if n.root {
-				d.readRootFiles(pkg)
+				d.rootFromCache(n)
 			}
 			if d.opts.PackageDone != nil {
 				d.opts.PackageDone(pkg)
@@ -440,7 +503,12 @@ func (d *driver) miss(n *node) {
 func (d *driver) analyse(n *node) {
 	pkg := n.pkg
 	d.need(n)
-	d.typeCheck(pkg, n.root)
+	d.typeCheck(n)
+	for _, imp := range pkg.Imports {
+		if in := d.nodes[imp]; in != nil && in.unstable {
+			n.unstable = true
+		}
+	}
 	for _, act := range n.actions {
 		d.exec(n, act)
 	}
@@ -462,7 +530,8 @@ func (d *driver) analyse(n *node) {
 // command do: an error in one makes the package, and its importers,
 // ill-typed. For a root package, it records the digests of the files it
 // reads.
-func (d *driver) typeCheck(pkg *packages.Package, root bool) {
+func (d *driver) typeCheck(n *node) {
+	pkg := n.pkg
 	pkg.Fset = d.fset
 	pkg.Types = types.NewPackage(pkg.PkgPath, pkg.Name)
 	addError := func(err error) {
@@ -481,7 +550,7 @@ func (d *driver) typeCheck(pkg *packages.Package, root bool) {
 		}
 	}
 	for _, name := range pkg.CompiledGoFiles {
-		src, err := d.readGoFile(pkg, name, root)
+		src, err := d.readGoFile(n, name)
 		if err != nil {
 			addError(err)
 			continue
@@ -523,11 +592,13 @@ func (d *driver) typeCheck(pkg *packages.Package, root bool) {
 // see it: cgo's rewrite of a user's file with its //line directives
 // resolved (and kept for ReadFile). For a root package, it records the
 // file's digest.
-func (d *driver) readGoFile(pkg *packages.Package, name string, root bool) ([]byte, error) {
+func (d *driver) readGoFile(n *node, name string) ([]byte, error) {
+	pkg := n.pkg
 	src, err := d.opts.Overlay.read(name)
 	if err != nil {
 		return nil, err
 	}
+	n.verify(name, src)
 	if !slices.Contains(pkg.GoFiles, name) {
 		// cgo's rewrite of a user's file, in the build cache
 		if fixed, ok := resolveLineDirectives(src); ok {
@@ -537,17 +608,24 @@ func (d *driver) readGoFile(pkg *packages.Package, name string, root bool) ([]by
 			d.mu.Unlock()
 		}
 	}
-	if root {
+	if n.root {
 		d.digest(name, src)
 	}
 	return src, nil
 }
 
-// readRootFiles reads the compiled Go files of a root package loaded from
-// the cache, for their digests and rewrites, as typeCheck would have.
-func (d *driver) readRootFiles(pkg *packages.Package) {
-	for _, name := range pkg.CompiledGoFiles {
-		d.readGoFile(pkg, name, true)
+// rootFromCache records, for a root package loaded from the cache, the
+// hashes its key took of its compiled Go files: their digests, made when
+// asked for (see Graph.resolve).
+func (d *driver) rootFromCache(n *node) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, name := range n.pkg.CompiledGoFiles {
+		c := cachedDigest{raw: n.sums[name], cgo: !slices.Contains(n.pkg.GoFiles, name)}
+		if old, ok := d.fromCache[name]; ok && (old.raw != c.raw || old.conflict) {
+			c.conflict = true
+		}
+		d.fromCache[name] = c
 	}
 }
 
