@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"honnef.co/go/tools/lintcmd/cache"
@@ -217,5 +218,51 @@ func TestCacheLazyCorrupt(t *testing.T) {
 				t.Errorf("a back: %v (analysed %v), want %v with b from the cache", got, g.Missed, want)
 			}
 		})
+	}
+}
+
+// With the memo of file hashes, a dependency edited in place, its size
+// and modification time kept, is seen as edited: its status-change time
+// moved. (The memo's clock is an hour ahead, so that files written by the
+// test count as settled.)
+func TestCacheFileHashes(t *testing.T) {
+	dir := writeModule(t, map[string]string{"c/c.go": cSrc, "b/b.go": bSrc, "a/a.go": aSrc})
+	c := openCache(t)
+	memo := filepath.Join(t.TempDir(), "filehashes")
+	run := func() ([]string, *driver.Graph) {
+		t.Helper()
+		m := driver.OpenFileHashes(memo)
+		m.SetClock(func() time.Time { return time.Now().Add(time.Hour) })
+		got, g := analyzeCached(t, dir, []*analysis.Analyzer{markAnalyzer}, &driver.Options{Cache: c, FileHashes: m})
+		if err := m.Save(); err != nil {
+			t.Fatal(err)
+		}
+		return got, g
+	}
+	want := []string{"a.go:5: mark: call of marked m/b.B", "b.go:5: mark: call of marked m/c.Mark"}
+	if got, _ := run(); !slices.Equal(got, want) {
+		t.Fatalf("cold: %v, want %v", got, want)
+	}
+	if got, g := run(); !slices.Equal(got, want) || g.CacheMisses > 1 {
+		t.Fatalf("warm: %v (analysed %v), want %v", got, g.Missed, want)
+	}
+	b := filepath.Join(dir, "b/b.go")
+	noCall := strings.Replace(bSrc, "func B() { c.Mark() }", "func B() {_ = c.Mark}", 1)
+	if len(noCall) != len(bSrc) || noCall == bSrc {
+		t.Fatal("the edit must keep the size")
+	}
+	fi, err := os.Stat(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // past a tick of the file system's clock
+	if err := os.WriteFile(b, []byte(noCall), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(b, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := run(); len(got) != 0 {
+		t.Errorf("after b stopped calling c.Mark (same size, same mtime): %v, want nothing", got)
 	}
 }

@@ -263,14 +263,14 @@ type node struct {
 	objectFacts  []objectFactKey
 	packageFacts []packageFactKey
 	// its cache key (see cacheKey), if keyed
-	key    [sha256.Size]byte
-	keyed  bool
-	sums   map[string][sha256.Size]byte // of the files its key hashed
+	key   [sha256.Size]byte
+	keyed bool
+	sums  map[string][sha256.Size]byte // of the files its key hashed
 	// unstable: what its analysis read, or an import's, is not what its
 	// key hashed (a file changed during the run): not cached
 	unstable bool
-	export []byte   // its export data, when storeCached wrote it
-	facts  *factSet // its facts, when storeCached encoded them
+	export   []byte   // its export data, when storeCached wrote it
+	facts    *factSet // its facts, when storeCached encoded them
 	// loaded from the cache: its types and facts, read when an importer
 	// is analysed (see ready)
 	lazy *lazyTypes

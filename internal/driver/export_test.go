@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"honnef.co/go/tools/lintcmd/cache"
 )
@@ -49,3 +50,6 @@ func RewriteEntries(c cache.Cache, dir string, mangle func(export, facts []byte)
 	})
 	return n
 }
+
+// SetClock sets the clock by which m tells whether a file has settled.
+func (m *FileHashes) SetClock(now func() time.Time) { m.now = now }
