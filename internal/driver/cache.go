@@ -3,7 +3,8 @@ package driver
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/gob"
+	"encoding/binary"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"go/scanner"
@@ -49,9 +50,9 @@ import (
 
 // cacheVersion changes when the entry's format or the meaning of the key
 // does.
-const cacheVersion = "lifetimevet-driver-cache-3"
+const cacheVersion = "lifetimevet-driver-cache-4"
 
-// A cacheEntry is what the cache keeps of a package, gob-encoded.
+// A cacheEntry is what the cache keeps of a package (see encodeEntry).
 type cacheEntry struct {
 	Export      []byte // gcexportdata of its types
 	ObjectFacts []cachedObjectFact
@@ -232,8 +233,8 @@ func (d *driver) loadCached(n *node) bool {
 	if err != nil {
 		return false
 	}
-	var e cacheEntry
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&e); err != nil {
+	e, heads, ok := decodeEntry(data)
+	if !ok {
 		return false
 	}
 	if len(e.Actions) != len(n.actions) {
@@ -248,21 +249,7 @@ func (d *driver) loadCached(n *node) bool {
 	// analysed (see need), not now
 	var lazy *lazyTypes
 	if len(n.importers) > 0 {
-		factTypes := map[string]reflect.Type{}
-		for _, act := range n.actions {
-			for _, f := range act.Analyzer.FactTypes {
-				t := reflect.TypeOf(f)
-				factTypes[factTypeName(t)] = t
-			}
-		}
-		fs := &factSet{objects: e.ObjectFacts, packages: e.PkgFacts, stream: e.Facts}
-		for _, f := range e.ObjectFacts {
-			fs.types = append(fs.types, factTypes[f.Type])
-		}
-		for _, f := range e.PkgFacts {
-			fs.types = append(fs.types, factTypes[f.Type])
-		}
-		lazy = &lazyTypes{export: e.Export, facts: fs}
+		lazy = &lazyTypes{export: e.Export, heads: heads, stream: e.Facts}
 	}
 	// the files the diagnostics point into, as the parser would have
 	// laid them out (lines and //line directives)
@@ -315,7 +302,32 @@ func (d *driver) loadCached(n *node) bool {
 // facts was a third of such a run.
 type lazyTypes struct {
 	export []byte
-	facts  *factSet
+	heads  []byte // the facts' objects and types (see encodeEntry)
+	stream []byte // their values
+}
+
+// facts returns the facts' set, with their types as the node's actions
+// declare them (an unknown one is nil: the set does not decode).
+func (lz *lazyTypes) facts(n *node) (*factSet, bool) {
+	var e cacheEntry
+	if !decodeHeads(lz.heads, &e) {
+		return nil, false
+	}
+	factTypes := map[string]reflect.Type{}
+	for _, act := range n.actions {
+		for _, f := range act.Analyzer.FactTypes {
+			t := reflect.TypeOf(f)
+			factTypes[factTypeName(t)] = t
+		}
+	}
+	fs := &factSet{objects: e.ObjectFacts, packages: e.PkgFacts, stream: lz.stream}
+	for _, f := range e.ObjectFacts {
+		fs.types = append(fs.types, factTypes[f.Type])
+	}
+	for _, f := range e.PkgFacts {
+		fs.types = append(fs.types, factTypes[f.Type])
+	}
+	return fs, true
 }
 
 // need makes ready the types and facts of the package's dependencies,
@@ -347,8 +359,12 @@ func (d *driver) ready(n *node) {
 		var objectFacts map[objectFactKey]analysis.Fact
 		var packageFacts map[packageFactKey]analysis.Fact
 		ok := err == nil
+		var fs *factSet
 		if ok {
-			objectFacts, packageFacts, ok = lz.facts.decode(light)
+			fs, ok = lz.facts(n)
+		}
+		if ok {
+			objectFacts, packageFacts, ok = fs.decode(light)
 		}
 		if !ok {
 			d.hits.Add(-1)
@@ -512,12 +528,79 @@ func (d *driver) storeCached(n *node) {
 			return
 		}
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&e); err != nil {
+	data, err := encodeEntry(&e)
+	if err != nil {
 		return
 	}
 	// best effort: a write that fails leaves a miss
-	cache.PutBytes(d.opts.Cache, cache.ActionID(n.key), buf.Bytes())
+	cache.PutBytes(d.opts.Cache, cache.ActionID(n.key), data)
+}
+
+// An entry is written in four parts, each but the last after its length
+// (a uvarint): its actions and files (entryMeta, as JSON), the objects
+// and types of its facts (entryHeads, as JSON), its export data, and its
+// facts' values (a gob stream, see factSet). A hit decodes the first part
+// only; the others are for importers, decoded when one is analysed (see
+// lazyTypes). (JSON: encoding/json keeps each type's decoder for the
+// process, where gob compiles it again for each stream, which was most of
+// the time of decoding an entry; the cache layer checks each entry's
+// checksum.)
+type entryMeta struct {
+	Actions []cachedAction
+	Files   []cachedFile
+}
+
+type entryHeads struct {
+	ObjectFacts []cachedObjectFact
+	PkgFacts    []cachedPackageFact
+}
+
+func encodeEntry(e *cacheEntry) ([]byte, error) {
+	meta, err := json.Marshal(entryMeta{e.Actions, e.Files})
+	if err != nil {
+		return nil, err
+	}
+	heads, err := json.Marshal(entryHeads{e.ObjectFacts, e.PkgFacts})
+	if err != nil {
+		return nil, err
+	}
+	var buf []byte
+	for _, part := range [][]byte{meta, heads, e.Export} {
+		buf = binary.AppendUvarint(buf, uint64(len(part)))
+		buf = append(buf, part...)
+	}
+	return append(buf, e.Facts...), nil
+}
+
+// decodeEntry decodes an entry's actions and files, and splits off the
+// rest: its export data and facts' values in e, the facts' heads
+// undecoded (see decodeHeads).
+func decodeEntry(data []byte) (e cacheEntry, heads []byte, ok bool) {
+	var parts [3][]byte
+	for i := range parts {
+		n, k := binary.Uvarint(data)
+		if k <= 0 || n > uint64(len(data)-k) {
+			return e, nil, false
+		}
+		parts[i], data = data[k:k+int(n)], data[k+int(n):]
+	}
+	var meta entryMeta
+	if err := json.Unmarshal(parts[0], &meta); err != nil {
+		return e, nil, false
+	}
+	e.Actions, e.Files = meta.Actions, meta.Files
+	e.Export, e.Facts = parts[2], data
+	return e, parts[1], true
+}
+
+// decodeHeads decodes an entry's facts' heads into e.
+func decodeHeads(heads []byte, e *cacheEntry) bool {
+	var h entryHeads
+	if err := json.Unmarshal(heads, &h); err != nil {
+		return false
+	}
+	e.ObjectFacts, e.PkgFacts = h.ObjectFacts, h.PkgFacts
+	return true
 }
 
 // writeExportData returns the package's types written as export data.

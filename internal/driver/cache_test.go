@@ -266,3 +266,32 @@ func TestCacheFileHashes(t *testing.T) {
 		t.Errorf("after b stopped calling c.Mark (same size, same mtime): %v, want nothing", got)
 	}
 }
+
+// An entry that the cache layer accepts but that does not parse (cut
+// short, lengthened, of another format) is a miss.
+func TestCacheMalformed(t *testing.T) {
+	dir := writeModule(t, map[string]string{"c/c.go": cSrc, "b/b.go": bSrc, "a/a.go": aSrc})
+	as := []*analysis.Analyzer{markAnalyzer}
+	want, _ := analyzeCached(t, dir, as, nil)
+	for i, mangle := range []func([]byte) []byte{
+		func(b []byte) []byte { return b[:1] },
+		func(b []byte) []byte { return b[:len(b)/3] },
+		func(b []byte) []byte { return append([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, b...) },
+		func(b []byte) []byte { return append([]byte{2, '{', '}'}, b...) }, // meta "{}": the actions do not match
+		func(b []byte) []byte { return []byte{} },
+	} {
+		cdir := t.TempDir()
+		c, err := cache.Open(cdir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		analyzeCached(t, dir, as, &driver.Options{Cache: c})
+		if n := driver.RewriteRaw(c, cdir, mangle); n == 0 {
+			t.Fatal("no entries rewritten")
+		}
+		got, g := analyzeCached(t, dir, as, &driver.Options{Cache: c})
+		if !slices.Equal(got, want) || g.CacheHits != 0 {
+			t.Errorf("malformation %d: %v (%d hits), want %v and no hits", i, got, g.CacheHits, want)
+		}
+	}
+}

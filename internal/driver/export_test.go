@@ -1,8 +1,6 @@
 package driver
 
 import (
-	"bytes"
-	"encoding/gob"
 	"encoding/hex"
 	"os"
 	"path/filepath"
@@ -18,6 +16,24 @@ import (
 // a bug or a format change could leave, which the cache layer cannot
 // tell from a good entry.
 func RewriteEntries(c cache.Cache, dir string, mangle func(export, facts []byte) ([]byte, []byte)) int {
+	return RewriteRaw(c, dir, func(data []byte) []byte {
+		e, heads, ok := decodeEntry(data)
+		if !ok || !decodeHeads(heads, &e) {
+			return nil
+		}
+		e.Export, e.Facts = mangle(e.Export, e.Facts)
+		data, err := encodeEntry(&e)
+		if err != nil {
+			return nil
+		}
+		return data
+	})
+}
+
+// RewriteRaw rewrites every entry of the cache in dir as mangle has it
+// (nil: left as it is), its checksum right, and returns how many it
+// rewrote.
+func RewriteRaw(c cache.Cache, dir string, mangle func(data []byte) []byte) int {
 	n := 0
 	filepath.Walk(dir, func(name string, info os.FileInfo, err error) error {
 		base, ok := strings.CutSuffix(filepath.Base(name), "-a")
@@ -34,16 +50,10 @@ func RewriteEntries(c cache.Cache, dir string, mangle func(export, facts []byte)
 		if err != nil {
 			return nil
 		}
-		var e cacheEntry
-		if gob.NewDecoder(bytes.NewReader(data)).Decode(&e) != nil {
+		if data = mangle(data); data == nil {
 			return nil
 		}
-		e.Export, e.Facts = mangle(e.Export, e.Facts)
-		var buf bytes.Buffer
-		if gob.NewEncoder(&buf).Encode(&e) != nil {
-			return nil
-		}
-		if cache.PutBytes(c, id, buf.Bytes()) == nil {
+		if cache.PutBytes(c, id, data) == nil {
 			n++
 		}
 		return nil
