@@ -200,14 +200,32 @@ func (d *driver) cacheKey(n *node) bool {
 
 // sum returns the SHA-256 of file name's content as the build sees it
 // (through the overlay), from Options.FileHashes.
+// A file is hashed once per run, however many packages have it (a
+// package and its test variant share theirs): a file that changes during
+// the run is seen by their analyses, which check what they read against
+// their keys (see verify).
 func (d *driver) sum(name string) ([sha256.Size]byte, error) {
+	d.sumsMu.Lock()
+	sum, ok := d.sums[name]
+	d.sumsMu.Unlock()
+	if ok {
+		return sum, nil
+	}
+	file := name
 	if to, ok := d.opts.Overlay.replacement(name); ok {
 		if to == "" {
 			return [sha256.Size]byte{}, &os.PathError{Op: "open", Path: name, Err: os.ErrNotExist}
 		}
-		name = to
+		file = to
 	}
-	return d.opts.FileHashes.Sum(name)
+	sum, err := d.opts.FileHashes.Sum(file)
+	if err != nil {
+		return sum, err
+	}
+	d.sumsMu.Lock()
+	d.sums[name] = sum
+	d.sumsMu.Unlock()
+	return sum, nil
 }
 
 // verify checks that what the package's analysis read of file name is

@@ -105,6 +105,11 @@ type Options struct {
 	// place of Result. Calls may be concurrent.
 	Notes  func(act *Action, result any) []string
 	Replay func(act *Action, notes []string)
+	// BeforeAnalysis, if not nil, is called once, before the first
+	// package is parsed, type-checked and analysed (on a run whose every
+	// package comes from the cache, never): a hook to set the garbage
+	// collector for an analysis rather than for reading the cache.
+	BeforeAnalysis func()
 	// FileHashes, if not nil, memoises the hashes of the files the
 	// packages' keys take (see FileHashes); without it every file is
 	// read and hashed.
@@ -288,6 +293,10 @@ type driver struct {
 	rewritten    map[string][]byte // see resolveLineDirectives
 	fromCache    map[string]cachedDigest
 
+	sumsMu sync.Mutex
+	sums   map[string][sha256.Size]byte // of the files keyed, by name (see sum)
+
+	analysing    sync.Once // Options.BeforeAnalysis
 	nodes        map[*packages.Package]*node
 	hits, misses atomic.Int64
 	missed       []string // guarded by mu
@@ -367,7 +376,7 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 	}
 
 	d := &driver{fset: fset, opts: opts, objectFacts: map[objectFactKey]analysis.Fact{}, packageFacts: map[packageFactKey]analysis.Fact{},
-		digests: map[string][sha256.Size]byte{}, rewritten: map[string][]byte{}, fromCache: map[string]cachedDigest{}, nodes: nodes}
+		digests: map[string][sha256.Size]byte{}, rewritten: map[string][]byte{}, fromCache: map[string]cachedDigest{}, sums: map[string][sha256.Size]byte{}, nodes: nodes}
 	// The user's files that cgo rewrote were read by cgo when the
 	// packages were loaded: their digests are taken now, as close to
 	// that as the driver gets.
@@ -502,6 +511,9 @@ func (d *driver) miss(n *node) {
 // entry and drops what its importers do not need.
 func (d *driver) analyse(n *node) {
 	pkg := n.pkg
+	if d.opts.BeforeAnalysis != nil && len(pkg.CompiledGoFiles) > 0 {
+		d.analysing.Do(d.opts.BeforeAnalysis)
+	}
 	d.need(n)
 	d.typeCheck(n)
 	for _, imp := range pkg.Imports {
