@@ -163,6 +163,7 @@ func standalone(args []string) (status int) {
 	prog := newProgress(os.Stderr)
 	defer prog.stop()
 	prog.phase("loading packages")
+	prefetchGoEnv(cfg, "CGO_ENABLED", "GOFLAGS") // (for cgoDropped and goOverlay)
 	pkgs, err := packages.Load(cfg, patterns...)
 	tm.loadDone(pkgs)
 	if err != nil {

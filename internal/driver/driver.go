@@ -293,6 +293,8 @@ type driver struct {
 	rewritten    map[string][]byte // see resolveLineDirectives
 	fromCache    map[string]cachedDigest
 
+	analyzerKeys sync.Map // *analysis.Analyzer → []byte (see analyzerKey)
+
 	sumsMu sync.Mutex
 	sums   map[string][sha256.Size]byte // of the files keyed, by name (see sum)
 
