@@ -276,7 +276,9 @@ func TestCacheMalformed(t *testing.T) {
 	for i, mangle := range []func([]byte) []byte{
 		func(b []byte) []byte { return b[:1] },
 		func(b []byte) []byte { return b[:len(b)/3] },
-		func(b []byte) []byte { return append([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, b...) },
+		func(b []byte) []byte {
+			return append([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, b...)
+		},
 		func(b []byte) []byte { return append([]byte{2, '{', '}'}, b...) }, // meta "{}": the actions do not match
 		func(b []byte) []byte { return []byte{} },
 	} {
