@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"go/scanner"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/gcexportdata"
@@ -599,6 +601,12 @@ type entryHeads struct {
 }
 
 func encodeEntry(e *cacheEntry) ([]byte, error) {
+	if !validStrings(e) {
+		// JSON would replace the bytes that are not UTF-8 (a message
+		// quoting a C string, a file name): a hit would say something
+		// else than the analysis did
+		return nil, errors.New("a string of the entry is not UTF-8")
+	}
 	meta, err := json.Marshal(entryMeta{e.Actions, e.Files})
 	if err != nil {
 		return nil, err
@@ -613,6 +621,40 @@ func encodeEntry(e *cacheEntry) ([]byte, error) {
 		buf = append(buf, part...)
 	}
 	return append(buf, e.Facts...), nil
+}
+
+// validStrings reports whether every string of the entry is UTF-8, so
+// that JSON keeps it as it is.
+func validStrings(e *cacheEntry) bool {
+	ok := true
+	valid := func(ss ...string) {
+		for _, s := range ss {
+			ok = ok && utf8.ValidString(s)
+		}
+	}
+	for _, a := range e.Actions {
+		valid(a.Analyzer)
+		valid(a.Notes...)
+		for _, d := range a.Diagnostics {
+			valid(d.Category, d.Message, d.URL)
+			for _, f := range d.SuggestedFixes {
+				valid(f.Message)
+			}
+			for _, r := range d.Related {
+				valid(r.Message)
+			}
+		}
+	}
+	for _, f := range e.Files {
+		valid(f.Name)
+	}
+	for _, f := range e.ObjectFacts {
+		valid(string(f.Path), f.Type)
+	}
+	for _, f := range e.PkgFacts {
+		valid(f.Type)
+	}
+	return ok
 }
 
 // decodeEntry decodes an entry's actions and files, and splits off the

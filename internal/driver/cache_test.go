@@ -297,3 +297,25 @@ func TestCacheMalformed(t *testing.T) {
 		}
 	}
 }
+
+// A finding whose message is not UTF-8 (it quotes bytes of a C string,
+// say) is given as the analysis said it, byte for byte: its package is not
+// cached (JSON, the entry's format, would replace those bytes).
+func TestCacheNotUTF8(t *testing.T) {
+	dir := writeModule(t, map[string]string{"c/c.go": cSrc, "b/b.go": bSrc, "a/a.go": aSrc})
+	a := &analysis.Analyzer{Name: "bytes", Doc: "report a message that is not UTF-8", Run: func(pass *analysis.Pass) (any, error) {
+		pass.Reportf(pass.Files[0].Package, "bytes \xff\xfe of %s", pass.Pkg.Path())
+		return nil, nil
+	}}
+	c := openCache(t)
+	want := []string{"a.go:1: bytes: bytes \xff\xfe of m/a"}
+	for i := range 2 {
+		got, g := analyzeCached(t, dir, []*analysis.Analyzer{a}, &driver.Options{Cache: c})
+		if !slices.Equal(got, want) {
+			t.Errorf("run %d: %q, want %q", i, got, want)
+		}
+		if i == 1 && !slices.Contains(g.Missed, "m/a") {
+			t.Errorf("run %d: m/a came from the cache", i)
+		}
+	}
+}
