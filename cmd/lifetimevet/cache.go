@@ -4,13 +4,14 @@ import (
 	"crypto/sha256"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
 
 	"honnef.co/go/tools/lintcmd/cache"
+
+	"github.com/lifetimevet/lifetimevet/internal/driver"
 )
 
 // The analysis cache of the standalone command and the language server
@@ -92,11 +93,28 @@ var (
 	exeOnce sync.Once
 	exeSum  []byte
 	exeErr  error
+
+	hashesOnce sync.Once
+	hashes     *driver.FileHashes
 )
 
+// fileHashes returns the memo of file hashes kept with the analysis cache
+// (driver.FileHashes), opened once per process, or nil when there is no
+// cache directory.
+func fileHashes() *driver.FileHashes {
+	hashesOnce.Do(func() {
+		if dir, err := cacheDir(); err == nil {
+			if err := os.MkdirAll(dir, 0o777); err == nil {
+				hashes = driver.OpenFileHashes(filepath.Join(dir, "filehashes"))
+			}
+		}
+	})
+	return hashes
+}
+
 // executableID returns the hash of the running executable's content,
-// computed once per process: a rebuilt lifetimevet has other analyzers,
-// so none of its predecessor's entries.
+// computed once per process (through the memo of file hashes): a rebuilt
+// lifetimevet has other analyzers, so none of its predecessor's entries.
 func executableID() ([]byte, error) {
 	exeOnce.Do(func() {
 		name, err := os.Executable()
@@ -104,18 +122,12 @@ func executableID() ([]byte, error) {
 			exeErr = err
 			return
 		}
-		f, err := os.Open(name)
+		sum, err := fileHashes().Sum(name)
 		if err != nil {
 			exeErr = err
 			return
 		}
-		defer f.Close()
-		h := sha256.New()
-		if _, err := io.Copy(h, f); err != nil {
-			exeErr = err
-			return
-		}
-		exeSum = h.Sum(nil)
+		exeSum = sum[:]
 	})
 	return exeSum, exeErr
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"go/build"
 	"go/parser"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/packages"
 
@@ -130,8 +132,46 @@ func envOf(cfg *packages.Config) []string {
 	return os.Environ()
 }
 
+// A goEnvFetch is go env's answer for some variables, asked for ahead
+// (see prefetchGoEnv).
+type goEnvFetch struct {
+	done chan struct{}
+	vals map[string]string // nil if go env failed
+}
+
+var goEnvAhead sync.Map // *packages.Config → *goEnvFetch
+
+// prefetchGoEnv asks go env for the variables names in cfg's environment,
+// in one command run in the background (while go list runs): goEnv then
+// takes its answer rather than run go env again. cfg's directory,
+// environment and build flags must not change after.
+func prefetchGoEnv(cfg *packages.Config, names ...string) {
+	f := &goEnvFetch{done: make(chan struct{})}
+	goEnvAhead.Store(cfg, f)
+	go func() {
+		defer close(f.done)
+		cmd := exec.Command("go", append([]string{"env", "-json"}, names...)...)
+		cmd.Dir = cfg.Dir
+		cmd.Env = envOf(cfg)
+		out, err := cmd.Output()
+		if err != nil {
+			return
+		}
+		var vals map[string]string
+		if json.Unmarshal(out, &vals) == nil {
+			f.vals = vals
+		}
+	}()
+}
+
 // goEnv returns go env NAME in cfg's environment.
 func goEnv(cfg *packages.Config, name string) string {
+	if f, ok := goEnvAhead.Load(cfg); ok {
+		<-f.(*goEnvFetch).done
+		if v, ok := f.(*goEnvFetch).vals[name]; ok {
+			return strings.TrimSpace(v)
+		}
+	}
 	cmd := exec.Command("go", "env", name)
 	cmd.Dir = cfg.Dir
 	cmd.Env = envOf(cfg)

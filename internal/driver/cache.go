@@ -3,14 +3,18 @@ package driver
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/gob"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"os"
 	"reflect"
 	"slices"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/gcexportdata"
@@ -48,9 +52,9 @@ import (
 
 // cacheVersion changes when the entry's format or the meaning of the key
 // does.
-const cacheVersion = "lifetimevet-driver-cache-3"
+const cacheVersion = "lifetimevet-driver-cache-4"
 
-// A cacheEntry is what the cache keeps of a package, gob-encoded.
+// A cacheEntry is what the cache keeps of a package (see encodeEntry).
 type cacheEntry struct {
 	Export      []byte // gcexportdata of its types
 	ObjectFacts []cachedObjectFact
@@ -141,13 +145,22 @@ func (d *driver) cacheKey(n *node) bool {
 	if pkg.TypesSizes != nil {
 		fmt.Fprintf(h, "sizes %#v\x00", pkg.TypesSizes)
 	}
+	sums := map[string][sha256.Size]byte{}
+	var buf []byte
 	hashFile := func(kind, name string) bool {
-		src, err := d.opts.Overlay.read(name)
+		sum, err := d.sum(name)
 		if err != nil {
 			return false
 		}
-		sum := sha256.Sum256(src)
-		fmt.Fprintf(h, "%s %q %x\x00", kind, name, sum)
+		sums[name] = sum
+		// kind, the name's length and the name, the hash (fmt's %q
+		// was a tenth of the keying)
+		buf = append(buf[:0], kind...)
+		buf = append(buf, ' ')
+		buf = binary.AppendUvarint(buf, uint64(len(name)))
+		buf = append(buf, name...)
+		buf = append(buf, sum[:]...)
+		h.Write(buf)
 		return true
 	}
 	for _, name := range pkg.CompiledGoFiles {
@@ -177,21 +190,78 @@ func (d *driver) cacheKey(n *node) bool {
 		fmt.Fprintf(h, "ignored %q\x00", name)
 	}
 	for _, act := range n.actions {
-		fmt.Fprintf(h, "action %q\x00", act.Analyzer.Name)
-		act.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
-			fmt.Fprintf(h, "flag %q=%q\x00", f.Name, f.Value.String())
-		})
+		h.Write(d.analyzerKey(act.Analyzer))
 	}
 	for _, path := range sortedKeys(pkg.Imports) {
 		imp := d.nodes[pkg.Imports[path]]
 		if imp == nil || !imp.keyed {
 			return false
 		}
-		fmt.Fprintf(h, "import %q %x\x00", path, imp.key)
+		buf = append(buf[:0], "import "...)
+		buf = binary.AppendUvarint(buf, uint64(len(path)))
+		buf = append(buf, path...)
+		buf = append(buf, imp.key[:]...)
+		h.Write(buf)
 	}
 	h.Sum(n.key[:0])
 	n.keyed = true
+	n.sums = sums
 	return true
+}
+
+// analyzerKey returns an action's part of its package's key: its
+// analyzer's name and the values of its flags, written once per run (the
+// flags do not change during the analysis).
+func (d *driver) analyzerKey(a *analysis.Analyzer) []byte {
+	if k, ok := d.analyzerKeys.Load(a); ok {
+		return k.([]byte)
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "action %q\x00", a.Name)
+	a.Flags.VisitAll(func(f *flag.Flag) {
+		fmt.Fprintf(&b, "flag %q=%q\x00", f.Name, f.Value.String())
+	})
+	k, _ := d.analyzerKeys.LoadOrStore(a, b.Bytes())
+	return k.([]byte)
+}
+
+// sum returns the SHA-256 of file name's content as the build sees it
+// (through the overlay), from Options.FileHashes.
+// A file is hashed once per run, however many packages have it (a
+// package and its test variant share theirs): a file that changes during
+// the run is seen by their analyses, which check what they read against
+// their keys (see verify).
+func (d *driver) sum(name string) ([sha256.Size]byte, error) {
+	d.sumsMu.Lock()
+	sum, ok := d.sums[name]
+	d.sumsMu.Unlock()
+	if ok {
+		return sum, nil
+	}
+	file := name
+	if to, ok := d.opts.Overlay.replacement(name); ok {
+		if to == "" {
+			return [sha256.Size]byte{}, &os.PathError{Op: "open", Path: name, Err: os.ErrNotExist}
+		}
+		file = to
+	}
+	sum, err := d.opts.FileHashes.Sum(file)
+	if err != nil {
+		return sum, err
+	}
+	d.sumsMu.Lock()
+	d.sums[name] = sum
+	d.sumsMu.Unlock()
+	return sum, nil
+}
+
+// verify checks that what the package's analysis read of file name is
+// what its key hashed (the file may have changed in between): if not,
+// the outcome is not cached, nor are its importers' (see analyse).
+func (n *node) verify(name string, raw []byte) {
+	if want, ok := n.sums[name]; n.keyed && (!ok || sha256.Sum256(raw) != want) {
+		n.unstable = true
+	}
 }
 
 // loadCached fills the node from its cache entry, and reports whether it
@@ -208,8 +278,8 @@ func (d *driver) loadCached(n *node) bool {
 	if err != nil {
 		return false
 	}
-	var e cacheEntry
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&e); err != nil {
+	e, heads, ok := decodeEntry(data)
+	if !ok {
 		return false
 	}
 	if len(e.Actions) != len(n.actions) {
@@ -220,40 +290,17 @@ func (d *driver) loadCached(n *node) bool {
 			return false
 		}
 	}
-	factTypes := map[string]reflect.Type{}
-	for _, act := range n.actions {
-		for _, f := range act.Analyzer.FactTypes {
-			t := reflect.TypeOf(f)
-			factTypes[factTypeName(t)] = t
-		}
-	}
-	var light *types.Package
+	// the types and facts, for importers: read when one of them is
+	// analysed (see need), not now
+	var lazy *lazyTypes
 	if len(n.importers) > 0 {
-		if light, err = d.readExportData(pkg, e.Export); err != nil {
-			return false
-		}
-	}
-	// the facts, decoded before anything is set
-	var objectFacts map[objectFactKey]analysis.Fact
-	var packageFacts map[packageFactKey]analysis.Fact
-	if light != nil {
-		fs := &factSet{objects: e.ObjectFacts, packages: e.PkgFacts, stream: e.Facts}
-		for _, f := range e.ObjectFacts {
-			fs.types = append(fs.types, factTypes[f.Type])
-		}
-		for _, f := range e.PkgFacts {
-			fs.types = append(fs.types, factTypes[f.Type])
-		}
-		var ok bool
-		if objectFacts, packageFacts, ok = fs.decode(light); !ok {
-			return false
-		}
+		lazy = &lazyTypes{export: e.Export, heads: heads, stream: e.Facts}
 	}
 	// the files the diagnostics point into, as the parser would have
 	// laid them out (lines and //line directives)
 	files := make([]*token.File, len(e.Files))
 	for i, cf := range e.Files {
-		f, ok := d.rebuildFile(pkg, cf)
+		f, ok := d.rebuildFile(n, cf)
 		if !ok {
 			return false
 		}
@@ -281,7 +328,8 @@ func (d *driver) loadCached(n *node) bool {
 
 	// a hit: set everything
 	pkg.Fset = d.fset
-	pkg.Types = light
+	pkg.Types = nil // (see need)
+	n.lazy = lazy
 	for i, act := range n.actions {
 		act.Diagnostics = diags[i]
 		act.Err = nil
@@ -289,15 +337,99 @@ func (d *driver) loadCached(n *node) bool {
 			d.opts.Replay(act, e.Actions[i].Notes)
 		}
 	}
-	d.mu.Lock()
-	for k, f := range objectFacts {
-		d.objectFacts[k] = f
-	}
-	for k, f := range packageFacts {
-		d.packageFacts[k] = f
-	}
-	d.mu.Unlock()
 	return true
+}
+
+// lazyTypes is what a package loaded from the cache keeps for its
+// importers until one of them is analysed: its export data and its facts,
+// undecoded. On a run where every package comes from the cache no
+// importer needs them, and decoding every dependency's export data and
+// facts was a third of such a run.
+type lazyTypes struct {
+	export []byte
+	heads  []byte // the facts' objects and types (see encodeEntry)
+	stream []byte // their values
+}
+
+// facts returns the facts' set, with their types as the node's actions
+// declare them (an unknown one is nil: the set does not decode).
+func (lz *lazyTypes) facts(n *node) (*factSet, bool) {
+	var e cacheEntry
+	if !decodeHeads(lz.heads, &e) {
+		return nil, false
+	}
+	factTypes := map[string]reflect.Type{}
+	for _, act := range n.actions {
+		for _, f := range act.Analyzer.FactTypes {
+			t := reflect.TypeOf(f)
+			factTypes[factTypeName(t)] = t
+		}
+	}
+	fs := &factSet{objects: e.ObjectFacts, packages: e.PkgFacts, stream: lz.stream}
+	for _, f := range e.ObjectFacts {
+		fs.types = append(fs.types, factTypes[f.Type])
+	}
+	for _, f := range e.PkgFacts {
+		fs.types = append(fs.types, factTypes[f.Type])
+	}
+	return fs, true
+}
+
+// need makes ready the types and facts of the package's dependencies,
+// all of them (an analysis may reach any object of its import graph,
+// through the types, and ask for its facts), before the package is
+// type-checked and analysed.
+func (d *driver) need(n *node) {
+	for _, imp := range n.pkg.Imports {
+		if in := d.nodes[imp]; in != nil {
+			d.ready(in)
+		}
+	}
+}
+
+// ready reads the types and facts of a package loaded from the cache,
+// once, after its dependencies' (its export data refers to their types).
+// An entry whose export data or facts do not decode was a miss after
+// all: the package is analysed now, as it would have been without the
+// cache, and its entry written again.
+func (d *driver) ready(n *node) {
+	n.once.Do(func() {
+		lz := n.lazy
+		if lz == nil {
+			return // analysed: its types and facts are in place
+		}
+		n.lazy = nil
+		d.need(n)
+		light, err := d.readExportData(n.pkg, lz.export)
+		var objectFacts map[objectFactKey]analysis.Fact
+		var packageFacts map[packageFactKey]analysis.Fact
+		ok := err == nil
+		var fs *factSet
+		if ok {
+			fs, ok = lz.facts(n)
+		}
+		if ok {
+			objectFacts, packageFacts, ok = fs.decode(light)
+		}
+		if !ok {
+			d.hits.Add(-1)
+			d.miss(n)
+			for _, act := range n.actions {
+				act.Diagnostics = nil // (the entry's; the analysis reports them again)
+			}
+			d.analyse(n)
+			return
+		}
+		d.mu.Lock()
+		n.pkg.Types = light
+		for k, f := range objectFacts {
+			d.objectFacts[k] = f
+		}
+		for k, f := range packageFacts {
+			d.packageFacts[k] = f
+		}
+		d.mu.Unlock()
+	})
 }
 
 func decodeDiagnostic(cd cachedDiagnostic, pos func(cachedPos) (token.Pos, bool)) (analysis.Diagnostic, bool) {
@@ -326,10 +458,14 @@ func decodeDiagnostic(cd cachedDiagnostic, pos func(cachedPos) (token.Pos, bool)
 // seen: the content is the one the key hashed (a Go file read as the
 // parser reads it, see typeCheck, scanned for its lines and directives;
 // another file by its lines).
-func (d *driver) rebuildFile(pkg *packages.Package, cf cachedFile) (*token.File, bool) {
+func (d *driver) rebuildFile(n *node, cf cachedFile) (*token.File, bool) {
+	pkg := n.pkg
 	src, err := d.opts.Overlay.read(cf.Name)
 	if err != nil {
 		return nil, false
+	}
+	if want, ok := n.sums[cf.Name]; !ok || sha256.Sum256(src) != want {
+		return nil, false // changed since the key was taken
 	}
 	goFile := slices.Contains(pkg.CompiledGoFiles, cf.Name) || slices.Contains(pkg.GoFiles, cf.Name)
 	if goFile && !slices.Contains(pkg.GoFiles, cf.Name) {
@@ -361,7 +497,7 @@ func (d *driver) rebuildFile(pkg *packages.Package, cf cachedFile) (*token.File,
 // errors, every time.
 func (d *driver) storeCached(n *node) {
 	pkg := n.pkg
-	if pkg.IllTyped || pkg.Types == nil || len(pkg.Syntax) == 0 {
+	if pkg.IllTyped || pkg.Types == nil || len(pkg.Syntax) == 0 || n.unstable {
 		return
 	}
 	var e cacheEntry
@@ -437,12 +573,119 @@ func (d *driver) storeCached(n *node) {
 			return
 		}
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&e); err != nil {
+	data, err := encodeEntry(&e)
+	if err != nil {
 		return
 	}
 	// best effort: a write that fails leaves a miss
-	cache.PutBytes(d.opts.Cache, cache.ActionID(n.key), buf.Bytes())
+	cache.PutBytes(d.opts.Cache, cache.ActionID(n.key), data)
+}
+
+// An entry is written in four parts, each but the last after its length
+// (a uvarint): its actions and files (entryMeta, as JSON), the objects
+// and types of its facts (entryHeads, as JSON), its export data, and its
+// facts' values (a gob stream, see factSet). A hit decodes the first part
+// only; the others are for importers, decoded when one is analysed (see
+// lazyTypes). (JSON: encoding/json keeps each type's decoder for the
+// process, where gob compiles it again for each stream, which was most of
+// the time of decoding an entry; the cache layer checks each entry's
+// checksum.)
+type entryMeta struct {
+	Actions []cachedAction
+	Files   []cachedFile
+}
+
+type entryHeads struct {
+	ObjectFacts []cachedObjectFact
+	PkgFacts    []cachedPackageFact
+}
+
+func encodeEntry(e *cacheEntry) ([]byte, error) {
+	if !validStrings(e) {
+		// JSON would replace the bytes that are not UTF-8 (a message
+		// quoting a C string, a file name): a hit would say something
+		// else than the analysis did
+		return nil, errors.New("a string of the entry is not UTF-8")
+	}
+	meta, err := json.Marshal(entryMeta{e.Actions, e.Files})
+	if err != nil {
+		return nil, err
+	}
+	heads, err := json.Marshal(entryHeads{e.ObjectFacts, e.PkgFacts})
+	if err != nil {
+		return nil, err
+	}
+	var buf []byte
+	for _, part := range [][]byte{meta, heads, e.Export} {
+		buf = binary.AppendUvarint(buf, uint64(len(part)))
+		buf = append(buf, part...)
+	}
+	return append(buf, e.Facts...), nil
+}
+
+// validStrings reports whether every string of the entry is UTF-8, so
+// that JSON keeps it as it is.
+func validStrings(e *cacheEntry) bool {
+	ok := true
+	valid := func(ss ...string) {
+		for _, s := range ss {
+			ok = ok && utf8.ValidString(s)
+		}
+	}
+	for _, a := range e.Actions {
+		valid(a.Analyzer)
+		valid(a.Notes...)
+		for _, d := range a.Diagnostics {
+			valid(d.Category, d.Message, d.URL)
+			for _, f := range d.SuggestedFixes {
+				valid(f.Message)
+			}
+			for _, r := range d.Related {
+				valid(r.Message)
+			}
+		}
+	}
+	for _, f := range e.Files {
+		valid(f.Name)
+	}
+	for _, f := range e.ObjectFacts {
+		valid(string(f.Path), f.Type)
+	}
+	for _, f := range e.PkgFacts {
+		valid(f.Type)
+	}
+	return ok
+}
+
+// decodeEntry decodes an entry's actions and files, and splits off the
+// rest: its export data and facts' values in e, the facts' heads
+// undecoded (see decodeHeads).
+func decodeEntry(data []byte) (e cacheEntry, heads []byte, ok bool) {
+	var parts [3][]byte
+	for i := range parts {
+		n, k := binary.Uvarint(data)
+		if k <= 0 || n > uint64(len(data)-k) {
+			return e, nil, false
+		}
+		parts[i], data = data[k:k+int(n)], data[k+int(n):]
+	}
+	var meta entryMeta
+	if err := json.Unmarshal(parts[0], &meta); err != nil {
+		return e, nil, false
+	}
+	e.Actions, e.Files = meta.Actions, meta.Files
+	e.Export, e.Facts = parts[2], data
+	return e, parts[1], true
+}
+
+// decodeHeads decodes an entry's facts' heads into e.
+func decodeHeads(heads []byte, e *cacheEntry) bool {
+	var h entryHeads
+	if err := json.Unmarshal(heads, &h); err != nil {
+		return false
+	}
+	e.ObjectFacts, e.PkgFacts = h.ObjectFacts, h.PkgFacts
+	return true
 }
 
 // writeExportData returns the package's types written as export data.

@@ -38,7 +38,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -106,6 +105,15 @@ type Options struct {
 	// place of Result. Calls may be concurrent.
 	Notes  func(act *Action, result any) []string
 	Replay func(act *Action, notes []string)
+	// BeforeAnalysis, if not nil, is called once, before the first
+	// package is parsed, type-checked and analysed (on a run whose every
+	// package comes from the cache, never): a hook to set the garbage
+	// collector for an analysis rather than for reading the cache.
+	BeforeAnalysis func()
+	// FileHashes, if not nil, memoises the hashes of the files the
+	// packages' keys take (see FileHashes); without it every file is
+	// read and hashed.
+	FileHashes *FileHashes
 	// Overlay, if not nil, is the go command's -overlay the packages
 	// were loaded with (see OverlayFlag): the package's files are read
 	// through it.
@@ -119,8 +127,10 @@ type Graph struct {
 	Roots   []*Action
 	actions []*Action // all, in the order they were created
 
+	mu        sync.Mutex // guards digests, rewritten and fromCache
 	digests   map[string][sha256.Size]byte
 	rewritten map[string][]byte
+	fromCache map[string]cachedDigest // see resolve
 	overlay   Overlay
 
 	// CacheHits and CacheMisses count the packages loaded from
@@ -136,7 +146,11 @@ type Graph struct {
 // disk (for a file replaced by an overlay, not what was analysed, which
 // its digest tells).
 func (g *Graph) ReadFile(name string) ([]byte, error) {
-	if src, ok := g.rewritten[name]; ok {
+	g.mu.Lock()
+	g.resolve(name)
+	src, ok := g.rewritten[name]
+	g.mu.Unlock()
+	if ok {
 		return src, nil
 	}
 	return os.ReadFile(name)
@@ -149,8 +163,55 @@ func (g *Graph) ReadFile(name string) ([]byte, error) {
 // content it was computed on (internal/fixes checks). The boolean is false
 // for a file the driver did not read.
 func (g *Graph) Digest(name string) ([sha256.Size]byte, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.resolve(name)
 	sum, ok := g.digests[name]
 	return sum, ok
+}
+
+// A cachedDigest is what the key of a root package loaded from the cache
+// says of one of its compiled Go files: the hash of the content its
+// cached outcome was computed on.
+type cachedDigest struct {
+	raw      [sha256.Size]byte
+	cgo      bool // cgo's rewrite of a user's file (see resolveLineDirectives)
+	conflict bool // keyed with different contents by two packages
+}
+
+// resolve makes the digest of a compiled Go file of a root package loaded
+// from the cache, when it is first asked for: the hash its key took, for
+// a file the parser reads as it is; for cgo's rewrite of a user's file,
+// the hash of the rewrite with its //line directives resolved, read now
+// and kept for ReadFile, if the file is still what the key hashed (or
+// else a digest that matches no content). Reading them all on every run,
+// for fixes that are seldom asked for, was a tenth of a warm run.
+func (g *Graph) resolve(name string) {
+	c, ok := g.fromCache[name]
+	if !ok {
+		return
+	}
+	delete(g.fromCache, name)
+	var sum [sha256.Size]byte
+	switch {
+	case c.conflict:
+	case !c.cgo:
+		sum = c.raw
+	default:
+		src, err := g.overlay.read(name)
+		if err != nil || sha256.Sum256(src) != c.raw {
+			break
+		}
+		sum = c.raw
+		if fixed, ok := resolveLineDirectives(src); ok {
+			g.rewritten[name] = fixed
+			sum = sha256.Sum256(fixed)
+		}
+	}
+	if old, ok := g.digests[name]; ok && old != sum {
+		sum = [sha256.Size]byte{} // read by another package with another content
+	}
+	g.digests[name] = sum
 }
 
 // All returns every action of the graph: the roots, their prerequisites
@@ -164,8 +225,9 @@ type Action struct {
 	// metadata, Fset, TypeErrors, IllTyped and Errors (list, parse and
 	// type errors), and Types as its export data has them (declarations
 	// only; the full check for an ill-typed package), nil for a package
-	// that no package of the run imports; Syntax and TypesInfo were
-	// dropped.
+	// that no package of the run imports and for one loaded from the
+	// cache whose importers were all loaded from the cache too (nothing
+	// needed its types); Syntax and TypesInfo were dropped.
 	Package *packages.Package
 	// IsRoot reports whether the analyzer was selected and the package
 	// given to Analyze (not only a prerequisite or a dependency).
@@ -206,10 +268,18 @@ type node struct {
 	objectFacts  []objectFactKey
 	packageFacts []packageFactKey
 	// its cache key (see cacheKey), if keyed
-	key    [sha256.Size]byte
-	keyed  bool
-	export []byte   // its export data, when storeCached wrote it
-	facts  *factSet // its facts, when storeCached encoded them
+	key   [sha256.Size]byte
+	keyed bool
+	sums  map[string][sha256.Size]byte // of the files its key hashed
+	// unstable: what its analysis read, or an import's, is not what its
+	// key hashed (a file changed during the run): not cached
+	unstable bool
+	export   []byte   // its export data, when storeCached wrote it
+	facts    *factSet // its facts, when storeCached encoded them
+	// loaded from the cache: its types and facts, read when an importer
+	// is analysed (see ready)
+	lazy *lazyTypes
+	once sync.Once
 }
 
 type driver struct {
@@ -221,7 +291,14 @@ type driver struct {
 	packageFacts map[packageFactKey]analysis.Fact
 	digests      map[string][sha256.Size]byte
 	rewritten    map[string][]byte // see resolveLineDirectives
+	fromCache    map[string]cachedDigest
 
+	analyzerKeys sync.Map // *analysis.Analyzer → []byte (see analyzerKey)
+
+	sumsMu sync.Mutex
+	sums   map[string][sha256.Size]byte // of the files keyed, by name (see sum)
+
+	analysing    sync.Once // Options.BeforeAnalysis
 	nodes        map[*packages.Package]*node
 	hits, misses atomic.Int64
 	missed       []string // guarded by mu
@@ -301,7 +378,7 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 	}
 
 	d := &driver{fset: fset, opts: opts, objectFacts: map[objectFactKey]analysis.Fact{}, packageFacts: map[packageFactKey]analysis.Fact{},
-		digests: map[string][sha256.Size]byte{}, rewritten: map[string][]byte{}, nodes: nodes}
+		digests: map[string][sha256.Size]byte{}, rewritten: map[string][]byte{}, fromCache: map[string]cachedDigest{}, sums: map[string][sha256.Size]byte{}, nodes: nodes}
 	// The user's files that cgo rewrote were read by cgo when the
 	// packages were loaded: their digests are taken now, as close to
 	// that as the driver gets.
@@ -324,6 +401,7 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 	}
 	g.digests = d.digests
 	g.rewritten = d.rewritten
+	g.fromCache = d.fromCache
 	g.overlay = opts.Overlay
 	g.CacheHits, g.CacheMisses = int(d.hits.Load()), int(d.misses.Load())
 	g.Missed = d.missed
@@ -405,21 +483,46 @@ func (d *driver) process(n *node) {
 		if d.loadCached(n) {
 			d.hits.Add(1)
 			if n.root {
-				d.readRootFiles(pkg)
+				d.rootFromCache(n)
 			}
 			if d.opts.PackageDone != nil {
 				d.opts.PackageDone(pkg)
 			}
 			return
 		}
-		if pkg.PkgPath != "unsafe" { // (no syntax: nothing to analyse)
-			d.misses.Add(1)
-			d.mu.Lock()
-			d.missed = append(d.missed, pkg.ID)
-			d.mu.Unlock()
+		d.miss(n)
+	}
+	d.analyse(n)
+	if d.opts.PackageDone != nil {
+		d.opts.PackageDone(pkg)
+	}
+}
+
+// miss counts a package analysed although there is a cache.
+func (d *driver) miss(n *node) {
+	if n.pkg.PkgPath == "unsafe" { // (no syntax: nothing to analyse)
+		return
+	}
+	d.misses.Add(1)
+	d.mu.Lock()
+	d.missed = append(d.missed, n.pkg.ID)
+	d.mu.Unlock()
+}
+
+// analyse type-checks the package, runs its actions, writes its cache
+// entry and drops what its importers do not need.
+func (d *driver) analyse(n *node) {
+	pkg := n.pkg
+	if d.opts.BeforeAnalysis != nil && len(pkg.CompiledGoFiles) > 0 {
+		d.analysing.Do(d.opts.BeforeAnalysis)
+	}
+	d.need(n)
+	d.typeCheck(n)
+	for _, imp := range pkg.Imports {
+		if in := d.nodes[imp]; in != nil && in.unstable {
+			n.unstable = true
 		}
 	}
-	d.typeCheck(pkg, n.root)
 	for _, act := range n.actions {
 		d.exec(n, act)
 	}
@@ -432,9 +535,6 @@ func (d *driver) process(n *node) {
 	d.lighten(n)
 	pkg.Syntax = nil
 	pkg.TypesInfo = nil
-	if d.opts.PackageDone != nil {
-		d.opts.PackageDone(pkg)
-	}
 }
 
 // typeCheck parses the package's compiled Go files and type-checks them
@@ -444,7 +544,8 @@ func (d *driver) process(n *node) {
 // command do: an error in one makes the package, and its importers,
 // ill-typed. For a root package, it records the digests of the files it
 // reads.
-func (d *driver) typeCheck(pkg *packages.Package, root bool) {
+func (d *driver) typeCheck(n *node) {
+	pkg := n.pkg
 	pkg.Fset = d.fset
 	pkg.Types = types.NewPackage(pkg.PkgPath, pkg.Name)
 	addError := func(err error) {
@@ -463,7 +564,7 @@ func (d *driver) typeCheck(pkg *packages.Package, root bool) {
 		}
 	}
 	for _, name := range pkg.CompiledGoFiles {
-		src, err := d.readGoFile(pkg, name, root)
+		src, err := d.readGoFile(n, name)
 		if err != nil {
 			addError(err)
 			continue
@@ -505,11 +606,13 @@ func (d *driver) typeCheck(pkg *packages.Package, root bool) {
 // see it: cgo's rewrite of a user's file with its //line directives
 // resolved (and kept for ReadFile). For a root package, it records the
 // file's digest.
-func (d *driver) readGoFile(pkg *packages.Package, name string, root bool) ([]byte, error) {
+func (d *driver) readGoFile(n *node, name string) ([]byte, error) {
+	pkg := n.pkg
 	src, err := d.opts.Overlay.read(name)
 	if err != nil {
 		return nil, err
 	}
+	n.verify(name, src)
 	if !slices.Contains(pkg.GoFiles, name) {
 		// cgo's rewrite of a user's file, in the build cache
 		if fixed, ok := resolveLineDirectives(src); ok {
@@ -519,17 +622,24 @@ func (d *driver) readGoFile(pkg *packages.Package, name string, root bool) ([]by
 			d.mu.Unlock()
 		}
 	}
-	if root {
+	if n.root {
 		d.digest(name, src)
 	}
 	return src, nil
 }
 
-// readRootFiles reads the compiled Go files of a root package loaded from
-// the cache, for their digests and rewrites, as typeCheck would have.
-func (d *driver) readRootFiles(pkg *packages.Package) {
-	for _, name := range pkg.CompiledGoFiles {
-		d.readGoFile(pkg, name, true)
+// rootFromCache records, for a root package loaded from the cache, the
+// hashes its key took of its compiled Go files: their digests, made when
+// asked for (see Graph.resolve).
+func (d *driver) rootFromCache(n *node) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, name := range n.pkg.CompiledGoFiles {
+		c := cachedDigest{raw: n.sums[name], cgo: !slices.Contains(n.pkg.GoFiles, name)}
+		if old, ok := d.fromCache[name]; ok && (old.raw != c.raw || old.conflict) {
+			c.conflict = true
+		}
+		d.fromCache[name] = c
 	}
 }
 
@@ -546,41 +656,115 @@ func (d *driver) digest(name string, src []byte) {
 	d.mu.Unlock()
 }
 
-// lineDirective matches the file name of a //line or /*line directive:
-// "//line name:line" (at the start of a line) or "/*line name:line:col*/".
-var lineDirective = regexp.MustCompile(`(?m)(?:^//line |/\*line )([^\n*]*?):(\d+)(?::\d+)?(?:\*/|[ \t\r]*$)`)
-
 // resolveLineDirectives returns cgo's rewrite of a user's file with the
 // relative file names of //line directives resolved against the directory
 // of the user's file, as the compiler resolves them in the user's file,
 // and reports whether there was one. cgo copies the user's directives into
 // its output, which lies in the build cache: go/scanner would resolve them
 // against the cache directory, and findings would be reported there.
+//
+// A directive is "//line name:line" or "//line name:line:col" at the start
+// of a line (blanks may end the line), or "/*line name:line*/" or
+// "/*line name:line:col*/" anywhere; the name is the shortest that leaves
+// such a tail, and holds neither a newline nor a '*'. The first directive
+// with an absolute name (cgo's own, naming the user's file) gives the
+// directory. (A hand-written scanner: the regular expression it replaces,
+// kept in the tests as its specification, cost a quarter of a warm run.)
 func resolveLineDirectives(src []byte) ([]byte, bool) {
 	if !bytes.HasPrefix(src, []byte("// Code generated by cmd/cgo")) || !bytes.Contains(src, []byte("line ")) {
 		return nil, false
 	}
 	dir := ""
-	changed := false
-	out := lineDirective.ReplaceAllFunc(src, func(m []byte) []byte {
-		sub := lineDirective.FindSubmatchIndex(m)
-		name := string(m[sub[2]:sub[3]])
-		switch {
-		case name == "":
-			return m
-		case filepath.IsAbs(name):
-			if dir == "" {
-				// cgo's own directive, naming the user's file
-				dir = filepath.Dir(name)
-			}
-			return m
-		case dir == "":
-			return m
+	joined := map[string]string{}
+	var out []byte
+	last := 0 // end of the last directive; src[done:] is not yet in out
+	done := 0
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte("line "))
+		if j < 0 {
+			break
 		}
-		changed = true
-		return slices.Concat(m[:sub[2]], []byte(filepath.Join(dir, name)), m[sub[3]:])
-	})
-	return out, changed
+		at := i + j // "line " at src[at:]
+		i = at + 1
+		start := at - 2
+		if start < last {
+			continue
+		}
+		slashes := start >= 0 && src[start] == '/' && src[start+1] == '/' && (start == 0 || src[start-1] == '\n')
+		block := start >= 0 && src[start] == '/' && src[start+1] == '*'
+		if !slashes && !block {
+			continue
+		}
+		nameStart := at + len("line ")
+		nameEnd, end, ok := lineDirectiveTail(src, nameStart)
+		if !ok {
+			continue
+		}
+		last = end
+		i = end
+		name := src[nameStart:nameEnd]
+		switch {
+		case len(name) == 0:
+			continue
+		case filepath.IsAbs(string(name)):
+			if dir == "" {
+				dir = filepath.Dir(string(name))
+			}
+			continue
+		case dir == "":
+			continue
+		}
+		// (the same few names repeat, one per directive)
+		full, ok := joined[string(name)]
+		if !ok {
+			full = filepath.Join(dir, string(name))
+			joined[string(name)] = full
+		}
+		out = append(out, src[done:nameStart]...)
+		out = append(out, full...)
+		done = nameEnd
+	}
+	if out == nil {
+		return src, false
+	}
+	return append(out, src[done:]...), true
+}
+
+// lineDirectiveTail matches the rest of a line directive whose name starts
+// at src[i]: the shortest name (no newline, no '*') followed by ":line",
+// maybe ":col", and then "*/", or blanks and the end of the line. It
+// returns the end of the name and of the directive (before the newline).
+func lineDirectiveTail(src []byte, i int) (nameEnd, end int, ok bool) {
+	digits := func(k int) int { // the end of a run of digits at k
+		for k < len(src) && '0' <= src[k] && src[k] <= '9' {
+			k++
+		}
+		return k
+	}
+	for e := i; e < len(src) && src[e] != '\n' && src[e] != '*'; e++ {
+		if src[e] != ':' {
+			continue
+		}
+		k := digits(e + 1)
+		if k == e+1 {
+			continue
+		}
+		if k < len(src) && src[k] == ':' {
+			if k2 := digits(k + 1); k2 > k+1 {
+				k = k2
+			}
+		}
+		if k+1 < len(src) && src[k] == '*' && src[k+1] == '/' {
+			return e, k + 2, true
+		}
+		for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\r') {
+			k++
+		}
+		if k == len(src) || src[k] == '\n' {
+			return e, k, true
+		}
+	}
+	return 0, 0, false
 }
 
 // config returns the type checker's configuration for pkg: its imports
