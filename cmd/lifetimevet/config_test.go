@@ -11,7 +11,9 @@ import (
 )
 
 // retirePackage is a cgo package that releases a handle twice through a C
-// function whose name says nothing: only a model makes it a release.
+// function whose name says nothing and whose body frees nothing (it hands
+// t to a pool the C side keeps, as far as the analysis can tell): only a
+// model makes it a release.
 func retirePackage(name string) string {
 	return `package ` + name + `
 
@@ -19,7 +21,7 @@ func retirePackage(name string) string {
 #include <stdlib.h>
 typedef struct { int x; } thing;
 static thing *thing_make(void) { return malloc(sizeof(thing)); }
-static void thing_retire(thing *t) { free(t); }
+static void thing_retire(thing *t) { t->x = 0; }
 */
 import "C"
 

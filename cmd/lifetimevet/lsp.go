@@ -100,7 +100,8 @@ Flags:
 	// each analysis: configs.packageKey)
 	if c, key := openCache(*cacheMode, []byte("tags="+*tags)); c != nil {
 		defer c.Close()
-		ls.cacheOpts = driver.Options{Cache: c, CacheKey: key}
+		// the memo of file hashes too: a save re-keys every dependency
+		ls.cacheOpts = driver.Options{Cache: c, CacheKey: key, FileHashes: fileHashes()}
 	}
 	if *tags != "" {
 		ls.buildFlags = []string{"-tags=" + *tags}
@@ -560,6 +561,7 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []strin
 		opts.PackageKey = configs.packageKey(modelFlagFiles())
 	}
 	graph, err := driver.Analyze(configs.configured(ls.analyzers), cfg.Fset, pkgs, &opts)
+	opts.FileHashes.Save() // (best effort: a memo not written is rebuilt)
 	for _, msg := range incomplete.messages("") {
 		fmt.Fprintf(os.Stderr, "%s: %s\n", progName(), msg)
 		ls.log(notify, protocol.MessageTypeWarning, "lifetimevet: "+msg)
