@@ -225,13 +225,22 @@ func (c *collector) blockLines(cm *ast.Comment) {
 // cTrailing returns the offset in a line of C of a //lifetime: directive
 // that follows something else on the line (code, or a /* */ comment), and
 // whether there is one. C string and character literals and /* */ comments
-// on the line are skipped, so a "//lifetime:" inside them is not taken for a
-// comment.
-func cTrailing(line string) (int, bool) {
-	for i := 0; i < len(line); i++ {
+// are skipped, so a "//lifetime:" inside them is not taken for a comment;
+// inBlock says whether the line starts inside a /* */ comment, and
+// blockAfter whether the next one does.
+func cTrailing(line string, inBlock bool) (at int, ok, blockAfter bool) {
+	i := 0
+	if inBlock {
+		end := strings.Index(line, "*/")
+		if end < 0 {
+			return 0, false, true
+		}
+		i = end + 2
+	}
+	for ; i < len(line); i++ {
 		switch ch := line[i]; {
 		case ch == '"' || ch == '\'':
-			for i++; i < len(line) && line[i] != ch; i++ {
+			for i++; i < len(line) && line[i] != ch && line[i] != '\n'; i++ {
 				if line[i] == '\\' {
 					i++
 				}
@@ -239,17 +248,17 @@ func cTrailing(line string) (int, bool) {
 		case strings.HasPrefix(line[i:], "/*"):
 			end := strings.Index(line[i+2:], "*/")
 			if end < 0 {
-				return 0, false
+				return 0, false, true
 			}
 			i += 2 + end + 1
 		case strings.HasPrefix(line[i:], "//"):
 			if strings.TrimSpace(line[:i]) != "" && strings.HasPrefix(line[i:], "//lifetime:") {
-				return i, true
+				return i, true, false
 			}
-			return 0, false
+			return 0, false, false
 		}
 	}
-	return 0, false
+	return 0, false, false
 }
 
 // cTrailingProblem reports a directive that follows C code on its line at
@@ -473,6 +482,7 @@ func paramIndex(sig *types.Signature, name string) int {
 // its /* */ blocks.
 func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 	var ds []*directive
+	inBlock := false // in a C /* */ comment, across the lines of a // preamble
 	for _, cm := range cg.List {
 		if strings.HasPrefix(cm.Text, "//") {
 			// A preamble written as line comments hands each line to C
@@ -484,9 +494,13 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 			if inner := strings.TrimLeft(cm.Text[2:], " \t"); strings.HasPrefix(inner, "//") {
 				pos += token.Pos(len(cm.Text) - len(inner))
 				text = inner
-			} else if i, ok := cTrailing(cm.Text[2:]); ok {
-				c.cTrailingProblem(pos+token.Pos(2+i), cm.Text[2+i:])
-				continue
+			} else {
+				i, ok, after := cTrailing(cm.Text[2:], inBlock)
+				inBlock = after
+				if ok {
+					c.cTrailingProblem(pos+token.Pos(2+i), cm.Text[2+i:])
+					continue
+				}
 			}
 			d, p := parseDirective(text, pos)
 			if p != nil {
@@ -519,7 +533,9 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 				if off == 0 {
 					l, base = line[2:], 2 // the Go comment's own /*
 				}
-				if i, ok := cTrailing(l); ok {
+				// (a C comment cannot end inside the Go one: its */
+				// would end the Go comment)
+				if i, ok, _ := cTrailing(l, false); ok {
 					c.cTrailingProblem(cm.Slash+token.Pos(off+base+i), l[i:])
 				}
 			}
@@ -546,6 +562,7 @@ func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 		tf.SetLinesForContent(data)
 		var ds []*directive
 		off := 0
+		inBlock := false // in a C /* */ comment
 		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
 			trimmed := bytes.TrimLeft(line, " \t")
 			// a directive, or a line comment that may be a near miss of
@@ -561,8 +578,12 @@ func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 				if d != nil {
 					ds = append(ds, d)
 				}
-			} else if i, ok := cTrailing(string(line)); ok {
-				c.cTrailingProblem(tf.Pos(off+i), string(line[i:]))
+			} else {
+				i, ok, after := cTrailing(string(line), inBlock)
+				inBlock = after
+				if ok {
+					c.cTrailingProblem(tf.Pos(off+i), string(line[i:]))
+				}
 			}
 			off += len(line)
 		}

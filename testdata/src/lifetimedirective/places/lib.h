@@ -7,3 +7,7 @@ static const char *plc_doc = "see //lifetime:release plc_close"; // a string is 
 static int plc_n; /* //lifetime:release plc_close, inside a C comment, is C's prose */
 // the lifetime: of a plc ends at plc_close (prose after code is left alone: no directive)
 static int plc_m; // lifetime: the plc lives until plc_close
+/* a C block comment over lines is C's prose:
+   plc_open(); //lifetime:release plc_close arg=0
+*/
+static int plc_k; //lifetime:borrow plc_keep arg=0 // want `//lifetime:borrow after code on the same line is not read`
