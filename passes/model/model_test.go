@@ -259,7 +259,7 @@ func TestParseFileErrors(t *testing.T) {
 		{"library l\nrelease f borrowed-from=1", `m.model:2: release does not take "borrowed-from=1"`},
 		{"library l\rrelease f arg=0\r", "m.model:1: line ends are bare CR; use LF or CRLF"},
 		{"library l\r\nrelease f arg=0\r\n# x\ry\n", "m.model:3: line ends are bare CR; use LF or CRLF"},
-		{"\ufeffrelease f arg=0", "m.model:1: release before any library line"}, // the BOM skipped, the line counted as written
+		{"\ufeffrelease f arg=0", "m.model:1: release before any library line"},         // the BOM skipped, the line counted as written
 		{"library l\n\ufeffrelease f arg=0", `m.model:2: unknown verb "\ufeffrelease"`}, // a BOM is skipped at the start only
 	} {
 		_, err := ParseFile("m.model", []byte(tc.src))
