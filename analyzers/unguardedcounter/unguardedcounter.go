@@ -862,6 +862,11 @@ func (c *checker) reloadFix(add, ld *guards.Access) (analysis.SuggestedFix, bool
 		path, _ := astutil.PathEnclosingInterval(file, addStmt.Pos(), addStmt.End())
 		if start.Line == end.Line && end.Line < tf.LineCount() && stmtedit.InList(path, addStmt) && c.aloneOnLine(file, addStmt) {
 			del = analysis.TextEdit{Pos: tf.LineStart(start.Line), End: tf.LineStart(start.Line + 1)}
+		} else {
+			// the line keeps something else (a comment, a label): the
+			// deletion takes the blanks it would leave at the line's end
+			s, e := stmtedit.WidenDeletion(src, start.Offset, end.Offset)
+			del = analysis.TextEdit{Pos: tf.Pos(s), End: tf.Pos(e)}
 		}
 	}
 	return analysis.SuggestedFix{

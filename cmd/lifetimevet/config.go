@@ -226,6 +226,10 @@ func (cs *configs) read(path string) (*configFile, error) {
 func parseConfig(path string, data []byte, known, listed []string, read func(string) ([]byte, error)) (*configFile, error) {
 	f := &configFile{path: path, dir: filepath.Dir(path)}
 	var raw map[string]any
+	if line, ok := model.BareCR(data); ok {
+		// TOML rejects a bare CR as a control character; say what it is
+		return nil, fmt.Errorf("%s:%d: line ends are bare CR; use LF or CRLF", path, line)
+	}
 	if _, err := toml.Decode(string(data), &raw); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {

@@ -123,6 +123,11 @@ func TestConfigErrors(t *testing.T) {
 		{"analyzers = []\n\n[[other.list]]\nx = 1\n", `3: unknown key "other"`},
 		{"analyzers = [\"doublerelease\",\n  \"-doublerelease\"]\n", `2: analyzers turns doublerelease both on ("doublerelease") and off ("-doublerelease"); keep one`},
 		{"analyzers = [\"-handleleak\", \"all\", \"handleleak\"]\n", `1: analyzers turns handleleak both on`},
+		// TOML forbids control characters but tab: the parser says so, at the line
+		{"analyzers = [\"all\"]\n\x00\n", "2: TOML files cannot contain control characters: '0x00'"},
+		{"analyzers = [\"all\"] # \x1b\n", "1: TOML files cannot contain control characters: '0x1b'"},
+		{"analyzers = [\"all\"]\r\n\r\n# x\ry\n", "3: line ends are bare CR; use LF or CRLF"},
+		{"analyzers = [\"all\"]\r", "1: line ends are bare CR; use LF or CRLF"},
 	} {
 		root := t.TempDir()
 		writeTree(t, root, map[string]string{

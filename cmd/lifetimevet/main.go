@@ -85,13 +85,23 @@ func main() {
 		case "lsp":
 			os.Exit(lspMain(args[1:]))
 		case "version":
+			if len(args) > 1 {
+				fatalf("version takes no arguments (got %q)", strings.Join(args[1:], " "))
+			}
 			printVersion(os.Stdout)
 			return
-		case "help":
+		case "help", "explain":
 			// go vet says "Run 'lifetimevet help' for a full list of
-			// flags and analyzers" after a bad flag
+			// flags and analyzers" after a bad flag; explain NAME is
+			// help NAME, as -explain NAME is
+			if len(args) > 2 {
+				fatalf("%s takes one analyzer name (got %q)", args[0], strings.Join(args[1:], " "))
+			}
 			if len(args) > 1 {
 				os.Exit(standalone([]string{"-explain", args[1]}))
+			}
+			if args[0] == "explain" {
+				fatalf("explain needs an analyzer name: %s explain NAME (%s help lists them)", progName(), progName())
 			}
 			os.Exit(standalone([]string{"-h"}))
 		}
@@ -292,7 +302,7 @@ calls, unguarded check-then-release, shared counters and registries.
 Usage:
 	%[1]s [flags] [packages]        analyse packages (default ./...)
 	%[1]s help [NAME]               this help, or analyzer NAME's documentation
-	%[1]s -explain NAME             print an analyzer's documentation
+	%[1]s explain NAME              print an analyzer's documentation (also -explain NAME)
 	%[1]s models [-model FILE]...   print the model of C functions in use
 	%[1]s lsp [flags]               serve diagnostics to an editor (LSP on stdio)
 	%[1]s version                   print the version and VCS revision
@@ -300,6 +310,8 @@ Usage:
 
 Exit status: 0 nothing found, 1 load or analysis error, 2 bad flags,
 3 findings (text output only; with -format json or sarif findings leave it 0).
+-fix -diff writes no file: it prints the diff of the fixes on standard output
+and the findings on standard error, with the same exit status as -fix.
 
 Analyzers (-NAME runs only the analyzers so named, -NAME=false turns one off):
 `, progName())

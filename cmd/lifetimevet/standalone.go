@@ -19,6 +19,8 @@ import (
 	"golang.org/x/tools/go/analysis/suite/vet"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/pmezard/go-difflib/difflib"
+
 	"github.com/lifetimevet/lifetimevet/internal/driver"
 	"github.com/lifetimevet/lifetimevet/internal/fixes"
 	"github.com/lifetimevet/lifetimevet/passes/model"
@@ -69,6 +71,7 @@ func standalone(args []string) (status int) {
 	version := flag.Bool("version", false, "print the version and VCS revision lifetimevet was built from and exit")
 	explain := flag.String("explain", "", "print the documentation of analyzer `NAME` (what it finds, why, a bad and a good example, known limits) and exit")
 	fix := flag.Bool("fix", false, "apply the fixes the analyzers suggest (in files that import \"C\" too, where the fix maps back to the file through cgo's //line directives)")
+	diff := flag.Bool("diff", false, "with -fix, write no file but print the unified diff of what the fixes would change, on standard output (the findings go to standard error)")
 	tests := flag.Bool("test", true, "analyse test files too")
 	tags := flag.String("tags", "", "comma-separated build `tags`")
 	cacheMode := newCacheFlag(flag.CommandLine, "keep each package's facts and findings in the analysis cache (`on` or off; see LIFETIMEVET_CACHE)")
@@ -118,6 +121,12 @@ func standalone(args []string) (status int) {
 	case "text", "json", "sarif":
 	default:
 		fatalf("-format=%s: want text, json or sarif", *format)
+	}
+	if *diff && !*fix {
+		fatalf("-diff needs -fix: -fix -diff prints the fixes as a diff and writes no file")
+	}
+	if *diff && *format != "text" {
+		fatalf("-diff prints a diff on standard output, which -format=%s holds: use one of them", *format)
 	}
 	if *cpuprofile != "" {
 		stop, err := startCPUProfile(*cpuprofile)
@@ -258,8 +267,13 @@ func standalone(args []string) (status int) {
 	findings := collectFindings(graph)
 	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile, Overlaid: graph.Overlaid}
 	fixFailed := false
+	findingsOut := io.Writer(os.Stdout)
 	if *fix {
-		fixFailed = applyFixes(os.Stderr, findings, files, cwd) != 0
+		var diffOut io.Writer
+		if *diff {
+			diffOut, findingsOut = os.Stdout, os.Stderr
+		}
+		fixFailed = applyFixes(os.Stderr, findings, files, cwd, diffOut) != 0
 	}
 	if fixFailed {
 		// a file that could not be fixed is an error, whatever else
@@ -285,7 +299,7 @@ func standalone(args []string) (status int) {
 		return status
 	}
 	status = max(status, printErrors(graph))
-	if printText(os.Stdout, findings, cwd, *contextLines) > 0 {
+	if printText(findingsOut, findings, cwd, *contextLines) > 0 {
 		status = max(status, 3)
 	}
 	return status
@@ -431,8 +445,10 @@ func printText(w io.Writer, all []finding, cwd string, contextLines int) int {
 // user's files, and says on w what it did and which fixes it could not
 // apply (an edit that does not map back through cgo's //line directives,
 // or that conflicts with another fix). It returns 1 if a file could not be
-// written, or was not fixed because it changed during the run.
-func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string) int {
+// written, or was not fixed because it changed during the run. With diff
+// not nil (-diff), it writes no file, but the unified diff of each file it
+// would write to diff, and says "would fix" for "fixed".
+func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string, diff io.Writer) int {
 	var mapped []*fixes.Fix
 	status := 0
 	for _, f := range findings {
@@ -465,7 +481,21 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string)
 	if beforeApply != nil {
 		beforeApply()
 	}
-	changed, conflicts, err := files.Apply(mapped, writeFix)
+	write, verb := writeFix, "fixed"
+	if diff != nil {
+		write, verb = func(name string, data []byte) error {
+			read := files.ReadFile
+			if read == nil {
+				read = os.ReadFile
+			}
+			old, err := read(name)
+			if err != nil {
+				return err
+			}
+			return writeUnifiedDiff(diff, shortPath(cwd, name), old, data)
+		}, "would fix"
+	}
+	changed, conflicts, err := files.Apply(mapped, write)
 	for _, c := range conflicts {
 		fmt.Fprintf(w, "%s: %s: cannot apply the fix %q: it conflicts with another fix\n", progName(), shortPath(cwd, c.Edits[0].File), c.Message)
 	}
@@ -481,7 +511,7 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string)
 			}
 			for _, e := range m.Edits {
 				if sameFile(e.File, name) {
-					line := fmt.Sprintf("%s: %s:%d: fixed: %s\n", progName(), shortPath(cwd, name), origLines[e.File](e.Start), m.Message)
+					line := fmt.Sprintf("%s: %s:%d: %s: %s\n", progName(), shortPath(cwd, name), origLines[e.File](e.Start), verb, m.Message)
 					if !said[line] {
 						said[line] = true
 						fmt.Fprint(w, line)
@@ -563,4 +593,19 @@ func selectAnalyzers(all []*analysis.Analyzer, enable map[*analysis.Analyzer]*tr
 		}
 	}
 	return out
+}
+
+// writeUnifiedDiff writes the unified diff (three lines of context) of a
+// file's content old and new to w, under the names a/NAME and b/NAME, as
+// git writes them (patch -p1 and git apply read it), or NAME alone when it
+// is an absolute path.
+func writeUnifiedDiff(w io.Writer, name string, old, new []byte) error {
+	from, to := "a/"+filepath.ToSlash(name), "b/"+filepath.ToSlash(name)
+	if filepath.IsAbs(name) {
+		from, to = name, name
+	}
+	return difflib.WriteUnifiedDiff(w, difflib.UnifiedDiff{
+		A: difflib.SplitLines(string(old)), B: difflib.SplitLines(string(new)),
+		FromFile: from, ToFile: to, Context: 3,
+	})
 }

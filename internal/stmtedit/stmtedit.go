@@ -292,3 +292,27 @@ func LineEnd(src []byte, end int) (at int, ok bool) {
 	}
 	return at, true
 }
+
+// WidenDeletion widens the deletion of src[start:end] so that it leaves no
+// trailing blanks: when only spaces and tabs follow it to the end of its
+// line (a line feed, CRLF or the end of src), those blanks go, and so do
+// the blanks before start. The edit itself is then clean, as gofmt would
+// leave the line, for every consumer of it (an editor's code action, SARIF,
+// go vet -fix), not only for one that formats the file afterwards.
+func WidenDeletion(src []byte, start, end int) (int, int) {
+	if start < 0 || end > len(src) || start > end {
+		return start, end
+	}
+	e := end
+	for e < len(src) && (src[e] == ' ' || src[e] == '\t') {
+		e++
+	}
+	if e < len(src) && src[e] != '\n' && !(src[e] == '\r' && e+1 < len(src) && src[e+1] == '\n') {
+		return start, end // code or a comment follows on the line
+	}
+	s := start
+	for s > 0 && (src[s-1] == ' ' || src[s-1] == '\t') {
+		s--
+	}
+	return s, e
+}

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/ast/astutil"
@@ -160,5 +161,25 @@ func TestEnclosingWrapper(t *testing.T) {
 	stmt, _, depth, ok := Enclosing(path)
 	if _, assign := stmt.(*ast.AssignStmt); !ok || !assign || depth != 1 {
 		t.Errorf("Enclosing at the literal: %T depth %d, %v", stmt, depth, ok)
+	}
+}
+
+func TestWidenDeletion(t *testing.T) {
+	for _, tc := range []struct{ src, del, want string }{
+		// [ and ] mark the deletion
+		{"\t/* c */ [x()]\n", "", "\t/* c */\n"},
+		{"\t/* c */ [x()]\r\n", "", "\t/* c */\r\n"},
+		{"\t/* c */ [x()]  ", "", "\t/* c */"},
+		{"\tL: [x()]\n", "", "\tL:\n"},
+		{"\t[x()] // c\n", "", "\t // c\n"}, // a comment follows: the blanks before it stay
+		{"\t[x()]; y()\n", "", "\t; y()\n"},
+	} {
+		start := strings.Index(tc.src, "[")
+		end := strings.Index(tc.src, "]") - 1
+		src := strings.NewReplacer("[", "", "]", "").Replace(tc.src)
+		s, e := WidenDeletion([]byte(src), start, end)
+		if got := src[:s] + src[e:]; got != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.src, got, tc.want)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/lifetimevet/lifetimevet/internal/cgofile"
 )
@@ -176,6 +177,9 @@ func (c *collector) collect(files []*ast.File, cfuncs map[string]int) {
 }
 
 // directives returns the directives of a comment group, reporting near misses.
+// A directive is a Go line comment: one written on a line of its own inside a
+// /* */ comment (which is not a cgo preamble: those are read by
+// preambleGroup) is reported, not applied.
 func (c *collector) directives(cg *ast.CommentGroup) []*directive {
 	var out []*directive
 	for _, cm := range cg.List {
@@ -186,11 +190,95 @@ func (c *collector) directives(cg *ast.CommentGroup) []*directive {
 		if d != nil {
 			out = append(out, d)
 		}
+		if strings.HasPrefix(cm.Text, "/*") && d == nil && p == nil {
+			c.blockLines(cm)
+		}
 	}
 	return out
 }
 
+// blockLines reports the directives, and near misses of one, written on
+// lines of their own inside a Go /* */ comment that is not a cgo preamble:
+// Go reads no directive there, and neither does lifetimevet. A line counts
+// when it starts (after blanks) with //, as a directive line does; prose
+// that mentions lifetimes is left alone as nearMiss leaves it.
+func (c *collector) blockLines(cm *ast.Comment) {
+	body := strings.TrimSuffix(cm.Text[2:], "*/")
+	off := 2
+	for _, line := range strings.SplitAfter(body, "\n") {
+		trimmed := strings.TrimLeft(line, " \t")
+		if strings.HasPrefix(trimmed, "//") {
+			text := strings.TrimRight(trimmed, " \t\r\n")
+			pos := cm.Slash + token.Pos(off+len(line)-len(trimmed))
+			d, p := parseDirective(text, pos)
+			if p != nil {
+				c.res.Problems = append(c.res.Problems, *p)
+			}
+			if d != nil {
+				c.problem(pos, "//lifetime:%s is in a /* */ comment that is not a cgo preamble, where it is not read; write it as a // line comment, or move it into the preamble (the comment right above import \"C\")", d.verb)
+			}
+		}
+		off += len(line)
+	}
+}
+
+// cTrailing returns the offset in a line of C of a //lifetime: directive
+// that follows something else on the line (code, or a /* */ comment), and
+// whether there is one. C string and character literals and /* */ comments
+// are skipped, so a "//lifetime:" inside them is not taken for a comment;
+// inBlock says whether the line starts inside a /* */ comment, and
+// blockAfter whether the next one does.
+func cTrailing(line string, inBlock bool) (at int, ok, blockAfter bool) {
+	i := 0
+	if inBlock {
+		end := strings.Index(line, "*/")
+		if end < 0 {
+			return 0, false, true
+		}
+		i = end + 2
+	}
+	for ; i < len(line); i++ {
+		switch ch := line[i]; {
+		case ch == '"' || ch == '\'':
+			for i++; i < len(line) && line[i] != ch && line[i] != '\n'; i++ {
+				if line[i] == '\\' {
+					i++
+				}
+			}
+		case strings.HasPrefix(line[i:], "/*"):
+			end := strings.Index(line[i+2:], "*/")
+			if end < 0 {
+				return 0, false, true
+			}
+			i += 2 + end + 1
+		case strings.HasPrefix(line[i:], "//"):
+			if strings.TrimSpace(line[:i]) != "" && strings.HasPrefix(line[i:], "//lifetime:") {
+				return i, true, false
+			}
+			return 0, false, false
+		}
+	}
+	return 0, false, false
+}
+
+// cTrailingProblem reports a directive that follows C code on its line at
+// pos (text is the directive and what follows it): cgo hands the line to C,
+// and lifetimevet reads only directives on lines of their own.
+func (c *collector) cTrailingProblem(pos token.Pos, text string) {
+	verb := strings.TrimPrefix(text, "//lifetime:")
+	if f := strings.Fields(verb); len(f) > 0 {
+		verb = f[0]
+	}
+	c.problem(pos, "//lifetime:%s after code on the same line is not read: a //lifetime: directive must be on a line of its own; move it to its own line before or after the declaration", firstWords(verb))
+}
+
 func (c *collector) checkVerb(d *directive, where string, verbs []string) bool {
+	return c.checkVerbAt(d, where, "", verbs)
+}
+
+// checkVerbAt is checkVerb with a hint on how to place the directive,
+// added after where it goes.
+func (c *collector) checkVerbAt(d *directive, where, hint string, verbs []string) bool {
 	if !slices.Contains(allVerbs, d.verb) {
 		if v := closestVerb(d.verb); v != "" {
 			c.problem(d.pos, "unknown directive //lifetime:%s: did you mean //lifetime:%s? (known: %s)", d.verb, v, strings.Join(allVerbs, ", "))
@@ -203,10 +291,57 @@ func (c *collector) checkVerb(d *directive, where string, verbs []string) bool {
 		return true
 	}
 	if !slices.Contains(verbs, d.verb) {
-		c.problem(d.pos, "//lifetime:%s does not apply %s; it goes on %s", d.verb, where, placeOf(d.verb))
+		c.problem(d.pos, "//lifetime:%s does not apply %s; it goes on %s%s", d.verb, where, placeOf(d.verb), hint)
 		return false
 	}
 	return true
+}
+
+// commentPlace says where a comment group attached to no declaration
+// stands, for the message of a directive that does not belong there: what
+// it is attached to, and, where that is the likely mistake, a hint on how
+// to attach it to what it means.
+func (c *collector) commentPlace(cg *ast.CommentGroup) (where, hint string) {
+	line := c.fset.Position(cg.Pos()).Line
+	if c.trailing(cg.Pos()) {
+		for _, d := range c.file.Decls {
+			if c.fset.Position(d.Pos()).Line == line || c.fset.Position(d.End()).Line == line {
+				return "at the end of a declaration line", ", on a line of its own right above the declaration"
+			}
+		}
+	}
+	path, _ := astutil.PathEnclosingInterval(c.file, cg.Pos(), cg.End())
+	for i, n := range path {
+		var parent ast.Node
+		if i+1 < len(path) {
+			parent = path[i+1]
+		}
+		switch n := n.(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+			return "to a statement", ""
+		case *ast.FieldList:
+			switch p := parent.(type) {
+			case *ast.StructType:
+				return "to a struct field", ""
+			case *ast.InterfaceType:
+				return "to an interface method", ""
+			case *ast.TypeSpec:
+				return "to a type parameter", ""
+			case *ast.FuncType:
+				if p.TypeParams == n {
+					return "to a type parameter", ""
+				}
+				return "to a parameter", ""
+			case *ast.FuncDecl:
+				return "to a receiver", ""
+			}
+		case *ast.GenDecl:
+			return "inside a " + n.Tok.String() + " declaration", ""
+		case *ast.File:
+			return "in a comment attached to no declaration", ", in the comment right above it with no blank line between"
+		}
+	}
+	return "to a statement", ""
 }
 
 func placeOf(verb string) string {
@@ -347,6 +482,7 @@ func paramIndex(sig *types.Signature, name string) int {
 // its /* */ blocks.
 func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 	var ds []*directive
+	inBlock := false // in a C /* */ comment, across the lines of a // preamble
 	for _, cm := range cg.List {
 		if strings.HasPrefix(cm.Text, "//") {
 			// A preamble written as line comments hands each line to C
@@ -358,6 +494,13 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 			if inner := strings.TrimLeft(cm.Text[2:], " \t"); strings.HasPrefix(inner, "//") {
 				pos += token.Pos(len(cm.Text) - len(inner))
 				text = inner
+			} else {
+				i, ok, after := cTrailing(cm.Text[2:], inBlock)
+				inBlock = after
+				if ok {
+					c.cTrailingProblem(pos+token.Pos(2+i), cm.Text[2+i:])
+					continue
+				}
 			}
 			d, p := parseDirective(text, pos)
 			if p != nil {
@@ -385,6 +528,16 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 				if d != nil {
 					ds = append(ds, d)
 				}
+			} else {
+				l, base := line, 0
+				if off == 0 {
+					l, base = line[2:], 2 // the Go comment's own /*
+				}
+				// (a C comment cannot end inside the Go one: its */
+				// would end the Go comment)
+				if i, ok, _ := cTrailing(l, false); ok {
+					c.cTrailingProblem(cm.Slash+token.Pos(off+base+i), l[i:])
+				}
 			}
 			_ = trimmed
 			off += len(line)
@@ -409,6 +562,7 @@ func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 		tf.SetLinesForContent(data)
 		var ds []*directive
 		off := 0
+		inBlock := false // in a C /* */ comment
 		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
 			trimmed := bytes.TrimLeft(line, " \t")
 			// a directive, or a line comment that may be a near miss of
@@ -423,6 +577,12 @@ func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 				}
 				if d != nil {
 					ds = append(ds, d)
+				}
+			} else {
+				i, ok, after := cTrailing(string(line), inBlock)
+				inBlock = after
+				if ok {
+					c.cTrailingProblem(tf.Pos(off+i), string(line[i:]))
 				}
 			}
 			off += len(line)
@@ -512,8 +672,12 @@ func (c *collector) cEntries(ds []*directive, where string, cfuncs map[string]in
 // statementGroup reads a comment group attached to no declaration: only
 // //lifetime:ignore belongs there.
 func (c *collector) statementGroup(f *ast.File, cg *ast.CommentGroup) {
+	where, hint := "", ""
 	for _, d := range c.directives(cg) {
-		if !c.checkVerb(d, "to a statement", nil) {
+		if d.verb != "ignore" && where == "" {
+			where, hint = c.commentPlace(cg)
+		}
+		if !c.checkVerbAt(d, where, hint, nil) {
 			continue
 		}
 		c.ignore(d, cg)

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"go/ast"
 	"go/importer"
 	"go/parser"
@@ -104,5 +105,37 @@ func TestNearMiss(t *testing.T) {
 		if ok != (want != "") || got != want {
 			t.Errorf("nearMiss(%q) = %q, %v; want %q", text, got, ok, want)
 		}
+	}
+}
+
+// TestTrailingCDirective: a //lifetime: directive after C code on a line
+// of a /* */ preamble is reported at its column, as in a // preamble and a
+// .h file (analysistest cannot hold a want inside a /* */ preamble); one
+// inside a C string is not a comment, and is left alone.
+func TestTrailingCDirective(t *testing.T) {
+	src := "package p\n\n/*\n#include <stdlib.h>\nstatic void f(int *p) { free(p); } //lifetime:release f arg=0\nstatic const char *s = \"//lifetime:release f\";\n*/\nimport \"C\"\n"
+	src = strings.Replace(src, "/*\n#include", "/*static int y; //lifetime:acquire y\n#include", 1)
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
+	res := &Result{Model: New(), Types: map[*types.TypeName]TypeDirectives{}, Funcs: map[*types.Func]*FuncDirectives{}}
+	c := &collector{fset: fset, info: info, res: res, preamble: New()}
+	c.collect([]*ast.File{file}, nil)
+	var got []string
+	for _, p := range res.Problems {
+		got = append(got, fmt.Sprintf("%d:%d %s", fset.Position(p.Pos).Line, fset.Position(p.Pos).Column, p.Msg))
+	}
+	want := []string{
+		"3:17 //lifetime:acquire after code on the same line is not read: a //lifetime: directive must be on a line of its own; move it to its own line before or after the declaration",
+		"5:36 //lifetime:release after code on the same line is not read: a //lifetime: directive must be on a line of its own; move it to its own line before or after the declaration",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(res.Model.Entries("f")) > 0 || len(c.preamble.Entries("f")) > 0 {
+		t.Error("a trailing directive was applied")
 	}
 }

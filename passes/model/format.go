@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -371,7 +372,16 @@ func ParseEntry(line string) (*Entry, error) {
 //
 // name is used in errors and in Entry.Source. Every error names the file and
 // the line.
+//
+// Lines end in LF or CRLF. A UTF-8 byte order mark at the start, as some
+// editors write, is skipped (lines are counted as before). A bare CR as a
+// line end (classic Mac OS) is an error that says so, as lifetimevet.toml's
+// TOML rejects it: the file would otherwise read as one long line.
 func ParseFile(name string, data []byte) (*Model, error) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if line, ok := BareCR(data); ok {
+		return nil, &SyntaxError{File: name, Line: line, Msg: "line ends are bare CR; use LF or CRLF"}
+	}
 	m := New()
 	lib, doc := "", ""
 	var cur *Library
@@ -590,3 +600,19 @@ func stripComment(line string) string {
 
 // maxArg is the largest argument index an entry may give.
 const maxArg = 64
+
+// BareCR returns the line (from 1) of the first CR in data that no LF
+// follows, and whether there is one.
+func BareCR(data []byte) (int, bool) {
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], '\r')
+		if j < 0 {
+			return 0, false
+		}
+		i += j
+		if i+1 >= len(data) || data[i+1] != '\n' {
+			return 1 + bytes.Count(data[:i], []byte("\n")), true
+		}
+		i++
+	}
+}

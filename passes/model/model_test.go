@@ -257,11 +257,28 @@ func TestParseFileErrors(t *testing.T) {
 		{"library l\nacquire f out=0 parent=1 borrowed-from=1", "m.model:2: borrowed-from excludes parent="},
 		{"library l\nborrow f arg=0 result", "m.model:2: borrow with arg= says the function uses argument N"},
 		{"library l\nrelease f borrowed-from=1", `m.model:2: release does not take "borrowed-from=1"`},
+		{"library l\rrelease f arg=0\r", "m.model:1: line ends are bare CR; use LF or CRLF"},
+		{"library l\r\nrelease f arg=0\r\n# x\ry\n", "m.model:3: line ends are bare CR; use LF or CRLF"},
+		{"\ufeffrelease f arg=0", "m.model:1: release before any library line"},         // the BOM skipped, the line counted as written
+		{"library l\n\ufeffrelease f arg=0", `m.model:2: unknown verb "\ufeffrelease"`}, // a BOM is skipped at the start only
 	} {
 		_, err := ParseFile("m.model", []byte(tc.src))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("ParseFile(%q) = %v, want error containing %q", tc.src, err, tc.want)
 		}
+	}
+}
+
+// TestModelFileBOM: a model file that starts with a UTF-8 byte order mark
+// (as some editors save) reads as without it, and lines keep their numbers.
+func TestModelFileBOM(t *testing.T) {
+	m, err := ParseFile("m.model", []byte("\ufefflibrary l\r\nrelease f arg=0\r\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := m.Entries("f")
+	if len(es) != 1 || es[0].Source != "m.model:2" || m.Libraries[0].Name != "l" {
+		t.Errorf("entries %v, libraries %v", es, m.Libraries)
 	}
 }
 

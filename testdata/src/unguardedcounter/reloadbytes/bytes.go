@@ -1,0 +1,17 @@
+package reloadbytes
+
+import "sync/atomic"
+
+type Buf struct {
+	refs int32
+	free func()
+}
+
+// Release has a comment before the Add on its line: the line keeps the
+// comment, and no blank after it.
+func (b *Buf) Release() {
+	/* drop one */ atomic.AddInt32(&b.refs, -1)
+	if atomic.LoadInt32(&b.refs) == 0 { // want `Release tests b.refs with a separate atomic Load`
+		b.free()
+	}
+}
