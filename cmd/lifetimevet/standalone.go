@@ -19,7 +19,7 @@ import (
 	"golang.org/x/tools/go/analysis/suite/vet"
 	"golang.org/x/tools/go/packages"
 
-	"github.com/pmezard/go-difflib/difflib"
+	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/lifetimevet/lifetimevet/internal/driver"
 	"github.com/lifetimevet/lifetimevet/internal/fixes"
@@ -604,8 +604,9 @@ func writeUnifiedDiff(w io.Writer, name string, old, new []byte) error {
 	if filepath.IsAbs(name) {
 		from, to = name, name
 	}
-	return difflib.WriteUnifiedDiff(w, difflib.UnifiedDiff{
-		A: difflib.SplitLines(string(old)), B: difflib.SplitLines(string(new)),
-		FromFile: from, ToFile: to, Context: 3,
-	})
+	// go-udiff is x/tools' internal diff, published: it marks a last
+	// line without a newline ("\\ No newline at end of file"), which
+	// patch needs
+	_, err := io.WriteString(w, udiff.Unified(from, to, string(old), string(new)))
+	return err
 }

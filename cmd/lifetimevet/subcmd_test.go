@@ -80,4 +80,11 @@ func (s *S) Unref(free func()) {
 	if got, _ := os.ReadFile(filepath.Join(dir, "p.go")); string(got) != src {
 		t.Errorf("-diff wrote the file:\n%s", got)
 	}
+	// a last line without a newline is marked, as patch and git apply
+	// need to reproduce the file
+	os.WriteFile(filepath.Join(dir, "p.go"), []byte(strings.TrimSuffix(src, "\n")), 0o666)
+	out, _, _ = runEnv(t, dir, []string{"LIFETIMEVET_CACHE=" + t.TempDir()}, bin, "-fix", "-diff", ".")
+	if want := want + "\\ No newline at end of file\n"; out != want {
+		t.Errorf("without a final newline, stdout:\n%s\nwant:\n%s", out, want)
+	}
 }
