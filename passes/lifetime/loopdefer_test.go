@@ -68,12 +68,12 @@ func Same(n int) {
 	}
 }
 
-func freePair(p, h *C.obj) {
+func freePair(p, h *C.obj) { // want freePair:"lifetime summary"
 	C.obj_free(p)
 	C.obj_free(h)
 }
 
-func SharedArg(p *C.obj, hs []*C.obj) {
+func SharedArg(p *C.obj, hs []*C.obj) { // want SharedArg:"lifetime summary"
 	for _, h := range hs {
 		defer freePair(p, h)
 	}
@@ -83,7 +83,7 @@ type wrap struct{ o *C.obj }
 
 func newWrap() *wrap { return &wrap{o: C.obj_new()} }
 
-func (w *wrap) Close() { C.obj_free(w.o) }
+func (w *wrap) Close() { C.obj_free(w.o) } // want Close:"lifetime summary"
 
 func Wrappers(n int) {
 	for i := 0; i < n; i++ {
@@ -118,7 +118,8 @@ func Nested(n int) {
 	}
 }
 `
-	// the double releases and leaks each function has
+	// the double releases and leaks each function has (the functions that
+	// release a parameter export their summaries as facts)
 	want := map[string][2]int{
 		"FreeAll": {}, "FreeAllTwice": {1, 0}, "NewEach": {}, "NewEachBreak": {}, "Same": {1, 0},
 		"SharedArg": {1, 0}, "Wrappers": {}, "MethodValues": {}, "MapClosures": {}, "Nested": {},
