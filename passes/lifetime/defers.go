@@ -92,3 +92,51 @@ func mergeDefers(ts *tokens, x, y *deferList) *deferList {
 	}
 	return ts.build(out)
 }
+
+// renew records, on s, that the values of which old reports true are
+// computed again (a loop's next iteration): a deferred call registered with
+// one of them as an argument was registered by an earlier iteration, with
+// another value there. Its argument becomes nil (that value is forgotten
+// with everything else the state knew of it, so its release is nobody's
+// to report) and its other arguments stay: a call that releases the same
+// handle on every iteration still releases it once per iteration.
+//
+// The calls of one defer statement registered by earlier iterations are
+// then one entry, "one or more calls of site S" (count 2: it runs at
+// least twice when there are two), placed where the first of them was
+// registered: the list a loop's header sees stops growing once the loop
+// has run twice, and the path states at the header reach a fixpoint, as
+// they do for a loop without defer.
+func (a *fnAnalysis) renew(s *state, old func(*tok) bool) {
+	has := func(p *pending) bool {
+		return slices.ContainsFunc(p.args, func(t *tok) bool { return t != nil && old(t) })
+	}
+	ps := s.defers.pendings()
+	if !slices.ContainsFunc(ps, has) {
+		return
+	}
+	out := ps[:0]
+	for _, p := range ps {
+		if has(p) {
+			cp := *p
+			cp.args = slices.Clone(p.args)
+			for i, t := range cp.args {
+				if t != nil && old(t) {
+					cp.args[i] = nil
+				}
+			}
+			cp.stale = true
+			p = &cp
+		}
+		if p.stale {
+			if i := slices.IndexFunc(out, func(q *pending) bool { return q.stale && q.site == p.site && slices.Equal(q.args, p.args) }); i >= 0 {
+				cp := *out[i]
+				cp.count = 2
+				out[i] = &cp
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	s.defers = a.ts.build(out)
+}

@@ -400,20 +400,9 @@ func (a *fnAnalysis) kill(s *state, r *tok) {
 			delete(s.parents, t)
 		}
 	}
-	// pending calls with an argument of r's are stale
-	stale := func(p *pending) bool {
-		return !p.stale && slices.ContainsFunc(p.args, func(t *tok) bool { return t != nil && t.root == r })
-	}
-	if ps := s.defers.pendings(); slices.ContainsFunc(ps, stale) {
-		for i, p := range ps {
-			if stale(p) {
-				cp := *p
-				cp.stale = true
-				ps[i] = &cp
-			}
-		}
-		s.defers = a.ts.build(ps)
-	}
+	// pending calls with an argument of r's were registered by an earlier
+	// iteration: that argument was another value
+	a.renew(s, func(t *tok) bool { return t.root == r })
 }
 
 // tokOf returns the token of SSA value v in state s.
@@ -1161,9 +1150,6 @@ func (a *fnAnalysis) goCall(s *state, g *ssa.Go) {
 func (a *fnAnalysis) runDefers(s *state) {
 	for l := s.defers; l != nil; l = l.next {
 		p := l.p
-		if p.stale {
-			continue
-		}
 		d := p.site.Instr.(*ssa.Defer)
 		for range p.count {
 			a.apply1(s, d, p.call, p.args, true)

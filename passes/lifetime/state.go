@@ -69,8 +69,8 @@ type pending struct {
 	site  *Site
 	call  *callEffect // what the call does when it runs
 	args  []*tok      // arguments, evaluated at the defer statement
-	count int         // 2 when the defer statement ran more than once (a loop)
-	stale bool        // an argument was redefined since (a later loop iteration)
+	count int         // 2 when it stands for two or more calls (a loop): it runs twice
+	stale bool        // registered by an earlier iteration of a loop: the arguments redefined since are nil (renew)
 }
 
 func newState() *state {
