@@ -570,6 +570,9 @@ func (a *fnAnalysis) clobber(s *state, l *tok, instr ssa.Instruction) {
 			}
 		}
 	}
+	// and a deferred call registered with it by an earlier iteration
+	// was registered with that other value (see renew)
+	a.renew(s, func(t *tok) bool { return derivesFrom(t, f) })
 	a.write(s, l, f)
 }
 

@@ -10,6 +10,7 @@ package loopdefer
 typedef struct obj { int live; } obj;
 static obj* obj_new(void) { return malloc(sizeof(obj)); }
 static void obj_free(obj* o) { free(o); }
+static int obj_create(obj** out) { *out = malloc(sizeof(obj)); return 0; }
 */
 import "C"
 
@@ -25,7 +26,7 @@ func freeAll(hs []*C.obj) {
 func freeEachTwice(hs []*C.obj) {
 	for _, h := range hs {
 		defer C.obj_free(h)
-		C.obj_free(h) // want `h is released here and again by the deferred C.obj_free at line 27 when freeEachTwice returns`
+		C.obj_free(h) // want `h is released here and again by the deferred C.obj_free at line 28 when freeEachTwice returns`
 	}
 }
 
@@ -102,5 +103,35 @@ func closureShared(m map[string]int) {
 	for range m {
 		o = C.obj_new()
 		defer func() { C.obj_free(o) }() // want `released by a deferred function literal`
+	}
+}
+
+// Each iteration's C call writes a new handle into h: each deferred call
+// releases its own (the call's result is another value on each run).
+func outParamEach(n int) {
+	var h *C.obj
+	for i := 0; i < n; i++ {
+		C.obj_create(&h)
+		defer C.obj_free(h)
+	}
+}
+
+// The handle is written once, before the loop: every deferred call
+// releases it.
+func outParamOnce(n int) {
+	var h *C.obj
+	C.obj_create(&h)
+	for i := 0; i < n; i++ {
+		defer C.obj_free(h) // want `h is released by a deferred C.obj_free registered on each iteration of a loop`
+	}
+}
+
+// Through a field, each iteration's handle written by the C call.
+type holder struct{ h *C.obj }
+
+func (x *holder) outParamField(n int) {
+	for i := 0; i < n; i++ {
+		C.obj_create(&x.h)
+		defer C.obj_free(x.h)
 	}
 }

@@ -8,6 +8,7 @@ typedef struct obj { int live; } obj;
 static obj* obj_new(void) { return malloc(sizeof(obj)); }
 static void obj_free(obj* o) { free(o); }
 static void use(char* s) {}
+static int obj_create(obj** out) { *out = malloc(sizeof(obj)); return 0; }
 */
 import "C"
 
@@ -41,5 +42,15 @@ func objects(n int) {
 		if i == n {
 			break
 		}
+	}
+}
+
+// Every iteration's handle, written by the C call into h, released by its
+// own deferred call: none leaks.
+func outParams(n int) {
+	var h *C.obj
+	for i := 0; i < n; i++ {
+		C.obj_create(&h)
+		defer C.obj_free(h)
 	}
 }
