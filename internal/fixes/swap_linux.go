@@ -45,3 +45,38 @@ func swapIn(tmp, real string, old []byte) error {
 	}
 	return fmt.Errorf("%w, and changed again while it was put back: the other content is in %s", ErrChanged, tmp)
 }
+
+// keepXattrs gives tmp the extended attributes of the file real (ACLs,
+// security labels, user attributes): a file replaced whole would lose
+// them. An attribute that cannot be copied stops the fix.
+func keepXattrs(tmp *os.File, real string) error {
+	size, err := unix.Listxattr(real, nil)
+	if err != nil || size == 0 {
+		return nil // none, or a file system without them
+	}
+	buf := make([]byte, size)
+	n, err := unix.Listxattr(real, buf)
+	if err != nil {
+		return nil
+	}
+	for _, name := range bytes.Split(buf[:n], []byte{0}) {
+		if len(name) == 0 {
+			continue
+		}
+		attr := string(name)
+		vsize, err := unix.Getxattr(real, attr, nil)
+		if err != nil {
+			return fmt.Errorf("reading its extended attribute %s: %w", attr, err)
+		}
+		val := make([]byte, vsize)
+		if vsize > 0 {
+			if vsize, err = unix.Getxattr(real, attr, val); err != nil {
+				return fmt.Errorf("reading its extended attribute %s: %w", attr, err)
+			}
+		}
+		if err := unix.Fsetxattr(int(tmp.Fd()), attr, val[:vsize], 0); err != nil {
+			return fmt.Errorf("the new content cannot keep the file's extended attribute %s: %w", attr, err)
+		}
+	}
+	return nil
+}

@@ -73,6 +73,10 @@ func writeFile(name string, old, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("creating a temporary file in %s: %w", dir, unwrapPath(err))
 	}
+	// until it is put in place: after an exchange the name holds the
+	// old content, which a signal must not remove
+	untrack := trackTemp(tmp.Name())
+	defer untrack()
 	done := false
 	defer func() {
 		if !done {
@@ -89,6 +93,9 @@ func writeFile(name string, old, data []byte) error {
 	if err := keepOwner(tmp, fi); err != nil {
 		return err
 	}
+	if err := keepXattrs(tmp, real); err != nil {
+		return err
+	}
 	if err := tmp.Sync(); err != nil {
 		return unwrapPath(err)
 	}
@@ -100,12 +107,14 @@ func writeFile(name string, old, data []byte) error {
 			beforeSwap()
 		}
 		done = true // swapIn removes the temporary file, unless it says where it is
+		untrack()
 		if err := swapIn(tmp.Name(), real, old); err != nil {
 			return err
 		}
 		syncDir(dir)
 		return nil
 	}
+	untrack()
 	if err := os.Rename(tmp.Name(), real); err != nil {
 		os.Remove(tmp.Name())
 		done = true

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+	"time"
 )
 
 func hardLinks(fi os.FileInfo) uint64 {
@@ -34,4 +35,19 @@ func keepOwner(tmp *os.File, fi os.FileInfo) error {
 		return fmt.Errorf("the new content cannot keep the file's owner and group (%d:%d): %w", old.Uid, old.Gid, unwrapPath(err))
 	}
 	return nil
+}
+
+// stopSignals are the signals that stop a run: a temporary file is
+// removed before the process ends (trackTemp).
+var stopSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
+
+// reraise ends the process by sig, as it would have ended without the
+// handler (the default action, now that it is restored).
+func reraise(sig os.Signal) {
+	if s, ok := sig.(syscall.Signal); ok {
+		syscall.Kill(os.Getpid(), s)
+		time.Sleep(time.Second) // the signal is delivered asynchronously
+		os.Exit(128 + int(s))
+	}
+	os.Exit(128 + 15)
 }
