@@ -1,6 +1,10 @@
 package cpreamble
 
-import "go/token"
+import (
+	"go/token"
+	"strconv"
+	"strings"
+)
 
 // A ParamCall is a call that a function makes on every path by which it
 // returns (see Func.Always), with the parameters it passes.
@@ -71,6 +75,13 @@ func (w *alwaysWalk) block(start, end int, guard map[int]bool) {
 			return
 		case t.kind == ident && t.text == "if":
 			i = w.ifStmt(i, end, guard)
+		case t.kind == ident && t.text == "do" && w.onceDo(i, end) > 0:
+			// do { S } while (0): S once, as a block (the idiom of
+			// statement-like macros written out)
+			next := w.onceDo(i, end)
+			close := match(toks, i+1)
+			w.block(i+2, close, guard)
+			i = next
 		case t.kind == ident && (t.text == "for" || t.text == "while" || t.text == "switch" || t.text == "do"):
 			next := w.skipStmt(i, end)
 			if leaves(toks[i:next]) {
@@ -92,6 +103,13 @@ func (w *alwaysWalk) block(start, end int, guard map[int]bool) {
 				return
 			}
 			ret := t.text == "return"
+			if !ret && (leaves(toks[i:semi]) || w.opaque(i, semi)) {
+				// a call that does not return (longjmp, exit), or a
+				// macro that may leave the function: nothing after it
+				// is known to run
+				w.stopped = true
+				return
+			}
 			w.callStmt(i, semi, guard)
 			w.noteWrites(i, semi)
 			if ret {
@@ -231,14 +249,79 @@ func (w *alwaysWalk) skipStmt(i, end int) int {
 	return end
 }
 
-// leaves reports whether toks can leave the function: a return or a goto.
+// leaves reports whether toks can leave the function, or end the
+// program, without reaching what follows: a return, a goto, or a call of
+// a function that does not return.
 func leaves(toks []tok) bool {
 	for _, t := range toks {
-		if t.kind == ident && (t.text == "return" || t.text == "goto" || t.text == "longjmp") {
+		if t.kind == ident && (t.text == "return" || t.text == "goto" || noReturn[t.text]) {
 			return true
 		}
 	}
 	return false
+}
+
+// noReturn are the C library's functions that do not return.
+var noReturn = map[string]bool{
+	"longjmp": true, "siglongjmp": true, "_longjmp": true, "exit": true, "_exit": true, "_Exit": true,
+	"quick_exit": true, "abort": true, "pthread_exit": true, "thrd_exit": true,
+	"__builtin_trap": true, "__builtin_unreachable": true,
+}
+
+// opaque reports whether the statement toks[start:end] uses a macro whose
+// expansion may leave the function: one the text defines with a return,
+// goto, break, continue or a call that does not return in its
+// replacement, or a call of an all-capitals name the text does not define
+// (by C's convention a macro, from a header the scanner does not read).
+func (w *alwaysWalk) opaque(start, end int) bool {
+	toks := w.p.toks
+	for i := start; i < end; i++ {
+		t := toks[i]
+		if t.kind != ident {
+			continue
+		}
+		if body, ok := w.p.macros[t.text]; ok {
+			if leaves(tokenize([]byte(body))) || strings.Contains(body, "break") || strings.Contains(body, "continue") {
+				return true
+			}
+			continue
+		}
+		if i+1 < end && toks[i+1].text == "(" && allCaps(t.text) && !w.p.definesFunc(t.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// allCaps reports whether name has two letters or more, all capitals.
+func allCaps(name string) bool {
+	letters := 0
+	for _, c := range name {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			letters++
+		case c >= 'a' && c <= 'z':
+			return false
+		}
+	}
+	return letters >= 2
+}
+
+// onceDo returns, for a `do { S } while (0);` at i, the index past it; 0
+// for any other do statement.
+func (w *alwaysWalk) onceDo(i, end int) int {
+	toks := w.p.toks
+	if i+1 >= end || toks[i+1].text != "{" {
+		return 0
+	}
+	close := match(toks, i+1)
+	j := close + 1
+	if j+4 < end+1 && j+4 <= len(toks)-1 && toks[j].text == "while" && toks[j+1].text == "(" && toks[j+3].text == ")" && toks[j+4].text == ";" {
+		if n, err := strconv.ParseUint(strings.TrimRight(toks[j+2].text, "uUlL"), 0, 64); err == nil && n == 0 && toks[j+2].kind == number {
+			return j + 5
+		}
+	}
+	return 0
 }
 
 // callStmt records the call that the statement toks[start:semi] is, if it
@@ -262,6 +345,9 @@ func (w *alwaysWalk) callStmt(start, semi int, guard map[int]bool) {
 	}
 	if !w.p.decided(toks[i].off) {
 		return // under a condition the build may not compile (cond.go)
+	}
+	if _, local := w.params[toks[i].text]; local || w.fn.locals[toks[i].text] {
+		return // a function pointer the function was given or holds, not the function of that name
 	}
 	c := ParamCall{Name: toks[i].text, Pos: w.p.file.pos(toks[i].off)}
 	if cl > i+2 {

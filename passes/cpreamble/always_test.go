@@ -48,11 +48,29 @@ func TestAlways(t *testing.T) {
 		{"\n#ifdef OWN_FREE\nfree(o);\n#endif\n", ""},
 		{"\n#if 0\nfree(o);\n#else\nlib_close(o);\n#endif\n", "lib_close(0)"},
 		{"\n#ifndef _WIN32\nfree(o);\n#endif\n", "free(0)"},
+		{"\n#if 00\nfree(o);\n#endif\n", ""}, // octal zero
+		// a macro that may leave the function, a call that does not
+		// return: what follows is not on every path
+		{"\n#define DROP_OR_RETURN(p) do { if (--*(int *)(p) > 0) return; } while (0)\nDROP_OR_RETURN(o); free(o);", ""},
+		{"\n#define DONE return\nDONE; free(o);", ""},
+		{"\n#define FAIL_IF(c) if (c) goto out\nFAIL_IF(n); free(o); out: ;", ""},
+		{"CHECK_OR_BAIL(o); free(o);", ""}, // a macro from a header
+		{"longjmp(env, 1); free(o);", ""},
+		{"exit(1); free(o);", ""},
+		{"\n#define LOG(x) log_it(x)\nLOG(n); free(o);", "LOG(1) free(0)"}, // a macro that cannot leave
+		// do { S } while (0) runs S once
+		{"do { free(o); } while (0);", "free(0)"},
+		{"do { free(o); } while (n);", ""},
 		// not one call
 		{"free(o) + 1;", ""},
 		{"n = a(o) ? b(o) : 0;", ""},
 	} {
 		src := "static void f(handle o, int n) {" + tc.body + "}"
+		if strings.Contains(tc.body, "#define") {
+			// the macro before the function, as C needs it
+			def, rest, _ := strings.Cut(strings.TrimPrefix(tc.body, "\n"), "\n")
+			src = def + "\nstatic void f(handle o, int n) {" + rest + "}"
+		}
 		r := parseString(t, src)
 		if len(r.Funcs) != 1 {
 			t.Fatalf("%q: %d functions", tc.body, len(r.Funcs))
@@ -68,5 +86,14 @@ func TestAlways(t *testing.T) {
 		if g := strings.Join(got, " "); g != tc.want {
 			t.Errorf("%q: always %q, want %q", tc.body, g, tc.want)
 		}
+	}
+}
+
+// A parameter that is a function pointer named like a release is the
+// caller's function, not the library's.
+func TestAlwaysFuncParam(t *testing.T) {
+	r := parseString(t, "static void done(void *p, void (*free)(void *)) { free(p); }")
+	if len(r.Funcs) != 1 || len(r.Funcs[0].Always) != 0 {
+		t.Errorf("always %+v, want none", r.Funcs[0].Always)
 	}
 }

@@ -2,6 +2,7 @@ package cpreamble
 
 import (
 	"go/build"
+	"strconv"
 	"strings"
 )
 
@@ -249,16 +250,15 @@ func (p *condParser) primary() tri {
 		return v
 	case t.kind == number:
 		p.i++
-		switch strings.TrimRight(strings.ToLower(t.text), "ul") {
-		case "0":
-			return no
-		case "":
+		// an integer literal, decimal, octal or hex, with its suffixes
+		n, err := strconv.ParseUint(strings.TrimRight(t.text, "uUlL"), 0, 64)
+		switch {
+		case err != nil:
 			return unknown
+		case n == 0:
+			return no
 		}
-		if strings.Trim(t.text, "0123456789uUlL") == "" {
-			return yes // a non-zero decimal
-		}
-		return unknown
+		return yes
 	case t.kind == ident:
 		// a macro's value: 0 when it is known not to be defined (C
 		// replaces an undefined identifier by 0), 1 for the compiler's;

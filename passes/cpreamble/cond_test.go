@@ -12,7 +12,10 @@ func TestEval(t *testing.T) {
 	for expr, want := range map[string]tri{
 		"0":                                  no,
 		"1":                                  yes,
-		"0x10":                               unknown,
+		"0x10":                               yes,
+		"00":                                 no, // octal
+		"0x0":                                no,
+		"1UL":                                yes,
 		"defined(_WIN32)":                    no,
 		"!defined _WIN32":                    yes,
 		"defined(HAVE_X)":                    yes,
@@ -39,7 +42,7 @@ func TestEval(t *testing.T) {
 // #else of arms decided false, and marks the first undecided arm.
 func TestBlankArms(t *testing.T) {
 	src := "#ifdef _WIN32\nwin();\n#else\nposix();\n#endif\n#ifdef RACY\nracy();\n#else\nnot();\n#endif\n#if 0\ndead();\n#endif\n"
-	out, undecided := blank([]byte(src))
+	out, undecided, _ := blank([]byte(src))
 	text := string(out)
 	for _, s := range []string{"posix", "racy"} {
 		if !strings.Contains(text, s) {
@@ -53,5 +56,19 @@ func TestBlankArms(t *testing.T) {
 	}
 	if len(undecided) != 1 || !strings.Contains(src[undecided[0][0]:undecided[0][1]], "racy") || strings.Contains(src[undecided[0][0]:undecided[0][1]], "posix") {
 		t.Errorf("undecided arms %v, want the one of racy() only", undecided)
+	}
+}
+
+// A #define or #undef in an arm blanked only because an earlier arm was
+// undecided may be compiled: the macro is unknown after it.
+func TestMaybeUndef(t *testing.T) {
+	src := "#define USE_FREE\n#ifdef HAVE_POOL\npool();\n#else\n#undef USE_FREE\n#endif\n#ifdef USE_FREE\nfree_it();\n#endif\n"
+	_, undecided, _ := blank([]byte(src))
+	in := false
+	for _, r := range undecided {
+		in = in || strings.Contains(src[r[0]:r[1]], "free_it")
+	}
+	if !in {
+		t.Errorf("free_it() is taken as compiled; undecided arms %v", undecided)
 	}
 }

@@ -141,6 +141,9 @@ type Func struct {
 	// parameter passed on every path where it is not NULL counts as
 	// passed.
 	Always []ParamCall
+	// Passes are all the calls of the body, on any path, in any arm of
+	// a conditional the scanner read, with the parameters each passes.
+	Passes []ParamCall
 
 	writes []pendingWrite
 	locals map[string]bool
@@ -206,10 +209,11 @@ type Result struct {
 	reach  map[*Func][]Reach
 	// headers: the functions the package's .h files define, by name
 	headers map[string][]*Func
+	macros  map[string]bool // the macros the package's C defines
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	r := &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}, headers: map[string][]*Func{}}
+	r := &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}, headers: map[string][]*Func{}, macros: map[string]bool{}}
 	var all []*parser
 	for _, f := range pass.Files {
 		pre := cgofile.Preamble(f)
@@ -266,8 +270,11 @@ func run(pass *analysis.Pass) (any, error) {
 		tf := pass.Fset.AddFile(name, -1, len(content))
 		tf.SetLinesForContent(content)
 		file := &File{Name: name, segs: []seg{{off: 0, pos: tf.Pos(0), n: len(content)}}}
-		text, undecided := blank(content)
-		p := &parser{file: file, toks: tokenize(text), undecided: undecided}
+		text, undecided, macros := blank(content)
+		p := &parser{file: file, toks: tokenize(text), undecided: undecided, macros: macros}
+		for m := range macros {
+			r.macros[m] = true
+		}
 		p.parse()
 		for _, fn := range p.funcs {
 			r.headers[fn.Name] = append(r.headers[fn.Name], fn)
@@ -278,8 +285,14 @@ func run(pass *analysis.Pass) (any, error) {
 
 // read scans and parses one file.
 func (r *Result) read(file *File, src []byte) *parser {
-	text, undecided := blank(src)
-	p := &parser{file: file, toks: tokenize(text), undecided: undecided}
+	text, undecided, macros := blank(src)
+	p := &parser{file: file, toks: tokenize(text), undecided: undecided, macros: macros}
+	for m := range macros {
+		if r.macros == nil {
+			r.macros = map[string]bool{}
+		}
+		r.macros[m] = true
+	}
 	p.parse()
 	r.Files = append(r.Files, file)
 	r.Vars = append(r.Vars, p.vars...)

@@ -12,6 +12,9 @@ type parser struct {
 	// undecided are the offset ranges of conditional arms the scanner
 	// read without knowing whether the build compiles them (blank)
 	undecided [][2]int
+	// macros are the macros the text #defines, with what follows the
+	// name (parameters and replacement)
+	macros map[string]string
 }
 
 // decided reports whether the token at offset off is in code the build
@@ -339,6 +342,7 @@ func (p *parser) function(head []tok, name, params, body, end int) {
 	}
 	fn.NullTested = nullTests(toks[body+1:end], fn.Params)
 	fn.Always = p.always(fn, body+1, end)
+	fn.Passes = p.passes(fn, body+1, end)
 	skip := map[int]bool{} // token indices of declarations
 	stmtStart := true
 	for i := body + 1; i < end; i++ {
@@ -517,4 +521,70 @@ func (p *parser) declarationNames(toks []tok) []string {
 		}
 	}
 	return names
+}
+
+// definesFunc reports whether the text read so far defines a function
+// named name.
+func (p *parser) definesFunc(name string) bool {
+	for _, fn := range p.funcs {
+		if fn.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// passes returns every call in toks[start:end] with the parameters it
+// passes (as ParamCall), on any path, in any arm the scanner read.
+func (p *parser) passes(fn *Func, start, end int) []ParamCall {
+	toks := p.toks
+	params := map[string]int{}
+	for i, name := range fn.Params {
+		if name != "" {
+			params[name] = i
+		}
+	}
+	var out []ParamCall
+	for i := start; i+1 < end; i++ {
+		t := toks[i]
+		if t.kind != ident || toks[i+1].text != "(" || keywords[t.text] || stmtKeywords[t.text] {
+			continue
+		}
+		if _, ok := params[t.text]; ok {
+			continue // a function pointer parameter
+		}
+		cl := match(toks, i+1)
+		c := ParamCall{Name: t.text, Pos: p.file.pos(t.off)}
+		if cl > i+2 {
+			for _, arg := range splitTop(toks[i+2:min(cl, end)], ",") {
+				idx := -1
+				for {
+					n := skipCasts(arg, 0, len(arg))
+					arg = arg[n:]
+					if len(arg) >= 2 && arg[0].text == "(" && match(arg, 0) == len(arg)-1 {
+						arg = arg[1 : len(arg)-1]
+						continue
+					}
+					if n == 0 {
+						break
+					}
+				}
+				if len(arg) == 1 && arg[0].kind == ident {
+					if j, ok := params[arg[0].text]; ok {
+						idx = j
+					}
+				}
+				c.Args = append(c.Args, idx)
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// Macro reports whether a call of name is, as far as the text tells, a
+// macro's: the text defines it as one, or it is an all-capitals name that
+// the text does not define as a function (C's convention).
+func (r *Result) Macro(name string) bool {
+	return r.macros[name] || allCaps(name) && len(r.byName[name]) == 0 && len(r.headers[name]) == 0
 }

@@ -26,7 +26,8 @@ type tok struct {
 // are dropped. Of each conditional, the arms not compiled are blanked and
 // the first undecided arm is read; undecided returns the offset ranges of
 // the undecided arms read (cond.go).
-func blank(src []byte) (out []byte, undecided [][2]int) {
+func blank(src []byte) (out []byte, undecided [][2]int, macros map[string]string) {
+	macros = map[string]string{}
 	out = make([]byte, len(src))
 	copy(out, src)
 	space := func(i, j int) {
@@ -44,6 +45,11 @@ func blank(src []byte) (out []byte, undecided [][2]int) {
 		done  bool // an arm was read: the later ones are blanked
 		outer bool // the whole conditional is inside a blanked arm
 		start int  // the start of the undecided arm being read, or -1
+		// maybe: the current arm is blanked only because an earlier
+		// one was undecided, so the build may compile it (or it is
+		// inside such an arm)
+		maybe bool
+		undec bool // an arm of this conditional was undecided
 	}
 	var conds []*cond
 	skipping := func() bool {
@@ -51,11 +57,15 @@ func blank(src []byte) (out []byte, undecided [][2]int) {
 	}
 	inUndecided := func() bool {
 		for _, c := range conds {
-			if c.start >= 0 {
+			if c.start >= 0 || c.maybe {
 				return true
 			}
 		}
 		return false
+	}
+	// maybeSkipped: the blanked arm being read may be compiled
+	maybeSkipped := func() bool {
+		return len(conds) > 0 && conds[len(conds)-1].maybe
 	}
 	// enter starts reading an arm of c whose condition is v, at offset at
 	enter := func(c *cond, v tri, at int) {
@@ -65,7 +75,7 @@ func blank(src []byte) (out []byte, undecided [][2]int) {
 		case no:
 			c.skip = true
 		default:
-			c.skip, c.done, c.start = false, true, at
+			c.skip, c.done, c.start, c.undec = false, true, at, true
 		}
 	}
 	leave := func(c *cond, at int) {
@@ -109,7 +119,7 @@ func blank(src []byte) (out []byte, undecided [][2]int) {
 				rest = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), d))
 				switch d {
 				case "if", "ifdef", "ifndef":
-					nc := &cond{start: -1, outer: skipping()}
+					nc := &cond{start: -1, outer: skipping(), maybe: maybeSkipped()}
 					if !nc.outer {
 						var v tri
 						switch d {
@@ -140,6 +150,7 @@ func blank(src []byte) (out []byte, undecided [][2]int) {
 					if top.done {
 						leave(top, i)
 						top.skip = true
+						top.maybe = top.undec
 						break
 					}
 					var v tri
@@ -160,12 +171,12 @@ func blank(src []byte) (out []byte, undecided [][2]int) {
 						conds = conds[:len(conds)-1]
 					}
 				case "define", "undef":
-					if skipping() {
+					name := firstWord(rest)
+					if name == "" || skipping() && !maybeSkipped() {
 						break
 					}
-					name := firstWord(rest)
-					if name == "" {
-						break
+					if d == "define" {
+						macros[name] = rest[len(name):]
 					}
 					switch {
 					case inUndecided():
@@ -223,7 +234,7 @@ func blank(src []byte) (out []byte, undecided [][2]int) {
 	for _, c := range conds {
 		leave(c, len(src)) // an unterminated conditional
 	}
-	return out, undecided
+	return out, undecided, macros
 }
 
 var puncts3 = []string{"<<=", ">>=", "..."}

@@ -35,10 +35,11 @@ import (
 // a function named only a prefix and a verb (x_free, on_close) whose one
 // parameter is an untyped void * is read, for a library, as its free of
 // untyped memory (curl_free); when the package defines it, that holds
-// only if the body hands the parameter, on every path, to a function that
-// is a release or reads as one (my_free(void *p) { lib_free(p); }), and
-// not for a callback that merely uses its user data
-// (on_close(void *user_data) { closed++; }).
+// only if the body hands the parameter, on some path, to a function that
+// is a release or reads as one, or to a macro it does not expand
+// (my_free(void *p) { lib_free(p); }, do { free(p); } while (0),
+// RELEASE(p)), and not for a callback that merely uses its user data
+// (on_close(void *user_data) { closed++; notify(user_data); }).
 
 // inferDefined adds to m the releases of the functions the package's C
 // defines, as above.
@@ -64,8 +65,12 @@ func inferDefined(m *Model, fset *token.FileSet, c *cpreamble.Result) {
 				continue
 			}
 			one = true
-			hands = hands && slices.ContainsFunc(fn.Always, func(call cpreamble.ParamCall) bool {
-				return slices.Contains(call.Args, 0) && (IsDestructorName(call.Name) || len(inf.releases(call.Name)) > 0)
+			// anywhere in the body: the body is evidence against the
+			// name only when it hands the parameter to nothing that is,
+			// reads as, or may expand to a release (a loop, a
+			// do-while, a macro the scanner does not expand)
+			hands = hands && slices.ContainsFunc(fn.Passes, func(call cpreamble.ParamCall) bool {
+				return slices.Contains(call.Args, 0) && (IsDestructorName(call.Name) || len(inf.releases(call.Name)) > 0 || c.Macro(call.Name))
 			})
 		}
 		if one {

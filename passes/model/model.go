@@ -41,8 +41,8 @@ type Model struct {
 	counted   map[string]bool // library/kind -> released by counted releases
 	names     sync.Map        // nameKey -> *Entry (nil: none) of the destructor-name rule
 	// handsOn: for the functions of one void * parameter that the
-	// package's own C defines, whether the body passes the parameter on
-	// every path to a function that is or reads as a release (see
+	// package's own C defines, whether the body passes the parameter
+	// to a function that is or reads as a release, or to a macro (see
 	// byName); absent for the others
 	handsOn map[string]bool
 }
