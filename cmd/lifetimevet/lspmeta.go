@@ -32,11 +32,17 @@ import (
 //
 //   - a Go file whose package clause, imports or build constraints (or
 //     embed directives, or, for a test file, the test functions and
-//     examples the generated test main lists) changed, a header that does
-//     not parse, a file added to or removed from a package directory, any
-//     other input (a C file or header, go.mod, go.sum, go.work, vendor's
-//     modules.txt, the go env file, the go command itself): the package is
-//     loaded again, as at open;
+//     examples the generated test main lists) changed, or that go/build
+//     now decides to build, or not, otherwise than before and than the
+//     last load did (build.Context.MatchFile on its content: the text of
+//     a constraint line does not say whether go/build takes it), a header
+//     that does not parse, a file added to or removed from a package
+//     directory, any other input (a C file or header, go.mod, go.sum,
+//     go.work, vendor's modules.txt, the go env file, the go command
+//     itself), a go.mod or go.work that appears or changes in any
+//     directory from a package's up to the root (GOWORK honoured), or the
+//     go.mod of a module go.work uses, or a watched-file event for a
+//     module file: the package is loaded again, as at open;
 //   - a file that imports "C" whose header is unchanged: cgo must
 //     translate it again, so go list -compiled runs on its package alone
 //     (no -deps, no -test: its dependencies' metadata cannot have changed,
