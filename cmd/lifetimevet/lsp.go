@@ -105,6 +105,7 @@ Flags:
 	}
 	if *tags != "" {
 		ls.buildFlags = []string{"-tags=" + *tags}
+		lspBuildTags = strings.Split(*tags, ",")
 	}
 	ls.handler = protocol.Handler{
 		Initialize:  ls.initialize,
@@ -244,8 +245,13 @@ type langServer struct {
 	// of its packages, and of every package they import, directly or not
 	paths   map[string][]string
 	imports map[string]map[string]bool
-	// by package directory analysed: its last load (lspmeta.go)
-	meta map[string]*lspMeta
+	// by package directory analysed: its last load (lspmeta.go); a
+	// load's metadata is reused only while metaGen is the one it was made
+	// at (a watched-file event for a module file moves it on), and
+	// metaWhy says why it moved
+	meta    map[string]*lspMeta
+	metaGen int
+	metaWhy string
 	// The package directories to analyse, in order, each once: a save
 	// that arrives while its package is being analysed queues one more
 	// analysis, however many saves arrive meanwhile. One worker takes

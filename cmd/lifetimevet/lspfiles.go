@@ -138,22 +138,42 @@ func inTree(name, root string) bool {
 
 // docChanged follows a new text of the open document name. Its withheld
 // diagnostics are published once its text is the analysed one again. A
-// text that is the file on disk when the disk is not what was analysed
-// (the editor reloaded a file changed outside it: a branch switch, a
-// pull, a generator) is analysed, as a save would be. ls.mu is held.
+// text that is the file on disk when the disk is not what the last
+// analysis of its directory saw (the editor reloaded a file changed
+// outside it: a branch switch, a pull, a generator) is analysed, as a
+// save would be; so is a Go file that analysis did not read (one that a
+// build constraint excluded, and a change on disk may bring in), unless
+// its load saw this text. ls.mu is held.
 func (ls *langServer) docChanged(notify glsp.NotifyFunc, name string, d *lspDoc) {
-	p := ls.pubs[name]
-	if p == nil || !p.known || d.text == nil {
+	if d.text == nil {
 		return
 	}
-	if p.withheld {
+	p := ls.pubs[name]
+	if p != nil && p.known && p.withheld {
 		if sha256.Sum256(d.text) == p.sum {
 			ls.show(notify, name, p, p.pending)
 			return
 		}
 	}
+	// what the last analysis of the directory saw of the file: the
+	// content the driver read, or else the one its load's snapshot
+	// recorded (none: the file was not part of it)
+	var seen [sha256.Size]byte
+	known := false
+	switch {
+	case p != nil && p.known:
+		seen, known = p.sum, true
+	case p == nil && strings.HasSuffix(name, ".go"):
+		if m := ls.meta[filepath.Dir(name)]; m != nil {
+			if st, ok := m.snap.files[name]; ok && st.exists {
+				seen, known = st.sum, true
+			}
+		}
+	default:
+		return
+	}
 	// (the size first: a keystroke changes it, most of the time)
-	if fi, err := os.Stat(name); err != nil || fi.Size() != int64(len(d.text)) || sha256.Sum256(d.text) == p.sum {
+	if fi, err := os.Stat(name); err != nil || fi.Size() != int64(len(d.text)) || known && sha256.Sum256(d.text) == seen {
 		return
 	}
 	if disk, err := os.ReadFile(name); err != nil || !bytes.Equal(disk, d.text) {
@@ -250,6 +270,12 @@ func (ls *langServer) filesChanged(notify glsp.NotifyFunc, names []string) {
 		}
 		if kind == allInputs {
 			all = true
+			if slices.Contains(moduleFiles, filepath.Base(name)) {
+				// what a package is, and where, may have changed in
+				// ways no snapshot records: no metadata is reused
+				ls.metaGen++
+				ls.metaWhy = name + " changed on disk (a watched-file event)"
+			}
 			continue
 		}
 		dir := filepath.Dir(name)

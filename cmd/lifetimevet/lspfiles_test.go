@@ -402,3 +402,57 @@ func TestLSPDirtyDocument(t *testing.T) {
 		t.Errorf("p.go, saved with 3 more lines: %+v, want the finding at line 26", ds)
 	}
 }
+
+// TestLSPReloadExcluded, with a client that does not take watched-file
+// registration: an open document that a build constraint excluded from
+// the last analysis (nothing was published for it) and that the editor
+// reloads from disk without the constraint (a didChange whose text is the
+// file on disk, no save) is analysed, as a save would be; a reload of the
+// text the last load saw is not.
+func TestLSPReloadExcluded(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	const bad = "package p\n\nfunc Bad() {\n\th := New()\n\th.Close()\n\th.Close()\n}\n"
+	writeFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/excl\n\ngo 1.22\n",
+		"p/p.go": `package p
+
+/*
+#include <stdlib.h>
+typedef struct obj { int x; } obj;
+static obj *obj_new(void) { return calloc(1, sizeof(obj)); }
+static void obj_free(obj *o) { free(o); }
+*/
+import "C"
+
+type H struct{ o *C.obj }
+
+func New() *H { return &H{C.obj_new()} }
+
+func (h *H) Close() { C.obj_free(h.o) }
+`,
+		"p/x.go": "//go:build ignore\n\n" + bad,
+	})
+	pfile, xfile := filepath.Join(dir, "p", "p.go"), filepath.Join(dir, "p", "x.go")
+	c := startLSPEnv(t, bin, dir, "LIFETIMEVET_CACHE="+t.TempDir())
+	initialize(t, c, dir)
+	didOpen(t, c, pfile)
+	didOpen(t, c, xfile)
+	if ds := c.waitN(t, fileURI(pfile), 1); len(ds) != 0 {
+		t.Fatalf("p.go with x.go excluded: %+v", ds)
+	}
+	// (the open of x.go queued p again while p was analysed, or not)
+	time.Sleep(2 * time.Second)
+	n := c.counts(pfile)[pfile]
+	// reloaded as the load saw it: nothing to analyse
+	didChangeWhole(t, c, xfile, 2, "//go:build ignore\n\n"+bad)
+	// a branch switch removes the constraint on disk; the editor reloads
+	writeFiles(t, dir, map[string]string{"p/x.go": bad})
+	didChangeWhole(t, c, xfile, 3, bad)
+	if ds := c.waitN(t, fileURI(pfile), n+1); len(ds) != 1 || ds[0].Code != "doublerelease" {
+		t.Errorf("x.go reloaded from disk without its constraint: p.go has %+v, want its doublerelease", ds)
+	}
+	if ds := c.waitN(t, fileURI(xfile), 1); len(ds) != 0 {
+		t.Errorf("x.go: %+v, want an empty list", ds)
+	}
+}

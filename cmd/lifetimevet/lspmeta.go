@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
+	"io"
 	"maps"
 	"os"
 	"os/exec"
@@ -16,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/lifetimevet/lifetimevet/internal/driver"
@@ -29,11 +32,17 @@ import (
 //
 //   - a Go file whose package clause, imports or build constraints (or
 //     embed directives, or, for a test file, the test functions and
-//     examples the generated test main lists) changed, a header that does
-//     not parse, a file added to or removed from a package directory, any
-//     other input (a C file or header, go.mod, go.sum, go.work, vendor's
-//     modules.txt, the go env file, the go command itself): the package is
-//     loaded again, as at open;
+//     examples the generated test main lists) changed, or that go/build
+//     now decides to build, or not, otherwise than before and than the
+//     last load did (build.Context.MatchFile on its content: the text of
+//     a constraint line does not say whether go/build takes it), a header
+//     that does not parse, a file added to or removed from a package
+//     directory, any other input (a C file or header, go.mod, go.sum,
+//     go.work, vendor's modules.txt, the go env file, the go command
+//     itself), a go.mod or go.work that appears or changes in any
+//     directory from a package's up to the root (GOWORK honoured), or the
+//     go.mod of a module go.work uses, or a watched-file event for a
+//     module file: the package is loaded again, as at open;
 //   - a file that imports "C" whose header is unchanged: cgo must
 //     translate it again, so go list -compiled runs on its package alone
 //     (no -deps, no -test: its dependencies' metadata cannot have changed,
@@ -59,6 +68,7 @@ type lspMeta struct {
 	snap     *lspSnapshot        // the files, as they were before go list ran
 	overlay  driver.Overlay      // goOverlay's, at that load
 	reusable string              // why the metadata may not be reused, or ""
+	gen      int                 // langServer.metaGen when the load began
 }
 
 // An lspSnapshot is the state of the files a load rests on.
@@ -75,6 +85,11 @@ type lspState struct {
 	parsed bool              // a Go file whose header parses
 	head   [sha256.Size]byte // its digest (see goHeader)
 	cgo    bool              // it imports "C"
+	// go/build's decision for a Go file: whether it matches the build
+	// context (its name and its build constraints, as go/build reads
+	// them: only outside /* */, a plus-build line only before a blank
+	// line)
+	built bool
 }
 
 // sourceExts are the extensions of the files the go command makes a
@@ -134,6 +149,72 @@ func (s *lspSnapshot) add(dirs, extra []string) {
 			s.files[name] = fileState(name)
 		}
 	}
+	s.addModuleFiles(dirs)
+}
+
+// addModuleFiles records the files that decide which module and which
+// workspace each of dirs is in, present or not (a file that appears is a
+// change as much as one that changes): the go.mod of every directory from
+// it up to the root (a go.mod created in a package's directory makes it a
+// module of its own; one created above may take it into another), the
+// go.work the go command would look for there (each directory's unless
+// GOWORK names one or is "off") with its go.work.sum, and the go.mod and
+// go.sum of every module a recorded go.work uses (its replace directives
+// apply to the workspace, whether or not a loaded package is in it).
+func (s *lspSnapshot) addModuleFiles(dirs []string) {
+	record := func(name string) lspState {
+		st, ok := s.files[name]
+		if !ok {
+			st = fileState(name)
+			s.files[name] = st
+		}
+		return st
+	}
+	var works []string
+	gowork := os.Getenv("GOWORK")
+	switch gowork {
+	case "", "auto", "off":
+	default:
+		works = append(works, gowork)
+	}
+	for _, dir := range dirs {
+		for d := dir; ; d = filepath.Dir(d) {
+			record(filepath.Join(d, "go.mod"))
+			if gowork == "" || gowork == "auto" {
+				works = append(works, filepath.Join(d, "go.work"))
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	parsed := map[string]bool{}
+	for _, w := range works {
+		if parsed[w] {
+			continue
+		}
+		parsed[w] = true
+		record(w + ".sum")
+		if st := record(w); !st.exists {
+			continue
+		}
+		data, err := os.ReadFile(w)
+		if err != nil {
+			continue
+		}
+		wf, err := modfile.ParseWork(w, data, nil)
+		if err != nil {
+			continue // (the go command fails: its next change is seen)
+		}
+		for _, u := range wf.Use {
+			mdir := u.Path
+			if !filepath.IsAbs(mdir) {
+				mdir = filepath.Join(filepath.Dir(w), mdir)
+			}
+			record(filepath.Join(mdir, "go.mod"))
+			record(filepath.Join(mdir, "go.sum"))
+		}
+	}
 }
 
 func fileState(name string) lspState {
@@ -154,8 +235,33 @@ func fileState(name string) lspState {
 	if strings.HasSuffix(name, ".go") {
 		st.goFile = true
 		st.head, st.cgo, st.parsed = goHeader(src, strings.HasSuffix(name, "_test.go"))
+		st.built = buildMatch(name, src)
 	}
 	return st
+}
+
+// lspBuildTags are the -tags of the language server's loads.
+var lspBuildTags []string
+
+// buildMatch reports whether go/build's context of the loads (the
+// default one, with the -tags of the server and of GOFLAGS) builds the
+// Go file name whose content is src. It is go/build's own reading of the
+// header: the text of a constraint line says nothing of whether go/build
+// takes it (a go:build line inside a block comment is not one, nor a
+// plus-build line with no blank line after it).
+func buildMatch(name string, src []byte) bool {
+	ctx := build.Default
+	ctx.BuildTags = slices.Clone(lspBuildTags)
+	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+		if v, ok := strings.CutPrefix(f, "-tags="); ok {
+			ctx.BuildTags = append(ctx.BuildTags, strings.Split(v, ",")...)
+		} else if v, ok := strings.CutPrefix(f, "--tags="); ok {
+			ctx.BuildTags = append(ctx.BuildTags, strings.Split(v, ",")...)
+		}
+	}
+	ctx.OpenFile = func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(src)), nil }
+	ok, err := ctx.MatchFile(filepath.Dir(name), filepath.Base(name))
+	return ok && err == nil
 }
 
 // goHeader returns the digest of what the go command reads of a Go file
@@ -261,6 +367,8 @@ func (s *lspSnapshot) diff() (lspChange, *lspSnapshot) {
 			c.reload = "the header of " + name + " does not parse"
 		case old.head != cur.head:
 			c.reload = "the package clause, imports or build constraints of " + name + " changed"
+		case old.built != cur.built:
+			c.reload = "go/build's decision to build " + name + " changed"
 		case old.cgo || cur.cgo:
 			c.cgo = append(c.cgo, name)
 		default:
@@ -438,6 +546,7 @@ func (ls *langServer) load(cfg *packages.Config) (pkgs []*packages.Package, over
 	dir := cfg.Dir
 	ls.mu.Lock()
 	m := ls.meta[dir]
+	gen, genWhy := ls.metaGen, ls.metaWhy
 	ls.mu.Unlock()
 	reason := "first analysis"
 	var before *lspSnapshot
@@ -446,15 +555,23 @@ func (ls *langServer) load(cfg *packages.Config) (pkgs []*packages.Package, over
 		case m.reusable != "":
 			reason = m.reusable
 			before = takeSnapshot([]string{dir}, nil)
+		case m.gen != gen:
+			reason = genWhy
+			before = takeSnapshot([]string{dir}, nil)
 		default:
 			change, now := m.snap.diff()
 			before = now
+			if change.reload == "" {
+				change.reload = membershipChanged(m.roots, now, slices.Concat(change.cgo, change.plain))
+			}
 			switch {
 			case change.reload != "":
 				reason = change.reload
 			case len(change.cgo) == 0:
 				// the content of Go files alone: the metadata holds
+				ls.mu.Lock()
 				m.snap = now
+				ls.mu.Unlock()
 				how = "kept, no go command"
 				if len(change.plain) > 0 {
 					how += " (" + shortNames(dir, change.plain) + " changed)"
@@ -464,7 +581,9 @@ func (ls *langServer) load(cfg *packages.Config) (pkgs []*packages.Package, over
 				t0 := time.Now()
 				roots, paths, why := ls.refreshCgo(cfg, m.roots, change.cgo)
 				if why == "" {
+					ls.mu.Lock()
 					m.roots, m.snap = roots, now
+					ls.mu.Unlock()
 					return cloneGraph(m.roots), m.overlay, fmt.Sprintf("cgo output of %s refreshed (%s changed) by go list -compiled -find in %.1fs", strings.Join(paths, ", "), shortNames(dir, change.cgo), time.Since(t0).Seconds()), nil
 				}
 				reason = why
@@ -487,11 +606,33 @@ func (ls *langServer) load(cfg *packages.Config) (pkgs []*packages.Package, over
 	// the files the load may have seen changed after the snapshot
 	// before it: the next save compares with that one
 	before.add(dirs, extra)
-	nm := &lspMeta{roots: pkgs, snap: before, overlay: overlay, reusable: notReusable(pkgs, overlay)}
+	nm := &lspMeta{roots: pkgs, snap: before, overlay: overlay, reusable: notReusable(pkgs, overlay), gen: gen}
 	ls.mu.Lock()
 	ls.meta[dir] = nm
 	ls.mu.Unlock()
 	return cloneGraph(pkgs), overlay, how, nil
+}
+
+// membershipChanged says which of the changed Go files names go/build now
+// decides to build, or not, otherwise than the last load did (it listed
+// the file among a package's Go files, or among its ignored ones), or "".
+func membershipChanged(roots []*packages.Package, now *lspSnapshot, names []string) string {
+	in, out := map[string]bool{}, map[string]bool{}
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		for _, f := range p.GoFiles {
+			in[f] = true
+		}
+		for _, f := range p.IgnoredFiles {
+			out[f] = true
+		}
+	})
+	for _, name := range names {
+		built := now.files[name].built
+		if built && out[name] && !in[name] || !built && in[name] {
+			return "go/build's decision to build " + name + " is not the last load's"
+		}
+	}
+	return ""
 }
 
 func shortNames(dir string, names []string) string {
