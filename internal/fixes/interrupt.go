@@ -20,8 +20,20 @@ var temps struct {
 // called.
 func trackTemp(name string) (done func()) {
 	temps.once.Do(func() {
+		// a signal the process ignores (nohup's SIGHUP, a background
+		// job's SIGINT) stays ignored: catching it would make it stop
+		// the run
+		var sigs []os.Signal
+		for _, sig := range stopSignals {
+			if !signal.Ignored(sig) {
+				sigs = append(sigs, sig)
+			}
+		}
+		if len(sigs) == 0 {
+			return
+		}
 		c := make(chan os.Signal, 1)
-		signal.Notify(c, stopSignals...)
+		signal.Notify(c, sigs...)
 		go func() {
 			sig := <-c
 			temps.Lock()
@@ -29,7 +41,7 @@ func trackTemp(name string) (done func()) {
 				os.Remove(n)
 			}
 			temps.Unlock()
-			signal.Reset(stopSignals...)
+			signal.Reset(sigs...)
 			reraise(sig)
 		}()
 	})

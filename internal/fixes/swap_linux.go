@@ -15,12 +15,15 @@ import (
 // the two names in one step and checking what was exchanged out
 // (WriteFileIf). It removes tmp, or says where a content it could not
 // put back is.
-func swapIn(tmp, real string, old []byte) error {
+// untrack is called just before the exchange: from then on the name may
+// hold the old content, which a signal must not remove.
+func swapIn(tmp, real string, old []byte, untrack func()) error {
 	ours, err := os.Stat(tmp)
 	if err != nil {
 		os.Remove(tmp)
 		return unwrapPath(err)
 	}
+	untrack()
 	err = unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, real, unix.RENAME_EXCHANGE)
 	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.EOPNOTSUPP) {
 		return renameIf(tmp, real, old) // a system or file system that cannot exchange

@@ -87,11 +87,13 @@ func writeFile(name string, old, data []byte) error {
 	if _, err := tmp.Write(data); err != nil {
 		return unwrapPath(err)
 	}
-	if err := tmp.Chmod(fi.Mode() & (os.ModePerm | os.ModeSetuid | os.ModeSetgid | os.ModeSticky)); err != nil {
-		return fmt.Errorf("giving the new content the file's mode: %w", unwrapPath(err))
-	}
+	// the owner first: a change of owner clears the setuid and setgid
+	// bits, which the mode then sets
 	if err := keepOwner(tmp, fi); err != nil {
 		return err
+	}
+	if err := tmp.Chmod(fi.Mode() & (os.ModePerm | os.ModeSetuid | os.ModeSetgid | os.ModeSticky)); err != nil {
+		return fmt.Errorf("giving the new content the file's mode: %w", unwrapPath(err))
 	}
 	if err := keepXattrs(tmp, real); err != nil {
 		return err
@@ -107,8 +109,7 @@ func writeFile(name string, old, data []byte) error {
 			beforeSwap()
 		}
 		done = true // swapIn removes the temporary file, unless it says where it is
-		untrack()
-		if err := swapIn(tmp.Name(), real, old); err != nil {
+		if err := swapIn(tmp.Name(), real, old, untrack); err != nil {
 			return err
 		}
 		syncDir(dir)

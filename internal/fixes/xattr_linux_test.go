@@ -27,3 +27,25 @@ func TestKeepsXattrs(t *testing.T) {
 		t.Errorf("attribute after the fix: %q, %v; want kept", buf[:max(n, 0)], err)
 	}
 }
+
+// TestKeepsSetuid: a file of another owner keeps its setuid bit (a change
+// of owner clears it, so the mode is set after the owner).
+func TestKeepsSetuid(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs to give a file another owner")
+	}
+	dir := t.TempDir()
+	name := filepath.Join(dir, "p.go")
+	os.WriteFile(name, []byte("old\n"), 0o644)
+	if err := os.Chown(name, 65534, 65534); err != nil {
+		t.Skip(err)
+	}
+	os.Chmod(name, 0o755|os.ModeSetuid)
+	if err := WriteFileIf(name, []byte("old\n"), []byte("fixed\n")); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(name)
+	if fi.Mode()&os.ModeSetuid == 0 || fi.Mode().Perm() != 0o755 {
+		t.Errorf("mode after the fix %v, want -rwsr-xr-x", fi.Mode())
+	}
+}

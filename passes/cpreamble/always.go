@@ -38,7 +38,7 @@ type ParamCall struct {
 // Everything the reading does not understand ends it: the result is the
 // calls certainly made, never more.
 func (p *parser) always(fn *Func, start, end int) []ParamCall {
-	w := &alwaysWalk{p: p, fn: fn, params: map[string]int{}, written: map[string]bool{}}
+	w := &alwaysWalk{p: p, fn: fn, params: map[string]int{}, written: map[string]bool{}, start: start, end: end}
 	for i, name := range fn.Params {
 		if name != "" {
 			w.params[name] = i
@@ -55,6 +55,9 @@ type alwaysWalk struct {
 	written map[string]bool
 	out     []ParamCall
 	stopped bool
+	// the body's extent, and the function pointers it declares
+	start, end int
+	ptrs       map[string]bool
 }
 
 // block reads the statements of toks[start:end]; guard, when not nil, is
@@ -315,6 +318,11 @@ func (w *alwaysWalk) onceDo(i, end int) int {
 		return 0
 	}
 	close := match(toks, i+1)
+	for _, t := range toks[i+2 : close] {
+		if t.kind == ident && (t.text == "break" || t.text == "continue") {
+			return 0 // it can leave S part way: a loop after all
+		}
+	}
 	j := close + 1
 	if j+4 < end+1 && j+4 <= len(toks)-1 && toks[j].text == "while" && toks[j+1].text == "(" && toks[j+3].text == ")" && toks[j+4].text == ";" {
 		if n, err := strconv.ParseUint(strings.TrimRight(toks[j+2].text, "uUlL"), 0, 64); err == nil && n == 0 && toks[j+2].kind == number {
@@ -346,8 +354,11 @@ func (w *alwaysWalk) callStmt(start, semi int, guard map[int]bool) {
 	if !w.p.decided(toks[i].off) {
 		return // under a condition the build may not compile (cond.go)
 	}
-	if _, local := w.params[toks[i].text]; local || w.fn.locals[toks[i].text] {
+	if _, local := w.params[toks[i].text]; local || w.fn.locals[toks[i].text] || w.pointerDecl(toks[i].text) {
 		return // a function pointer the function was given or holds, not the function of that name
+	}
+	if _, ok := w.p.macros[toks[i].text]; ok {
+		return // a macro the text defines (#define free(x) ...): not the function
 	}
 	c := ParamCall{Name: toks[i].text, Pos: w.p.file.pos(toks[i].off)}
 	if cl > i+2 {
@@ -425,4 +436,19 @@ func (w *alwaysWalk) noteWrites(start, end int) {
 			w.written[t.text] = true
 		}
 	}
+}
+
+// pointerDecl reports whether the function's body declares a function
+// pointer named name: (*name) in a declaration, void (*free)(void *) = f.
+func (w *alwaysWalk) pointerDecl(name string) bool {
+	if w.ptrs == nil {
+		w.ptrs = map[string]bool{}
+		toks := w.p.toks
+		for i := w.start; i+3 < w.end; i++ {
+			if toks[i].text == "(" && toks[i+1].text == "*" && toks[i+2].kind == ident && toks[i+3].text == ")" {
+				w.ptrs[toks[i+2].text] = true
+			}
+		}
+	}
+	return w.ptrs[name]
 }

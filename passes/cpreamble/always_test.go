@@ -57,10 +57,15 @@ func TestAlways(t *testing.T) {
 		{"CHECK_OR_BAIL(o); free(o);", ""}, // a macro from a header
 		{"longjmp(env, 1); free(o);", ""},
 		{"exit(1); free(o);", ""},
-		{"\n#define LOG(x) log_it(x)\nLOG(n); free(o);", "LOG(1) free(0)"}, // a macro that cannot leave
+		{"\n#define LOG(x) log_it(x)\nLOG(n); free(o);", "free(0)"}, // a macro that cannot leave, and is no call
 		// do { S } while (0) runs S once
 		{"do { free(o); } while (0);", "free(0)"},
 		{"do { free(o); } while (n);", ""},
+		{"do { if (n) break; free(o); } while (0);", ""},
+		{"do { if (n) continue; free(o); } while (0);", ""},
+		// free redefined by the text, or a local function pointer
+		{"\n#define free(x) ((void)(x))\nfree(o);", ""},
+		{"void (*free)(void *) = keep; free(o);", ""},
 		// not one call
 		{"free(o) + 1;", ""},
 		{"n = a(o) ? b(o) : 0;", ""},
