@@ -283,7 +283,7 @@ func (w *alwaysWalk) opaque(start, end int) bool {
 		if t.kind != ident {
 			continue
 		}
-		if body, ok := w.p.macros[t.text]; ok {
+		if body, ok := macroAt(w.p.macros[t.text], t.off); ok {
 			if leaves(tokenize([]byte(body))) || strings.Contains(body, "break") || strings.Contains(body, "continue") {
 				return true
 			}
@@ -318,10 +318,18 @@ func (w *alwaysWalk) onceDo(i, end int) int {
 		return 0
 	}
 	close := match(toks, i+1)
-	for _, t := range toks[i+2 : close] {
-		if t.kind == ident && (t.text == "break" || t.text == "continue") {
-			return 0 // it can leave S part way: a loop after all
+	// a break or continue of the do itself (not of a loop or switch
+	// inside it) can leave S part way: a loop after all
+	for k := i + 2; k < close; {
+		t := toks[k]
+		switch {
+		case t.kind == ident && (t.text == "for" || t.text == "while" || t.text == "switch" || t.text == "do"):
+			k = w.skipStmt(k, close)
+			continue
+		case t.kind == ident && (t.text == "break" || t.text == "continue"):
+			return 0
 		}
+		k++
 	}
 	j := close + 1
 	if j+4 < end+1 && j+4 <= len(toks)-1 && toks[j].text == "while" && toks[j+1].text == "(" && toks[j+3].text == ")" && toks[j+4].text == ";" {
@@ -357,10 +365,18 @@ func (w *alwaysWalk) callStmt(start, semi int, guard map[int]bool) {
 	if _, local := w.params[toks[i].text]; local || w.fn.locals[toks[i].text] || w.pointerDecl(toks[i].text) {
 		return // a function pointer the function was given or holds, not the function of that name
 	}
-	if _, ok := w.p.macros[toks[i].text]; ok {
-		return // a macro the text defines (#define free(x) ...): not the function
+	name := toks[i].text
+	if body, ok := macroAt(w.p.macros[name], toks[i].off); ok {
+		// a macro the text defines: the call is of the function it
+		// renames (#define free(x) my_free(x), #define free my_free),
+		// or of none (#define free(x) ((void)(x)))
+		target, ok := renames(body)
+		if !ok {
+			return
+		}
+		name = target
 	}
-	c := ParamCall{Name: toks[i].text, Pos: w.p.file.pos(toks[i].off)}
+	c := ParamCall{Name: name, Pos: w.p.file.pos(toks[i].off)}
 	if cl > i+2 {
 		for _, arg := range splitTop(toks[i+2:cl], ",") {
 			c.Args = append(c.Args, w.argParam(arg, guard))
@@ -451,4 +467,33 @@ func (w *alwaysWalk) pointerDecl(name string) bool {
 		}
 	}
 	return w.ptrs[name]
+}
+
+// renames returns the function a macro's replacement (what follows its
+// name in the #define) calls with its parameters unchanged: "(x) f(x)"
+// and " f" rename f; anything else renames nothing.
+func renames(body string) (string, bool) {
+	toks := tokenize([]byte(body))
+	if len(toks) == 1 && toks[0].kind == ident {
+		return toks[0].text, true // #define free my_free
+	}
+	if len(toks) < 3 || toks[0].text != "(" {
+		return "", false
+	}
+	cl := match(toks, 0)
+	params := toks[1:cl]
+	rest := toks[cl+1:]
+	if len(rest) < 3 || rest[0].kind != ident || rest[1].text != "(" || match(rest, 1) != len(rest)-1 {
+		return "", false
+	}
+	args := rest[2 : len(rest)-1]
+	if len(args) != len(params) {
+		return "", false
+	}
+	for k := range args {
+		if args[k].text != params[k].text {
+			return "", false
+		}
+	}
+	return rest[0].text, true // #define free(x) my_free(x)
 }

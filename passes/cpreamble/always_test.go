@@ -57,7 +57,7 @@ func TestAlways(t *testing.T) {
 		{"CHECK_OR_BAIL(o); free(o);", ""}, // a macro from a header
 		{"longjmp(env, 1); free(o);", ""},
 		{"exit(1); free(o);", ""},
-		{"\n#define LOG(x) log_it(x)\nLOG(n); free(o);", "free(0)"}, // a macro that cannot leave, and is no call
+		{"\n#define LOG(x) log_it(x)\nLOG(n); free(o);", "log_it(1) free(0)"}, // a macro that cannot leave: the call of what it renames
 		// do { S } while (0) runs S once
 		{"do { free(o); } while (0);", "free(0)"},
 		{"do { free(o); } while (n);", ""},
@@ -65,6 +65,10 @@ func TestAlways(t *testing.T) {
 		{"do { if (n) continue; free(o); } while (0);", ""},
 		// free redefined by the text, or a local function pointer
 		{"\n#define free(x) ((void)(x))\nfree(o);", ""},
+		{"\n#define free(x) my_free(x)\nfree(o);", "my_free(0)"},
+		{"\n#define free my_free\nfree(o);", "my_free(0)"},
+		{"do { for (;;) { if (n) break; } free(o); } while (0);", "free(0)"},
+		{"do { switch (n) { case 1: break; } free(o); } while (0);", "free(0)"},
 		{"void (*free)(void *) = keep; free(o);", ""},
 		// not one call
 		{"free(o) + 1;", ""},
@@ -100,5 +104,17 @@ func TestAlwaysFuncParam(t *testing.T) {
 	r := parseString(t, "static void done(void *p, void (*free)(void *)) { free(p); }")
 	if len(r.Funcs) != 1 || len(r.Funcs[0].Always) != 0 {
 		t.Errorf("always %+v, want none", r.Funcs[0].Always)
+	}
+}
+
+// A macro applies from its #define to its #undef: my_free's own free is
+// libc's; h's is my_free; after the #undef it is libc's again.
+func TestAlwaysMacroScope(t *testing.T) {
+	r := parseString(t, "static void my_free(void *q) { free(q); }\n#define free(x) my_free(x)\nstatic void h(void *p) { free(p); }\n#undef free\nstatic void g(void *p) { free(p); }\n")
+	want := map[string]string{"my_free": "free", "h": "my_free", "g": "free"}
+	for _, fn := range r.Funcs {
+		if len(fn.Always) != 1 || fn.Always[0].Name != want[fn.Name] {
+			t.Errorf("%s: always %+v, want one call of %s", fn.Name, fn.Always, want[fn.Name])
+		}
 	}
 }

@@ -14,7 +14,7 @@ type parser struct {
 	undecided [][2]int
 	// macros are the macros the text #defines, with what follows the
 	// name (parameters and replacement)
-	macros map[string]string
+	macros map[string][]macroDef
 }
 
 // decided reports whether the token at offset off is in code the build

@@ -26,8 +26,8 @@ type tok struct {
 // are dropped. Of each conditional, the arms not compiled are blanked and
 // the first undecided arm is read; undecided returns the offset ranges of
 // the undecided arms read (cond.go).
-func blank(src []byte) (out []byte, undecided [][2]int, macros map[string]string) {
-	macros = map[string]string{}
+func blank(src []byte) (out []byte, undecided [][2]int, macros map[string][]macroDef) {
+	macros = map[string][]macroDef{}
 	out = make([]byte, len(src))
 	copy(out, src)
 	space := func(i, j int) {
@@ -175,9 +175,7 @@ func blank(src []byte) (out []byte, undecided [][2]int, macros map[string]string
 					if name == "" || skipping() && !maybeSkipped() {
 						break
 					}
-					if d == "define" {
-						macros[name] = rest[len(name):]
-					}
+					macros[name] = append(macros[name], macroDef{off: i, body: rest[len(name):], undef: d == "undef"})
 					switch {
 					case inUndecided():
 						delete(ms, name) // defined or not, the scanner cannot tell
@@ -412,4 +410,25 @@ func guards(rest []byte, name string) bool {
 		return ok && name != "" && firstWord(string(d)) == name && len(d) > 0 && (d[0] == ' ' || d[0] == '\t')
 	}
 	return false
+}
+
+// A macroDef is a #define (or #undef) of a macro, at offset off of the
+// text.
+type macroDef struct {
+	off   int
+	body  string // what follows the name: parameters and replacement
+	undef bool
+}
+
+// macroAt returns the replacement of macro name in effect at offset off
+// (the last #define before it, unless an #undef came after that).
+func macroAt(defs []macroDef, off int) (string, bool) {
+	body, ok := "", false
+	for _, d := range defs {
+		if d.off >= off {
+			break
+		}
+		body, ok = d.body, !d.undef
+	}
+	return body, ok
 }
