@@ -388,17 +388,7 @@ func (w *alwaysWalk) callStmt(start, semi int, guard map[int]bool) {
 // argParam returns the parameter that the argument arg is, through casts
 // and parentheses, or -1.
 func (w *alwaysWalk) argParam(arg []tok, guard map[int]bool) int {
-	for {
-		n := skipCasts(arg, 0, len(arg))
-		arg = arg[n:]
-		if len(arg) >= 2 && arg[0].text == "(" && match(arg, 0) == len(arg)-1 {
-			arg = arg[1 : len(arg)-1]
-			continue
-		}
-		if n == 0 {
-			break
-		}
-	}
+	arg = unwrapArg(arg)
 	if len(arg) != 1 || arg[0].kind != ident || w.written[arg[0].text] {
 		return -1
 	}
@@ -496,4 +486,20 @@ func renames(body string) (string, bool) {
 		}
 	}
 	return rest[0].text, true // #define free(x) my_free(x)
+}
+
+// unwrapArg returns an argument without the casts and parentheses around
+// it: (void *)(h) is h.
+func unwrapArg(arg []tok) []tok {
+	for {
+		n := skipCasts(arg, 0, len(arg))
+		arg = arg[n:]
+		if len(arg) >= 2 && arg[0].text == "(" && match(arg, 0) == len(arg)-1 {
+			arg = arg[1 : len(arg)-1]
+			continue
+		}
+		if n == 0 {
+			return arg
+		}
+	}
 }

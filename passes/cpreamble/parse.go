@@ -558,17 +558,7 @@ func (p *parser) passes(fn *Func, start, end int) []ParamCall {
 		if cl > i+2 {
 			for _, arg := range splitTop(toks[i+2:min(cl, end)], ",") {
 				idx := -1
-				for {
-					n := skipCasts(arg, 0, len(arg))
-					arg = arg[n:]
-					if len(arg) >= 2 && arg[0].text == "(" && match(arg, 0) == len(arg)-1 {
-						arg = arg[1 : len(arg)-1]
-						continue
-					}
-					if n == 0 {
-						break
-					}
-				}
+				arg = unwrapArg(arg)
 				if len(arg) == 1 && arg[0].kind == ident {
 					if j, ok := params[arg[0].text]; ok {
 						idx = j
