@@ -186,32 +186,7 @@ func TestLSPWatchedFiles(t *testing.T) {
 
 // finalizerPackage is a package whose finalizer frees the C object during
 // the C call of Use (the object's last use is the call's argument).
-const finalizerPackage = `package p
-
-/*
-#include <stdlib.h>
-typedef struct obj { int x; } obj;
-static obj *obj_new(void) { return calloc(1, sizeof(obj)); }
-static void obj_free(obj *o) { free(o); }
-static int obj_use(obj *o) { return o->x; }
-*/
-import "C"
-
-import "runtime"
-
-type T struct{ o *C.obj }
-
-func New() *T {
-	t := &T{C.obj_new()}
-	runtime.SetFinalizer(t, func(t *T) { C.obj_free(t.o) })
-	return t
-}
-
-func (t *T) Use() int {
-	n := C.obj_use(t.o)
-	return int(n)
-}
-`
+const finalizerPackage = finPreamble + "\nfunc (t *T) Use() int {\n\tn := C.obj_use(t.o)\n\treturn int(n)\n}\n"
 
 // keptAlive is finalizerPackage fixed.
 var keptAlive = strings.Replace(finalizerPackage, "\treturn int(n)\n}", "\truntime.KeepAlive(t)\n\treturn int(n)\n}", 1)
