@@ -9,7 +9,10 @@ import (
 // The temporary files being written, removed if the process is stopped by
 // a signal while one exists (SIGINT, SIGTERM, SIGHUP): a -fix run killed
 // between writing the new content and putting it in place leaves nothing
-// beside the user's files.
+// beside the user's files. The lock is also held while a temporary file
+// takes a file's place (placing), so a signal then waits until the name
+// holds either the run's own content, removed, or nothing; the handler
+// keeps it until the process ends, so no other file is put in place.
 var temps struct {
 	sync.Mutex
 	names map[string]bool
@@ -36,11 +39,10 @@ func trackTemp(name string) (done func()) {
 		signal.Notify(c, sigs...)
 		go func() {
 			sig := <-c
-			temps.Lock()
+			temps.Lock() // held until the process ends
 			for n := range temps.names {
 				os.Remove(n)
 			}
-			temps.Unlock()
 			signal.Reset(sigs...)
 			reraise(sig)
 		}()
@@ -56,4 +58,16 @@ func trackTemp(name string) (done func()) {
 		delete(temps.names, name)
 		temps.Unlock()
 	}
+}
+
+// placing runs put, which puts the temporary file name in a file's place
+// (or removes it), with no signal handled meanwhile: between an exchange
+// and its check the name holds the file's old content, which the handler
+// must neither remove nor leave behind. When put returns the name is no
+// longer tracked: whatever it holds then, put has removed or named it.
+func placing(name string, put func() error) error {
+	temps.Lock()
+	defer temps.Unlock()
+	delete(temps.names, name)
+	return put()
 }

@@ -15,15 +15,17 @@ import (
 // the two names in one step and checking what was exchanged out
 // (WriteFileIf). It removes tmp, or says where a content it could not
 // put back is.
-// untrack is called just before the exchange: from then on the name may
-// hold the old content, which a signal must not remove.
-func swapIn(tmp, real string, old []byte, untrack func()) error {
+// What was exchanged out must be a regular file with no other name,
+// holding old: a symlink or a second hard link made in the file's place
+// meanwhile is put back as it was, like a changed content (replacing a
+// symlink by a file, or splitting a hard link, is not the fix asked for).
+// It runs under placing: a signal waits until it returns.
+func swapIn(tmp, real string, old []byte) error {
 	ours, err := os.Stat(tmp)
 	if err != nil {
 		os.Remove(tmp)
 		return unwrapPath(err)
 	}
-	untrack()
 	err = unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, real, unix.RENAME_EXCHANGE)
 	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.EOPNOTSUPP) {
 		return renameIf(tmp, real, old) // a system or file system that cannot exchange
@@ -33,9 +35,14 @@ func swapIn(tmp, real string, old []byte, untrack func()) error {
 		return err
 	}
 	// tmp now names what real held at the exchange
-	if got, err := os.ReadFile(tmp); err == nil && bytes.Equal(got, old) {
-		os.Remove(tmp)
-		return nil
+	if exchangedTest != nil {
+		exchangedTest(tmp)
+	}
+	if fi, err := os.Lstat(tmp); err == nil && fi.Mode().IsRegular() && hardLinks(fi) == 1 {
+		if got, err := os.ReadFile(tmp); err == nil && bytes.Equal(got, old) {
+			os.Remove(tmp)
+			return nil
+		}
 	}
 	// it changed: exchange back, and remove tmp only if it is the file
 	// this process wrote
@@ -52,6 +59,11 @@ func swapIn(tmp, real string, old []byte, untrack func()) error {
 // keepXattrs gives tmp the extended attributes of the file real (ACLs,
 // security labels, user attributes): a file replaced whole would lose
 // them. An attribute that cannot be copied stops the fix.
+// exchangedTest, if not nil, runs just after the first exchange, with the
+// name that then holds what the file held (tests: a signal, or a
+// symlink made in the file's place, in that window).
+var exchangedTest func(tmp string)
+
 func keepXattrs(tmp *os.File, real string) error {
 	size, err := unix.Listxattr(real, nil)
 	if err != nil || size == 0 {

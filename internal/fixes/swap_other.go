@@ -6,8 +6,7 @@ import "os"
 
 // swapIn renames tmp over real if real holds old (WriteFileIf): without
 // an exchange, the file is compared just before the rename.
-func swapIn(tmp, real string, old []byte, untrack func()) error {
-	untrack()
+func swapIn(tmp, real string, old []byte) error {
 	return renameIf(tmp, real, old)
 }
 

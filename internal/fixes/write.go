@@ -73,8 +73,8 @@ func writeFile(name string, old, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("creating a temporary file in %s: %w", dir, unwrapPath(err))
 	}
-	// until it is put in place: after an exchange the name holds the
-	// old content, which a signal must not remove
+	// until it is put in place (placing): after an exchange the name
+	// holds the old content, which a signal must not remove
 	untrack := trackTemp(tmp.Name())
 	defer untrack()
 	done := false
@@ -109,19 +109,23 @@ func writeFile(name string, old, data []byte) error {
 			beforeSwap()
 		}
 		done = true // swapIn removes the temporary file, unless it says where it is
-		if err := swapIn(tmp.Name(), real, old, untrack); err != nil {
+		if err := placing(tmp.Name(), func() error { return swapIn(tmp.Name(), real, old) }); err != nil {
 			return err
 		}
 		syncDir(dir)
 		return nil
 	}
-	untrack()
-	if err := os.Rename(tmp.Name(), real); err != nil {
-		os.Remove(tmp.Name())
-		done = true
-		return unwrapPath(err)
-	}
 	done = true
+	err = placing(tmp.Name(), func() error {
+		if err := os.Rename(tmp.Name(), real); err != nil {
+			os.Remove(tmp.Name())
+			return unwrapPath(err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
 	syncDir(dir)
 	return nil
 }
