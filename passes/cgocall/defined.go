@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lifetimevet/lifetimevet/internal/cgofile"
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 )
 
 // funcDef finds C function definitions: a name, a parameter list, and an
@@ -17,7 +18,12 @@ var funcDef = regexp.MustCompile(`\b([A-Za-z_]\w*)\s*\(([^;{}()]|\([^;{}()]*\))*
 var cKeywords = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "return": true, "sizeof": true, "do": true, "else": true}
 
 // definedInC returns the names of the C functions the package's preambles
-// and small .c files define.
+// and small .c files define, and their const pointer parameters, read in
+// the whole text (every arm of every conditional: a function that may be
+// the package's own may keep what it is given). The functions that
+// forward a parameter (forwards) are read in the text the build certainly
+// compiles (cpreamble.Compiled): a free in a comment, a string or an arm
+// the build leaves out forwards nothing.
 func definedInC(pass *analysis.Pass, files []*ast.File, forwards map[string][]string) (map[string]bool, map[string][]bool) {
 	out := map[string]bool{}
 	consts := map[string][]bool{}
@@ -27,14 +33,21 @@ func definedInC(pass *analysis.Pass, files []*ast.File, forwards map[string][]st
 			if !cKeywords[name] {
 				out[name] = true
 				if open := strings.Index(def, "("); open >= 0 {
-					if end := strings.LastIndex(def, ")"); end > open {
-						if fw := forwarded(def[open+1:end], body(text, ix[1])); len(fw) > 0 {
-							forwards[name] = fw
-						}
-					}
 					if end := strings.LastIndex(def, ")"); end > open && !passesDestructor(body(text, ix[1])) {
 						consts[name] = constParams(def[open+1 : end])
 					}
+				}
+			}
+		}
+		compiled := string(cpreamble.Compiled([]byte(text)))
+		for _, ix := range funcDef.FindAllStringSubmatchIndex(compiled, -1) {
+			name, def := compiled[ix[2]:ix[3]], compiled[ix[0]:ix[1]]
+			if cKeywords[name] {
+				continue
+			}
+			if open, end := strings.Index(def, "("), strings.LastIndex(def, ")"); open >= 0 && end > open {
+				if fw := forwarded(def[open+1:end], body(compiled, ix[1])); len(fw) > 0 {
+					forwards[name] = fw
 				}
 			}
 		}

@@ -432,3 +432,22 @@ func macroAt(defs []macroDef, off int) (string, bool) {
 	}
 	return body, ok
 }
+
+// Compiled returns the C source src as far as the build certainly
+// compiles it, for the package's other readers of C, which match
+// patterns: comments, string and character literals, preprocessor lines
+// and the arms of conditionals the build does not compile, or may not
+// (an undecided arm, cond.go), are spaces; newlines and offsets are those
+// of src. Code the build may not compile is no evidence of what a
+// function does.
+func Compiled(src []byte) []byte {
+	out, undecided, _ := blank(src)
+	for _, r := range undecided {
+		for k := r[0]; k < r[1] && k < len(out); k++ {
+			if out[k] != '\n' {
+				out[k] = ' '
+			}
+		}
+	}
+	return out
+}

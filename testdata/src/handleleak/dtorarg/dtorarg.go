@@ -17,6 +17,22 @@ void log_value(void *p);
 void blob_free(void *p);
 // The package's own release of a value, by its body.
 static void drop_value(void *p) { free(p); }
+// Bodies that free nothing as the build compiles them: the free is in an
+// arm left out, or in a comment.
+static void keep_value(void *p) {
+#if 0
+	free(p);
+#endif
+}
+static void note_value(void *p) {
+	// free(p) is the table's job
+	(void)"free(p)";
+}
+#ifdef LIFETIMEVET_NEVER_DEFINED
+static void maybe_value(void *p) { free(p); }
+#else
+static void maybe_value(void *p) { }
+#endif
 */
 import "C"
 
@@ -87,4 +103,27 @@ func InsertVia(t *C.table, k, v string) {
 	ck := C.CString(k)
 	defer C.free(unsafe.Pointer(ck))
 	insertOwned(t, ck, unsafe.Pointer(C.CString(v)))
+}
+
+// A destructor whose free the build does not compile releases nothing:
+// the value is still Go's.
+func InsertKept(t *C.table, k, v string) {
+	ck := C.CString(k)
+	defer C.free(unsafe.Pointer(ck))
+	cv := C.CString(v) // want `the handle C.CString returns is not released on every path`
+	C.table_insert(t, ck, unsafe.Pointer(cv), C.destroy_fn(C.keep_value))
+}
+
+func InsertNoted(t *C.table, k, v string) {
+	ck := C.CString(k)
+	defer C.free(unsafe.Pointer(ck))
+	cv := C.CString(v) // want `the handle C.CString returns is not released on every path`
+	C.table_insert(t, ck, unsafe.Pointer(cv), C.destroy_fn(C.note_value))
+}
+
+func InsertMaybe(t *C.table, k, v string) {
+	ck := C.CString(k)
+	defer C.free(unsafe.Pointer(ck))
+	cv := C.CString(v) // want `the handle C.CString returns is not released on every path`
+	C.table_insert(t, ck, unsafe.Pointer(cv), C.destroy_fn(C.maybe_value))
 }
