@@ -80,10 +80,22 @@ func (w *alwaysWalk) block(start, end int, guard map[int]bool) {
 			i = w.ifStmt(i, end, guard)
 		case t.kind == ident && t.text == "do" && w.onceDo(i, end) > 0:
 			// do { S } while (0): S once, as a block (the idiom of
-			// statement-like macros written out)
+			// statement-like macros written out). A break or continue
+			// of the do leaves S for the statement after it: S is read
+			// up to the first of its statements that holds one, and
+			// the reading goes on after the do, unless what was not
+			// read can leave the function.
 			next := w.onceDo(i, end)
 			close := match(toks, i+1)
-			w.block(i+2, close, guard)
+			stop := w.beforeBreak(i+2, close)
+			w.block(i+2, stop, guard)
+			if stop < close && !w.stopped {
+				if leaves(toks[stop:close]) || w.opaque(stop, close) {
+					w.stopped = true
+					return
+				}
+				w.noteWrites(stop, close)
+			}
 			i = next
 		case t.kind == ident && (t.text == "for" || t.text == "while" || t.text == "switch" || t.text == "do"):
 			next := w.skipStmt(i, end)
@@ -91,6 +103,9 @@ func (w *alwaysWalk) block(start, end int, guard map[int]bool) {
 				w.stopped = true
 				return
 			}
+			// a loop may run any number of times: a parameter it
+			// assigns may hold something else after it
+			w.noteWrites(i, next)
 			i = next
 		case t.kind == ident && (t.text == "goto" || t.text == "else" || t.text == "case" || t.text == "default"):
 			w.stopped = true
@@ -311,26 +326,13 @@ func allCaps(name string) bool {
 }
 
 // onceDo returns, for a `do { S } while (0);` at i, the index past it; 0
-// for any other do statement.
+// for any other do statement. S may break or continue (beforeBreak).
 func (w *alwaysWalk) onceDo(i, end int) int {
 	toks := w.p.toks
 	if i+1 >= end || toks[i+1].text != "{" {
 		return 0
 	}
 	close := match(toks, i+1)
-	// a break or continue of the do itself (not of a loop or switch
-	// inside it) can leave S part way: a loop after all
-	for k := i + 2; k < close; {
-		t := toks[k]
-		switch {
-		case t.kind == ident && (t.text == "for" || t.text == "while" || t.text == "switch" || t.text == "do"):
-			k = w.skipStmt(k, close)
-			continue
-		case t.kind == ident && (t.text == "break" || t.text == "continue"):
-			return 0
-		}
-		k++
-	}
 	j := close + 1
 	if j+4 < end+1 && j+4 <= len(toks)-1 && toks[j].text == "while" && toks[j+1].text == "(" && toks[j+3].text == ")" && toks[j+4].text == ";" {
 		if n, err := strconv.ParseUint(strings.TrimRight(toks[j+2].text, "uUlL"), 0, 64); err == nil && n == 0 && toks[j+2].kind == number {
@@ -338,6 +340,48 @@ func (w *alwaysWalk) onceDo(i, end int) int {
 		}
 	}
 	return 0
+}
+
+// beforeBreak returns where the first statement of toks[start:end] (the
+// statements of a do's body) that holds a break or continue of the do
+// itself starts, not one of a loop or switch inside it; end if none does.
+// The statements before it run whenever the do does.
+func (w *alwaysWalk) beforeBreak(start, end int) int {
+	for s := start; s < end; {
+		next := w.skipStmt(s, end)
+		if next <= s {
+			return s
+		}
+		if w.ownBreak(s, next) {
+			return s
+		}
+		s = next
+	}
+	return end
+}
+
+// ownBreak reports whether toks[start:end] holds a break or continue that
+// is not of a loop or switch inside it.
+func (w *alwaysWalk) ownBreak(start, end int) bool {
+	toks := w.p.toks
+	for k := start; k < end; {
+		t := toks[k]
+		switch {
+		case t.kind == ident && (t.text == "for" || t.text == "while" || t.text == "switch" || t.text == "do"):
+			// a loop's or switch's own: skip its header and body (a
+			// do's while (…) too)
+			n := w.skipStmt(k, end)
+			if n <= k {
+				return true
+			}
+			k = n
+			continue
+		case t.kind == ident && (t.text == "break" || t.text == "continue"):
+			return true
+		}
+		k++
+	}
+	return false
 }
 
 // callStmt records the call that the statement toks[start:semi] is, if it

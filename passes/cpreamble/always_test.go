@@ -63,6 +63,18 @@ func TestAlways(t *testing.T) {
 		{"do { free(o); } while (n);", ""},
 		{"do { if (n) break; free(o); } while (0);", ""},
 		{"do { if (n) continue; free(o); } while (0);", ""},
+		// a break of the do goes to the statement after it
+		{"do { free(o); if (n) break; log_it(n); } while (0);", "free(0)"},
+		{"do { if (n) break; log_it(n); } while (0); free(o);", "free(0)"},
+		{"do { free(o); break; } while (0); log_it(n);", "free(0) log_it(1)"},
+		{"do { { lib_close(o); } if (n > 1) { break; } } while (0);", "lib_close(0)"},
+		// ... unless what the reading skipped can leave, or changes
+		// the parameter
+		{"do { if (n) break; return; } while (0); free(o);", ""},
+		{"do { if (n) break; o = spare(); } while (0); free(o);", "free(-1)"},
+		// a loop that assigns the parameter: it may hold something else
+		{"while (n--) o = o->next; free(o);", "free(-1)"},
+		{"for (int i = 0; i < n; i++) { o = next_of(o); } free(o);", "free(-1)"},
 		// free redefined by the text, or a local function pointer
 		{"\n#define free(x) ((void)(x))\nfree(o);", ""},
 		{"\n#define free(x) my_free(x)\nfree(o);", "my_free(0)"},

@@ -7,12 +7,31 @@ package cbody
 /*
 #include <stdlib.h>
 #include <setjmp.h>
+#include <stdio.h>
 
 typedef void *vh;
 static vh vh_new(void) { return calloc(1, 8); }
 
 // do { S } while (0) runs S once
 static void vh_finish(vh o) { do { free(o); } while (0); }
+
+// a break of the do after the free: the free runs on every path; one
+// before it: not
+static void vh_report(vh o, int verbose) {
+	do {
+		free(o);
+		if (!verbose)
+			break;
+		fputs("closed\n", stderr);
+	} while (0);
+}
+static void vh_maybe(vh o, int busy) {
+	do {
+		if (busy)
+			break;
+		free(o);
+	} while (0);
+}
 
 // a reference count: the free runs for the last reference only (a name
 // that says nothing, so only the body could tell)
@@ -38,7 +57,7 @@ import "unsafe"
 func FinishTwice() {
 	h := C.vh_new()
 	C.vh_finish(h)
-	C.vh_finish(h) // want `h is released twice: by C.vh_finish at line 40 and again here`
+	C.vh_finish(h) // want `h is released twice: by C.vh_finish at line 59 and again here`
 }
 
 // Silent: each call drops one reference.
@@ -65,5 +84,18 @@ func WithTwice() {
 func BufferTwice() {
 	p := C.malloc(8)
 	C.buf_free(unsafe.Pointer(p))
-	C.buf_free(unsafe.Pointer(p)) // want `p is released twice: by C.buf_free at line 67 and again here`
+	C.buf_free(unsafe.Pointer(p)) // want `p is released twice: by C.buf_free at line 86 and again here`
+}
+
+func ReportTwice() {
+	h := C.vh_new()
+	C.vh_report(h, 0)
+	C.vh_report(h, 1) // want `h is released twice: by C.vh_report at line 92 and again here`
+}
+
+// Silent: busy may keep the object.
+func MaybeTwice() {
+	h := C.vh_new()
+	C.vh_maybe(h, 1)
+	C.vh_maybe(h, 1)
 }
