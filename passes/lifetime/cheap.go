@@ -100,6 +100,7 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 			switch instr := instr.(type) {
 			case *ssa.MapUpdate:
 				escape(instr.Value)
+				escape(instr.Key) // kept by the map, as a registry key
 				if p, ok := pathOf(instr.Key); ok {
 					use(p) // a handle used as a registry key
 				}

@@ -318,7 +318,11 @@ func (a *fnAnalysis) block(b *ssa.BasicBlock, s *state) (*state, bool) {
 			a.leaks(s, instr)
 			return s, false
 		case *ssa.MapUpdate:
+			// a handle stored in a map, as its key or its value, is
+			// kept by the map (a registry): whoever owns the map may
+			// release it, by its keys as well as by its values
 			a.keyUse(s, instr.Key, instr, "map update")
+			a.escape(s, a.tokOf(s, instr.Key))
 			a.escape(s, a.tokOf(s, instr.Value))
 		case *ssa.Lookup:
 			if _, ok := instr.X.Type().Underlying().(*types.Map); ok {
