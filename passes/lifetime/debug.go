@@ -17,6 +17,10 @@ func debugging(what string) bool {
 // the findings must be the same as with pruning (live.go).
 var noPrune = debugging("noprune")
 
+// debugVisits prints each path state as the analysis enters a block
+// (LIFETIMEVET_DEBUG=visits): what keeps a loop from converging.
+var debugVisits = debugging("visits")
+
 func (r *Result) dump(w io.Writer) {
 	for fn, s := range r.Summaries {
 		if s.empty() {

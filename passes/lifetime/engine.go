@@ -208,6 +208,18 @@ func (a *fnAnalysis) run() {
 				return
 			}
 			for _, s := range in[b] {
+				if debugVisits {
+					fmt.Fprintf(os.Stderr, "visit %s b%d #%d: %s\n", a.fn, b.Index, visits[b], s.key())
+					for l, c := range s.content {
+						fmt.Fprintf(os.Stderr, "   content %s(%d) = %s(%d)\n", l, l.id, c, c.id)
+					}
+					for k, v := range s.vals {
+						fmt.Fprintf(os.Stderr, "   val %d = %s(%d)\n", k, v, v.id)
+					}
+					for g := range s.guards {
+						fmt.Fprintf(os.Stderr, "   guard %s(%d)\n", g, g.id)
+					}
+				}
 				spent += s.size() * (1 + len(b.Succs))
 				if spent > maxWork {
 					a.trace.Incomplete = true
@@ -265,10 +277,46 @@ func (a *fnAnalysis) edge(b *ssa.BasicBlock, _ int, succ *ssa.BasicBlock, out *s
 			break
 		}
 		if pi < len(phi.Edges) {
-			ns.vals[a.vnum[phi]] = a.tokOf(out, phi.Edges[pi])
+			t := a.tokOf(out, phi.Edges[pi])
+			if loadedFrom(phi.Edges[pi], phi) {
+				// a value computed from its own previous value around a
+				// loop (n = n.next over a linked list): each trip would
+				// give a deeper token, and the states would never
+				// repeat. It is the phi as computed, another value on
+				// each trip: what the previous trip knew of it is
+				// forgotten.
+				r := a.ts.rootOf(phi)
+				a.kill(ns, r)
+				a.forget(ns, r)
+				t = r
+			}
+			ns.vals[a.vnum[phi]] = t
 		}
 	}
 	return ns
+}
+
+// loadedFrom reports whether v is loaded from phi through fields and
+// pointers (phi.next, (*phi).link.next), with no call between.
+func loadedFrom(v ssa.Value, phi *ssa.Phi) bool {
+	for n := 0; n < 16; n++ {
+		switch x := access.StripConv(v).(type) {
+		case *ssa.Phi:
+			return x == phi
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+			v = x.X
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.Field:
+			v = x.X
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // block runs the instructions of b on s; ok is false when the path ends
@@ -608,7 +656,50 @@ func (a *fnAnalysis) store(s *state, st *ssa.Store) {
 	if !localVar(l) {
 		a.escape(s, v)
 	}
+	if v != old && old != nil && v.derivesFrom(old) {
+		// a location given a value loaded from its own content (n =
+		// n.next over a linked list, in a loop): each trip would give a
+		// deeper token, and the states would never repeat. It holds
+		// the content this store writes, one token whatever the trip:
+		// what an earlier trip knew of that content is forgotten.
+		v = a.ts.fresh(l, a.inum[st])
+		a.forget(s, v)
+	}
 	a.write(s, l, v)
+}
+
+// forget removes what the state knows of t and of the tokens derived from
+// it (its fields, what it points to), which now stand for another value.
+func (a *fnAnalysis) forget(s *state, t *tok) {
+	of := func(x *tok) bool { return x.derivesFrom(t) }
+	for l, c := range s.content {
+		if of(l) || of(c) {
+			delete(s.content, l)
+		}
+	}
+	for _, m := range []map[*tok]*Site{s.released, s.maybe} {
+		for x := range m {
+			if of(x) {
+				delete(m, x)
+			}
+		}
+	}
+	for x := range s.acquired {
+		if of(x) {
+			delete(s.acquired, x)
+		}
+	}
+	for x := range s.parents {
+		if of(x) {
+			delete(s.parents, x)
+		}
+	}
+	for x := range s.guards {
+		if of(x) {
+			delete(s.guards, x)
+		}
+	}
+	a.renew(s, of)
 }
 
 // localVar reports whether location l is a local variable of the function

@@ -111,6 +111,17 @@ func isZero(c *ssa.Const) bool {
 
 // location reports whether t denotes Go memory a callee can write through:
 // a field address, a variable, a global, an element address.
+// derivesFrom reports whether t is p or is reached from p through its
+// bases (a load of a field of p, a field of that, …).
+func (t *tok) derivesFrom(p *tok) bool {
+	for x, n := t, 0; x != nil && n < 64; x, n = x.base, n+1 {
+		if x == p {
+			return true
+		}
+	}
+	return false
+}
+
 func (t *tok) location() bool {
 	switch t.kind {
 	case tFaddr:
