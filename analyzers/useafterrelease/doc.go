@@ -16,8 +16,11 @@ freed memory, and even using it as a registry key is wrong, because the next
 allocation can return the same address.
 
 The analyzer reports a handle used, on some path, after it was released:
-passed to C or to a Go function that passes it to C, dereferenced through a
-released C pointer, used as a map key; and a handle the library lends
+passed to C or to a Go function that passes it to C, a field of it read or
+written from Go after a release that frees its memory (it = it.next after
+C.free(it); free, sqlite3_free, g_free or a wrapper whose C body frees it,
+not a close or unref, which may leave the struct readable), used as a map
+key; and a handle the library lends
 (a model's borrowed-from=N: the function of a module, the queue of a device)
 passed to C after the release of the handle that lent it. For types whose release method
 clears the handle field (or //lifetime:handle types), it reports exported

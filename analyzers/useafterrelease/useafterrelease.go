@@ -91,6 +91,13 @@ func useAfterRelease(pass *analysis.Pass, rep *diag.Reporter, fn *ssa.Function, 
 		return
 	}
 	switch use.Class {
+	case "deref", "derefwrite":
+		verb := "read"
+		if use.Class == "derefwrite" {
+			verb = "written"
+		}
+		rep.Reportf(use.Pos, "the memory %s points to is %s after %s released it at %s%s: it is freed, and the next allocation may already reuse it; %s before the release",
+			h, verb, releaser(first), where, when, map[string]string{"read": "read what you need from it", "written": "write to it"}[verb])
 	case "key":
 		rep.Reportf(use.Pos, "%s is used as a map key after %s released it at %s%s: the next allocation can return the same address, so the registry may confuse it with a live one; update the map before the release",
 			h, releaser(first), where, when)

@@ -339,9 +339,11 @@ func (a *fnAnalysis) block(b *ssa.BasicBlock, s *state) (*state, bool) {
 			// a new variable: nothing is known to be stored in it
 		case *ssa.UnOp:
 			if instr.Op == token.MUL {
+				a.derefUse(s, instr.X, instr, false)
 				s.vals[a.vnum[instr]] = a.content(s, a.tokOf(s, instr.X))
 			}
 		case *ssa.Store:
+			a.derefUse(s, instr.Addr, instr, true)
 			a.store(s, instr)
 		case *ssa.If:
 			a.guard(s, instr.Cond, 0)

@@ -5,8 +5,12 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/passes/model"
 )
 
 // This file follows handles after they are acquired: uses after a
@@ -87,6 +91,53 @@ func (a *fnAnalysis) useAt(s *state, t *tok, instr ssa.CallInstruction, cname st
 				fmt.Sprint("unchecked", a.inum[instr], "/", p.Key()))
 		}
 	}
+}
+
+// derefUse checks a read (or a write, store) of C memory through addr, a
+// pointer to a C struct or to one of its fields (it.next, *p): after a
+// release that frees that memory (model.FreesMemory: free, not close or
+// unref, which may leave the struct readable) the next allocation may
+// already reuse it. Only a pointer to C memory counts: one whose pointee
+// is a C type, not the address of a Go variable, field or element (a
+// release through &v clears what v refers to; v is still Go's).
+func (a *fnAnalysis) derefUse(s *state, addr ssa.Value, instr ssa.Instruction, write bool) {
+	base := access.StripConv(addr)
+	for {
+		fa, ok := base.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		base = access.StripConv(fa.X)
+	}
+	switch base.(type) {
+	case *ssa.Alloc, *ssa.Global, *ssa.IndexAddr, *ssa.FieldAddr, *ssa.Const:
+		return
+	}
+	ptr, ok := types.Unalias(base.Type()).(*types.Pointer)
+	if !ok {
+		return
+	}
+	if n, ok := types.Unalias(ptr.Elem()).(*types.Named); !ok || !strings.HasPrefix(n.Obj().Name(), "_Ctype_") {
+		return
+	}
+	t := a.tokOf(s, base)
+	if t == nil || t.kind == tZero {
+		return
+	}
+	first, ok := s.released[t]
+	if !ok || !model.FreesMemory(first.Class) {
+		return
+	}
+	class := "deref"
+	if write {
+		class = "derefwrite"
+	}
+	use := &Site{Instr: instr, Pos: instr.Pos(), Class: class, Handle: first.Handle, id: -1 - a.inum[instr]}
+	if use.Pos == token.NoPos {
+		use.Pos = addr.Pos()
+	}
+	a.event(&Event{Kind: UseAfterRelease, First: first, Second: use, Handle: first.Handle},
+		fmt.Sprint(class, first.id, "/", a.inum[instr]))
 }
 
 // keyUse checks a map key: a released handle used as a registry key (the

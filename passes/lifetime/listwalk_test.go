@@ -16,7 +16,8 @@ import (
 // and a plain walk with one C call per item, stopped there and were
 // reported as incomplete). No function here is incomplete, and each has
 // the findings it should: a release of the item on each trip is no
-// double release.
+// double release; the read of the next item's link after the free of this
+// one is a use after release.
 func TestListWalks(t *testing.T) {
 	src := `package walks
 
@@ -93,7 +94,7 @@ func FreeThenNext(head *C.item) { // want FreeThenNext:"lifetime summary"
 `
 	// the double releases and uses after release each function has
 	want := map[string][2]int{
-		"CList": {}, "GoListParam": {}, "Drain": {}, "Tree": {}, "Tree$1": {}, "FreeEach": {},
+		"CList": {}, "GoListParam": {}, "Drain": {}, "Tree": {}, "Tree$1": {}, "FreeEach": {}, "FreeThenNext": {0, 1},
 	}
 	dir := t.TempDir()
 	lifetime.WriteFile(t, filepath.Join(dir, "src", "walks", "walks.go"), src)

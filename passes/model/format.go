@@ -120,6 +120,23 @@ func (e *Entry) Class() string {
 	return "fn:" + e.Func
 }
 
+// FreesMemory reports whether a release of class c (see Entry.Class)
+// frees the memory its handle points to, so that reading or writing
+// through the pointer afterwards touches freed memory: the host heap
+// allocators' frees, by the kinds the built-in models give them (libc's
+// free and what its body-read wrappers release, sqlite3_free, g_free,
+// cudaFreeHost's pinned host memory; from each library's API
+// documentation of the function). A release that ends an object's use
+// (close, destroy, unref, clear) may leave the struct itself readable, and
+// device memory is not read through a Go pointer: neither counts.
+func FreesMemory(c string) bool {
+	switch c {
+	case "kind:c-heap", "kind:sqlite-memory", "kind:glib-memory", "kind:pinned-host-memory":
+		return true
+	}
+	return false
+}
+
 // Compatible reports whether two releases of the same handle, of classes a
 // and b (see Entry.Class; "declared" for //lifetime:release on a Go
 // function), release the same resource, so that doing both is a double
