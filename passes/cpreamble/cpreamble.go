@@ -48,6 +48,7 @@ package cpreamble
 import (
 	"bytes"
 	"go/token"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -147,6 +148,11 @@ type Func struct {
 
 	writes []pendingWrite
 	locals map[string]bool
+	// takes and releases: the body takes a lock that stays held, or
+	// releases one, directly, through a macro or a wrapper (locks.go);
+	// viaMacro are the functions it calls through the text's macros
+	takes, releases bool
+	viaMacro        []string
 }
 
 // TestsNull reports whether the function compares its parameter i with
@@ -210,10 +216,30 @@ type Result struct {
 	// headers: the functions the package's .h files define, by name
 	headers map[string][]*Func
 	macros  map[string]bool // the macros the package's C defines
+	// hdr: the typedefs, tags and macros the package's headers define
+	hdr *defs
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	r := &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}, headers: map[string][]*Func{}, macros: map[string]bool{}}
+	// the package's headers, read first: for the functions they define
+	// (static inline wrappers), read by Defined, and for their typedefs,
+	// tags and macros, which the other files' declarations and bodies
+	// resolve (resolve.go); their variables and writes are not the
+	// package's globals (each file that includes a header has its own
+	// copy of its statics)
+	r.hdr = newDefs()
+	hfiles, readH := cgofile.Sources(pass, ".h")
+	for _, name := range hfiles {
+		content, err := readH(name)
+		if err != nil || bytes.Count(content, []byte("\n")) >= MaxLines && !largeC {
+			continue
+		}
+		tf := pass.Fset.AddFile(name, -1, len(content))
+		tf.SetLinesForContent(content)
+		file := &File{Name: name, segs: []seg{{off: 0, pos: tf.Pos(0), n: len(content)}}}
+		r.readHeader(file, content)
+	}
 	var all []*parser
 	for _, f := range pass.Files {
 		pre := cgofile.Preamble(f)
@@ -252,41 +278,64 @@ func run(pass *analysis.Pass) (any, error) {
 		file.segs = []seg{{off: 0, pos: tf.Pos(0), n: len(content)}}
 		all = append(all, r.read(file, content))
 	}
+	r.link(all)
+	return r, nil
+}
+
+// link resolves what the functions of the files read write, and finds
+// the lock wrappers among all the package's functions.
+func (r *Result) link(all []*parser) {
+	var funcs []*Func
 	for _, p := range all {
 		for _, fn := range p.funcs {
 			r.resolve(fn)
 		}
+		funcs = append(funcs, p.funcs...)
 	}
-	// the package's headers: for the functions they define (static inline
-	// wrappers), read by Defined; their variables and writes are not the
-	// package's globals (each file that includes a header has its own
-	// copy of its statics)
-	hfiles, readH := cgofile.Sources(pass, ".h")
-	for _, name := range hfiles {
-		content, err := readH(name)
-		if err != nil || bytes.Count(content, []byte("\n")) >= MaxLines && !largeC {
-			continue
-		}
-		tf := pass.Fset.AddFile(name, -1, len(content))
-		tf.SetLinesForContent(content)
-		file := &File{Name: name, segs: []seg{{off: 0, pos: tf.Pos(0), n: len(content)}}}
-		text, undecided, macros := blank(content)
-		p := &parser{file: file, toks: tokenize(text), undecided: undecided, macros: macros}
-		for m := range macros {
-			r.macros[m] = true
-		}
-		p.parse()
-		for _, fn := range p.funcs {
-			r.headers[fn.Name] = append(r.headers[fn.Name], fn)
+	for _, name := range slices.Sorted(maps.Keys(r.headers)) {
+		funcs = append(funcs, r.headers[name]...)
+	}
+	r.lockWrappers(funcs)
+}
+
+// readHeader scans and parses one of the package's .h files: its
+// functions, typedefs, tags and macros.
+func (r *Result) readHeader(file *File, src []byte) {
+	if r.hdr == nil {
+		r.hdr = newDefs()
+	}
+	if r.macros == nil {
+		r.macros = map[string]bool{}
+	}
+	text, undecided, macros := blank(src)
+	p := &parser{file: file, toks: tokenize(text), undecided: undecided, macros: macros, own: newDefs(), hdr: r.hdr}
+	for m := range macros {
+		r.macros[m] = true
+	}
+	p.parse()
+	for _, fn := range p.funcs {
+		r.headers[fn.Name] = append(r.headers[fn.Name], fn)
+	}
+	for name, a := range p.own.atomicTypes {
+		r.hdr.atomicTypes[name] = a
+	}
+	for name, a := range p.own.atomicTags {
+		r.hdr.atomicTags[name] = a
+	}
+	for name, defs := range macros {
+		// what the header leaves defined at its end
+		if body, ok := macroAt(defs, len(src)+1); ok {
+			r.hdr.macros[name] = body
+		} else {
+			delete(r.hdr.macros, name)
 		}
 	}
-	return r, nil
 }
 
 // read scans and parses one file.
 func (r *Result) read(file *File, src []byte) *parser {
 	text, undecided, macros := blank(src)
-	p := &parser{file: file, toks: tokenize(text), undecided: undecided, macros: macros}
+	p := &parser{file: file, toks: tokenize(text), undecided: undecided, macros: macros, own: newDefs(), hdr: r.hdr}
 	for m := range macros {
 		if r.macros == nil {
 			r.macros = map[string]bool{}

@@ -15,6 +15,9 @@ type parser struct {
 	// macros are the macros the text #defines, with what follows the
 	// name (parameters and replacement)
 	macros map[string][]macroDef
+	// own are the typedefs and tags the text defines, as read so far;
+	// hdr those of the package's headers (resolve.go), or nil
+	own, hdr *defs
 }
 
 // decided reports whether the token at offset off is in code the build
@@ -154,25 +157,28 @@ func openOf(toks []tok, close int) int {
 // defines, at file scope (fn == nil) or as statics of fn. It returns the
 // names declared.
 func (p *parser) declaration(toks []tok, fn *Func) []string {
-	toks, tls := stripAttrs(toks)
 	if len(toks) == 0 {
 		return nil
 	}
-	var static, extern, atomic, typedef bool
+	// the type's qualifiers, after the text's typedefs, tags and macros
+	// are resolved (resolve.go)
+	atomic, tls := p.qualifiers(toks, toks[0].off, 0)
+	toks, _ = stripAttrs(toks)
+	if len(toks) == 0 {
+		return nil
+	}
+	var static, extern, typedef bool
 	for _, t := range toks {
 		switch t.text {
 		case "static":
 			static = true
 		case "extern":
 			extern = true
-		case "_Atomic":
-			atomic = true
-		case "_Thread_local", "thread_local", "__thread":
-			tls = true
 		case "typedef":
 			typedef = true
 		}
 	}
+	p.noteTypes(toks, typedef, atomic)
 	if typedef {
 		return nil
 	}
@@ -185,6 +191,9 @@ func (p *parser) declaration(toks []tok, fn *Func) []string {
 		}
 		name, isConst, isFunc, ok := declarator(part, n == 0)
 		if !ok || isFunc {
+			continue
+		}
+		if name.text = p.varName(name.text, name.off); name.text == "" {
 			continue
 		}
 		names = append(names, name.text)
@@ -379,18 +388,26 @@ func (p *parser) function(head []tok, name, params, body, end int) {
 		if t.kind != ident || skip[i] {
 			continue
 		}
+		member := i > 0 && (toks[i-1].text == "." || toks[i-1].text == "->")
+		// a macro the text defines: what its replacement calls is called
+		// here (#define LOCK() pthread_mutex_lock(&mu)), for the locks
+		// the function takes and releases
+		if !member && !keywords[t.text] && !stmtKeywords[t.text] {
+			for _, c := range p.callsThrough(toks[:end], i) {
+				fn.noteLock(c)
+				fn.viaMacro = append(fn.viaMacro, c)
+			}
+		}
 		// a call
 		if i+1 < end && toks[i+1].text == "(" && !keywords[t.text] && !stmtKeywords[t.text] {
-			if i == 0 || toks[i-1].text != "." && toks[i-1].text != "->" {
+			if !member {
 				// a call the build may not compile is no evidence of
 				// what the function does, but a lock there makes the
 				// function cautious: kept
 				if p.decided(t.off) {
 					fn.Calls = append(fn.Calls, Call{Name: t.text, Pos: p.file.pos(t.off)})
 				}
-				if lockFuncs[t.text] {
-					fn.Locks = true
-				}
+				fn.noteLock(t.text)
 			}
 			continue
 		}
@@ -422,7 +439,11 @@ func (p *parser) function(head []tok, name, params, body, end int) {
 			op = toks[k].text
 		}
 		if op != "" && p.decided(t.off) {
-			fn.writes = append(fn.writes, pendingWrite{name: t.text, pos: p.file.pos(t.off), op: op})
+			// a name the text defines as a macro is written as its
+			// replacement (resolve.go)
+			if name := p.varName(t.text, t.off); name != "" {
+				fn.writes = append(fn.writes, pendingWrite{name: name, pos: p.file.pos(t.off), op: op})
+			}
 		}
 	}
 	p.funcs = append(p.funcs, fn)

@@ -16,9 +16,7 @@ func parseString(t *testing.T, src string) *Result {
 	r := &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}}
 	file := &File{Name: "x.c", segs: []seg{{off: 0, pos: tf.Pos(0), n: len(src)}}}
 	p := r.read(file, []byte(src))
-	for _, fn := range p.funcs {
-		r.resolve(fn)
-	}
+	r.link([]*parser{p})
 	return r
 }
 
