@@ -10,10 +10,16 @@ import (
 // parseString reads src as a .c file and resolves its functions' writes.
 func parseString(t *testing.T, src string) *Result {
 	t.Helper()
+	return parseWith(t, &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}}, src)
+}
+
+// parseWith reads src as a .c file into r (which may hold headers read
+// before).
+func parseWith(t *testing.T, r *Result, src string) *Result {
+	t.Helper()
 	fset := token.NewFileSet()
 	tf := fset.AddFile("x.c", -1, len(src))
 	tf.SetLinesForContent([]byte(src))
-	r := &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}}
 	file := &File{Name: "x.c", segs: []seg{{off: 0, pos: tf.Pos(0), n: len(src)}}}
 	p := r.read(file, []byte(src))
 	r.link([]*parser{p})
