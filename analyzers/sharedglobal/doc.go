@@ -77,6 +77,12 @@ In C, it reports file-scope variables that are neither const, _Atomic nor
 thread-local (_Thread_local, thread_local, __thread), and function-local
 statics, that a C function writes when Go calls it (directly or through
 the package's other C functions) from code where goroutines can overlap.
+A variable's type is judged after the typedefs, struct tags and macros the
+package's C (its preambles, .c and .h files) defines are resolved: one
+declared with typedef _Atomic long counter_t, with a macro that stands for
+_Thread_local, or with a C11 <stdatomic.h> type (atomic_long,
+atomic_size_t, …) is atomic or thread-local. A type name the package's C
+does not define (from a library's header) is taken as not atomic.
 The finding is at the variable's definition: on the Go file's line for a
 preamble, in the .c file otherwise. Vendored amalgamations (C files of
 more than 5000 lines) are skipped unless -sharedglobal.largec is given.
@@ -95,8 +101,12 @@ the compiler's platform macros such as _WIN32 or __linux__, include
 guards) are skipped, and a write under a condition it cannot decide, such
 as a macro only a header or -D can define, is not evidence), and
 C code that takes its own lock (pthread_mutex_lock, mtx_lock,
-EnterCriticalSection, sqlite3_mutex_enter) is trusted, with everything
-it calls.`,
+EnterCriticalSection, sqlite3_mutex_enter), directly, through a macro the
+package's C defines (#define LOCK() pthread_mutex_lock(&mu)) or through a
+lock wrapper (a package C function that takes a lock and returns holding
+it, static void lock(void) { pthread_mutex_lock(&mu); }), is trusted, with
+everything it calls; which of its writes fall between the lock and the
+unlock is not told apart.`,
 	Before: `var allocated int64
 
 func Malloc(n int) unsafe.Pointer {

@@ -30,10 +30,12 @@
 // file-scope declaration ends at a ';' outside brackets, a '{' after a
 // parameter list opens a function body, and inside a body a name followed
 // by an assignment operator or ++/-- (or preceded by ++/--) is written
-// unless the function declares a local of that name. What it cannot see
-// (macros that expand to writes, writes through pointers to a variable) it
-// misses; what it cannot read it skips, so its errors are silences rather
-// than false reports.
+// unless the function declares a local of that name. A declaration's type
+// is judged after the text's typedefs, tags and macros are resolved, and a
+// lock is also taken through a macro or a lock wrapper of the package's C
+// (resolve.go, locks.go). What it cannot see (macros that expand to
+// writes, writes through pointers to a variable) it misses; what it cannot
+// read it skips, so its errors are silences rather than false reports.
 //
 // The .c files are those the build selects (cgofile.Sources): from
 // pass.OtherFiles, or under go vet, which does not list a cgo package's C
@@ -116,8 +118,8 @@ type Var struct {
 	Static      bool
 	Extern      bool // a declaration, not a definition
 	Const       bool
-	Atomic      bool // _Atomic
-	ThreadLocal bool // _Thread_local, thread_local, __thread, __declspec(thread)
+	Atomic      bool // _Atomic, or a typedef or macro of it, or a <stdatomic.h> atomic_* type
+	ThreadLocal bool // _Thread_local, thread_local, __thread, __declspec(thread), or a macro of one
 }
 
 // Shared reports whether the variable is one storage shared by every
@@ -132,7 +134,7 @@ type Func struct {
 	Static bool
 	Writes []Write // the package's variables the function writes
 	Calls  []Call  // the functions it calls, in order
-	Locks  bool    // it takes a lock (pthread_mutex_lock, mtx_lock, …)
+	Locks  bool    // it takes a lock (pthread_mutex_lock, mtx_lock, …), directly, through a macro or a lock wrapper
 	// Params are the parameters' names, in order; NullTested those the
 	// body compares with NULL (!p, p == NULL, NULL != p, if (p)).
 	Params     []string

@@ -36,6 +36,10 @@ var unlockFuncs = map[string]bool{
 	"sqlite3_mutex_leave": true, "uv_mutex_unlock": true,
 }
 
+// maxWrapperDepth bounds the rounds of lockWrappers: wrappers of wrappers
+// nest a few deep, never this deep.
+const maxWrapperDepth = 32
+
 // noteLock records what a call of name, in fn's body, does to locks.
 func (fn *Func) noteLock(name string) {
 	if lockFuncs[name] {
@@ -71,7 +75,7 @@ func (r *Result) lockWrappers(funcs []*Func) {
 	for _, fn := range funcs {
 		takes[fn], releases[fn] = fn.takes, fn.releases
 	}
-	for range len(funcs) + 1 {
+	for range min(len(funcs)+1, maxWrapperDepth) {
 		nt, nr := map[*Func]bool{}, map[*Func]bool{}
 		changed := false
 		for _, fn := range funcs {

@@ -18,6 +18,7 @@ type parser struct {
 	// own are the typedefs and tags the text defines, as read so far;
 	// hdr those of the package's headers (resolve.go), or nil
 	own, hdr *defs
+	repl     map[string][]tok // macro replacements, tokenized
 }
 
 // decided reports whether the token at offset off is in code the build

@@ -63,9 +63,13 @@ func newDefs() *defs {
 	return &defs{atomicTypes: map[string]bool{}, atomicTags: map[string]bool{}, macros: map[string]string{}}
 }
 
-// maxExpand bounds macro expansion (a macro that names itself, or a chain
-// of them).
-const maxExpand = 8
+// maxExpand bounds the depth of macro expansion (a macro that names
+// itself, or a chain of them), and maxExpansions the expansions of one
+// use (macros that each use several others).
+const (
+	maxExpand     = 8
+	maxExpansions = 64
+)
 
 // expansion returns the replacement tokens of the macro name used at
 // offset off of the text: the text's own definition in effect there
@@ -88,7 +92,14 @@ func (p *parser) expansion(name string, off int) (toks []tok, funcLike, ok bool)
 	if !ok {
 		return nil, false, false
 	}
-	toks = tokenize([]byte(body))
+	if p.repl == nil {
+		p.repl = map[string][]tok{}
+	}
+	toks, cached := p.repl[body]
+	if !cached {
+		toks = tokenize([]byte(body))
+		p.repl[body] = toks
+	}
 	if strings.HasPrefix(body, "(") && len(toks) > 0 {
 		funcLike = true
 		toks = toks[min(match(toks, 0)+1, len(toks)):]
@@ -100,9 +111,15 @@ func (p *parser) expansion(name string, off int) (toks []tok, funcLike, ok bool)
 // declaration's, at offset off of the text) is atomic or thread-local,
 // after the text's typedefs, tags and macros are resolved.
 func (p *parser) qualifiers(toks []tok, off, depth int) (atomic, tls bool) {
-	if depth > maxExpand {
+	budget := maxExpansions
+	return p.quals(toks, off, depth, &budget)
+}
+
+func (p *parser) quals(toks []tok, off, depth int, budget *int) (atomic, tls bool) {
+	if depth > maxExpand || *budget <= 0 {
 		return false, false
 	}
+	*budget--
 	toks, tls = stripAttrs(toks)
 	for i, t := range toks {
 		if t.kind != ident {
@@ -124,7 +141,7 @@ func (p *parser) qualifiers(toks []tok, off, depth int) (atomic, tls bool) {
 			continue
 		}
 		if rep, _, ok := p.expansion(t.text, off); ok {
-			a, l := p.qualifiers(rep, off, depth+1)
+			a, l := p.quals(rep, off, depth+1, budget)
 			atomic, tls = atomic || a, tls || l
 			continue
 		}
@@ -213,14 +230,16 @@ func (p *parser) callsThrough(toks []tok, i int) []string {
 	}
 	var out []string
 	seen := map[string]bool{toks[i].text: true}
-	p.callsIn(rep, toks[i].off, seen, &out, 0)
+	budget := maxExpansions
+	p.callsIn(rep, toks[i].off, seen, &out, 0, &budget)
 	return out
 }
 
-func (p *parser) callsIn(toks []tok, off int, seen map[string]bool, out *[]string, depth int) {
-	if depth > maxExpand {
+func (p *parser) callsIn(toks []tok, off int, seen map[string]bool, out *[]string, depth int, budget *int) {
+	if depth > maxExpand || *budget <= 0 {
 		return
 	}
+	*budget--
 	for k, t := range toks {
 		if t.kind != ident || keywords[t.text] || stmtKeywords[t.text] {
 			continue
@@ -234,7 +253,7 @@ func (p *parser) callsIn(toks []tok, off int, seen map[string]bool, out *[]strin
 				rep = append(append([]tok(nil), rep...), tok{punct, "(", 0}, tok{punct, ")", 0})
 			}
 			seen[t.text] = true
-			p.callsIn(rep, off, seen, out, depth+1)
+			p.callsIn(rep, off, seen, out, depth+1, budget)
 			delete(seen, t.text)
 			continue
 		}

@@ -177,6 +177,12 @@ func TestScannerTolerant(t *testing.T) {
 		"MACRO(foo) int bar;", "static int a = {", "/* unterminated", `"unterminated`,
 		strings.Repeat("{", 100) + "static int x;",
 		"int f(void) { static int s; s++; ", // no closing brace
+		// macros that expand into each other, unbalanced replacements,
+		// typedefs and tags cut short
+		"#define A B(B) B\n#define B(x) A A(x)\nvoid f(void) { A(); A; B(1); }\nstatic A v;",
+		"#define L(\n#define M )\nvoid f(void) { L(x); M; M(); }",
+		"#define n (*\nstatic long n; void f(void) { n++; }",
+		"typedef", "typedef struct {", "struct s {", "typedef _Atomic", "#define T\nstatic T",
 	} {
 		parseString(t, src)
 	}
