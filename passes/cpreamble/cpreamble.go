@@ -324,6 +324,9 @@ func (r *Result) readHeader(file *File, src []byte) {
 	for name, a := range p.own.atomicTags {
 		r.hdr.atomicTags[name] = a
 	}
+	for name, tag := range p.own.typeTags {
+		r.hdr.typeTags[name] = tag
+	}
 	for name, defs := range macros {
 		// what the header leaves defined at its end
 		if body, ok := macroAt(defs, len(src)+1); ok {

@@ -56,11 +56,14 @@ func init() {
 type defs struct {
 	atomicTypes map[string]bool // typedef names: is the type atomic
 	atomicTags  map[string]bool // struct and union tags: does the body hold an atomic member
-	macros      map[string]string
+	// typeTags are the typedef names of a struct or union type by its tag
+	// alone (typedef struct stats stats_t;), whose body may come later
+	typeTags map[string]string
+	macros   map[string]string
 }
 
 func newDefs() *defs {
-	return &defs{atomicTypes: map[string]bool{}, atomicTags: map[string]bool{}, macros: map[string]string{}}
+	return &defs{atomicTypes: map[string]bool{}, atomicTags: map[string]bool{}, typeTags: map[string]string{}, macros: map[string]string{}}
 }
 
 // maxExpand bounds the depth of macro expansion (a macro that names
@@ -153,11 +156,14 @@ func (p *parser) quals(toks []tok, off, depth int, budget *int) (atomic, tls boo
 // typeAtomic reports whether the typedef name is an atomic type: the
 // text's typedef, else a package header's, else the standard's.
 func (p *parser) typeAtomic(name string) bool {
-	if a, ok := p.own.atomicTypes[name]; ok {
-		return a
-	}
-	if p.hdr != nil {
-		if a, ok := p.hdr.atomicTypes[name]; ok {
+	for _, d := range []*defs{p.own, p.hdr} {
+		if d == nil {
+			continue
+		}
+		if a, ok := d.atomicTypes[name]; ok {
+			if tag, ok := d.typeTags[name]; ok && !a {
+				return p.tagAtomic(tag) // the tag's body, as far as read
+			}
 			return a
 		}
 	}
@@ -185,10 +191,21 @@ func (p *parser) noteTypes(toks []tok, typedef, atomic bool) {
 	if !typedef {
 		return
 	}
+	// typedef struct stats stats_t: the tag, with no body here
+	tag := ""
+	for i := 0; i+1 < len(toks); i++ {
+		if (toks[i].text == "struct" || toks[i].text == "union") && toks[i+1].kind == ident && (i+2 >= len(toks) || toks[i+2].text != "{") {
+			tag = toks[i+1].text
+			break
+		}
+	}
 	for n, part := range splitTop(toks, ",") {
 		name, _, _, ok := declarator(part, n == 0)
 		if ok {
 			p.own.atomicTypes[name.text] = atomic
+			if tag != "" {
+				p.own.typeTags[name.text] = tag
+			}
 		}
 	}
 }

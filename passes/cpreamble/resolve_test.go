@@ -32,6 +32,9 @@ static struct stats s_tag;
 typedef struct { counter_t n; } stats_t;
 static stats_t s_typedef_struct;
 static struct { atomic_int n; } s_anon;
+typedef struct later later_t;
+struct later { atomic_long n; };
+static later_t s_later;
 
 static long plain;
 typedef long notatomic_t;
@@ -61,7 +64,7 @@ func TestResolveTypes(t *testing.T) {
 	r := parseString(t, resolveSrc)
 	got := varNames(r, func(v *Var) bool { return !v.Shared() })
 	want := []string{"s_long", "s_size", "s_bool", "s_uptr", "s_fast", "s_counter", "s_counter2",
-		"s_tls", "s_tls2", "s_mstls", "s_atomic_macro", "s_tag", "s_typedef_struct", "s_anon"}
+		"s_tls", "s_tls2", "s_mstls", "s_atomic_macro", "s_tag", "s_typedef_struct", "s_anon", "s_later"}
 	if !slices.Equal(got, want) {
 		t.Errorf("atomic or thread-local:\n got %v\nwant %v", got, want)
 	}
