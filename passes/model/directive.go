@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/lifetimevet/lifetimevet/internal/cgofile"
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 )
 
 // Analyzers lists the names of lifetimevet's reporting analyzers: the names
@@ -480,9 +481,15 @@ func paramIndex(sig *types.Signature, name string) int {
 // preambleGroup reads the directives of a cgo preamble: Go line comments in
 // the doc comment of import "C", and lines starting with //lifetime: inside
 // its /* */ blocks.
+//
+// A directive in a conditional arm of the C that the build does not
+// certainly compile (#if 0, #ifdef _WIN32 on Linux, an arm whose condition
+// the scanner cannot decide) is not read, nor checked: it is read as the
+// code around it is (cpreamble.Uncompiled).
 func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 	var ds []*directive
 	inBlock := false // in a C /* */ comment, across the lines of a // preamble
+	uncompiled := cpreamble.PreambleUncompiled(cg)
 	for _, cm := range cg.List {
 		if strings.HasPrefix(cm.Text, "//") {
 			// A preamble written as line comments hands each line to C
@@ -498,9 +505,14 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 				i, ok, after := cTrailing(cm.Text[2:], inBlock)
 				inBlock = after
 				if ok {
-					c.cTrailingProblem(pos+token.Pos(2+i), cm.Text[2+i:])
+					if !uncompiled(pos + token.Pos(2+i)) {
+						c.cTrailingProblem(pos+token.Pos(2+i), cm.Text[2+i:])
+					}
 					continue
 				}
+			}
+			if uncompiled(pos) {
+				continue
 			}
 			d, p := parseDirective(text, pos)
 			if p != nil {
@@ -521,6 +533,10 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 				}
 				text := strings.TrimRight(line[lead:], " \t\r\n")
 				pos := cm.Slash + token.Pos(off+lead)
+				if uncompiled(pos) {
+					off += len(line)
+					continue
+				}
 				d, p := parseDirective(text, pos)
 				if p != nil {
 					c.res.Problems = append(c.res.Problems, *p)
@@ -535,7 +551,7 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 				}
 				// (a C comment cannot end inside the Go one: its */
 				// would end the Go comment)
-				if i, ok, _ := cTrailing(l, false); ok {
+				if i, ok, _ := cTrailing(l, false); ok && !uncompiled(cm.Slash+token.Pos(off+base+i)) {
 					c.cTrailingProblem(cm.Slash+token.Pos(off+base+i), l[i:])
 				}
 			}
@@ -550,7 +566,9 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 // (its .h and .c files, as the build selects them: cgofile.Sources).
 // The C declarations they describe are there, so they mean what they mean
 // in the preamble. Only a line that starts with //lifetime: counts: a C
-// comment that merely resembles a directive is C's business.
+// comment that merely resembles a directive is C's business. As in the
+// preamble, a directive in a conditional arm the build does not certainly
+// compile is not read.
 func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 	names, read := cgofile.Sources(pass, ".h", ".c")
 	for _, name := range names {
@@ -563,8 +581,15 @@ func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 		var ds []*directive
 		off := 0
 		inBlock := false // in a C /* */ comment
+		uncompiled := cpreamble.Uncompiled(data)
 		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
 			trimmed := bytes.TrimLeft(line, " \t")
+			if uncompiled(off + len(line) - len(trimmed)) {
+				// (a /* */ comment opened there ends inside the
+				// range, which runs to the end of its line)
+				off += len(line)
+				continue
+			}
 			// a directive, or a line comment that may be a near miss of
 			// one (nearMiss needs a directive verb right after the
 			// separator, so "// lifetime: the buffer outlives ..." is left
