@@ -455,20 +455,26 @@ func macroAt(defs []macroDef, off int) (string, bool) {
 // no evidence of what a function does (so the arms of one conditional,
 // one directive per platform, never contradict each other: at most one is
 // read).
+//
+// The source is scanned at the first question (most files hold no
+// directive to ask about).
 func Uncompiled(src []byte) func(off int) bool {
-	_, undecided, skipped, _ := blankArms(src)
-	all := append(undecided, skipped...)
-	slices.SortFunc(all, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
-	// merged: sorted, disjoint (one per arm, not one per line)
-	var merged [][2]int
-	for _, r := range all {
-		if n := len(merged); n > 0 && r[0] <= merged[n-1][1]+1 {
-			merged[n-1][1] = max(merged[n-1][1], r[1])
-			continue
-		}
-		merged = append(merged, r)
-	}
+	var merged [][2]int // sorted, disjoint (one per arm, not one per line)
+	scanned := false
 	return func(off int) bool {
+		if !scanned {
+			scanned = true
+			_, undecided, skipped, _ := blankArms(src)
+			all := append(undecided, skipped...)
+			slices.SortFunc(all, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+			for _, r := range all {
+				if n := len(merged); n > 0 && r[0] <= merged[n-1][1]+1 {
+					merged[n-1][1] = max(merged[n-1][1], r[1])
+					continue
+				}
+				merged = append(merged, r)
+			}
+		}
 		i, _ := slices.BinarySearchFunc(merged, off, func(r [2]int, off int) int {
 			switch {
 			case r[1] <= off:

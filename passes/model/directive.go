@@ -520,10 +520,12 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 					continue
 				}
 			}
-			if uncompiled(pos) {
+			d, p := parseDirective(text, pos)
+			// (the line's C text starts after the Go comment's //)
+			at := cm.Slash + token.Pos(len(cm.Text)-len(strings.TrimLeft(cm.Text[2:], " \t")))
+			if (d != nil || p != nil) && uncompiled(at) {
 				continue
 			}
-			d, p := parseDirective(text, pos)
 			if p != nil {
 				c.res.Problems = append(c.res.Problems, *p)
 			}
@@ -542,11 +544,10 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 				}
 				text := strings.TrimRight(line[lead:], " \t\r\n")
 				pos := cm.Slash + token.Pos(off+lead)
-				if uncompiled(pos) {
-					off += len(line)
-					continue
-				}
 				d, p := parseDirective(text, pos)
+				if (d != nil || p != nil) && uncompiled(pos) {
+					d, p = nil, nil
+				}
 				if p != nil {
 					c.res.Problems = append(c.res.Problems, *p)
 				}
@@ -593,19 +594,16 @@ func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 		uncompiled := cpreamble.Uncompiled(data)
 		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
 			trimmed := bytes.TrimLeft(line, " \t")
-			if uncompiled(off + len(line) - len(trimmed)) {
-				// (a /* */ comment opened there ends inside the
-				// range, which runs to the end of its line)
-				off += len(line)
-				continue
-			}
 			// a directive, or a line comment that may be a near miss of
 			// one (nearMiss needs a directive verb right after the
 			// separator, so "// lifetime: the buffer outlives ..." is left
 			// alone; a C block comment is C's own prose, never a directive)
 			if bytes.HasPrefix(trimmed, []byte("//")) {
-				pos := tf.Pos(off + len(line) - len(trimmed))
-				d, p := parseDirective(strings.TrimRight(string(trimmed), " \t\r\n"), pos)
+				at := off + len(line) - len(trimmed)
+				d, p := parseDirective(strings.TrimRight(string(trimmed), " \t\r\n"), tf.Pos(at))
+				if (d != nil || p != nil) && uncompiled(at) {
+					d, p = nil, nil
+				}
 				if p != nil {
 					c.res.Problems = append(c.res.Problems, *p)
 				}
@@ -615,7 +613,7 @@ func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 			} else {
 				i, ok, after := cTrailing(string(line), inBlock)
 				inBlock = after
-				if ok {
+				if ok && !uncompiled(off+i) {
 					c.cTrailingProblem(tf.Pos(off+i), string(line[i:]))
 				}
 			}

@@ -6,6 +6,8 @@ package condarms
 // static void (*cd_fsink)(void *);
 // #if 0
 // //lifetime:release cd_f arg=0
+// lifetime:release cd_f arg=0
+//   //liftime:release cd_f arg=0
 // #endif
 // //lifetime:borrow cd_f arg=0
 // static void cd_f(void *p) { if (cd_fsink) cd_fsink(p); }
