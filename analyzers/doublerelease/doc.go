@@ -66,8 +66,10 @@ package's functions and its dependencies. A release that happens only after
 a test of the handle or its owner (a nil check, a closed flag, a reference
 count, a compare-and-swap) counts as idempotent.
 
-Known limits: releases through interfaces, function values and goroutines
-are not followed; a finalizer whose release is conditional (a weak flag the
+Known limits: releases through interfaces, through a type parameter's
+methods (t.Close() in func closeTwice[T io.Closer](t T): as for an
+interface, the method an instantiation calls is not resolved), function
+values and goroutines are not followed; a finalizer whose release is conditional (a weak flag the
 callback sets) is taken as not releasing a callback's argument, so a
 callback that forgets to set the flag is not found; a path that a correlated condition makes infeasible can
 still be reported; a handle kept in a slice or map element is not tracked.`,

@@ -53,7 +53,10 @@ there (an Init) called while the field holds a live handle leaks that
 handle: reported at the first acquisition.
 
 Known limits: handles stored in local composite values and then dropped are
-not followed.`,
+not followed; a handle passed to a method called through an interface or a
+type parameter (r.Release(p) in func f[T Releaser](r T, p *C.char)) is
+taken as handed on, as the method called is not resolved, so a leak after
+it is not found.`,
 	Before: `p := C.CString(name)
 if err := check(name); err != nil {
 	return err // p leaks

@@ -13,10 +13,6 @@
 package lifetimedirective
 
 import (
-	"regexp"
-	"strings"
-	"unicode/utf8"
-
 	"golang.org/x/tools/go/analysis"
 	"honnef.co/go/tools/analysis/lint"
 
@@ -59,36 +55,8 @@ var Analyzer = &analysis.Analyzer{
 		m := pass.ResultOf[model.Analyzer].(*model.Result)
 		rep := diag.New(pass, nil)
 		for _, p := range m.Problems {
-			rep.Reportf(p.Pos, "%s", clipWords(p.Msg))
+			rep.Reportf(p.Pos, "%s", model.ClipWords(p.Msg))
 		}
 		return nil, nil
 	},
-}
-
-// position matches a word that is a source position, file:line[:col][:].
-var position = regexp.MustCompile(`^[^"]+:\d+(:\d+)?:?$`)
-
-// maxWord is the longest word of a directive a message echoes whole.
-const maxWord = 64
-
-// clipWords cuts each word of msg longer than maxWord bytes (a name or
-// argument of the directive, echoed) to its first maxWord bytes and "…",
-// so that a runaway directive gives a message a person can read. A
-// position (file:line or file:line:col, which names the other entry of a
-// conflict) is the reader's way to the other place and stays whole.
-func clipWords(msg string) string {
-	if len(msg) <= maxWord {
-		return msg
-	}
-	words := strings.Split(msg, " ")
-	for i, w := range words {
-		if len(w) > maxWord && !position.MatchString(w) {
-			n := maxWord
-			for n > 0 && !utf8.RuneStart(w[n]) {
-				n--
-			}
-			words[i] = w[:n] + "…"
-		}
-	}
-	return strings.Join(words, " ")
 }

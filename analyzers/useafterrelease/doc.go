@@ -47,7 +47,9 @@ NULL (free, or a library the model marks checks-null) is no danger. A
 field that anything may set before the return (its address passed to C, the
 object handed to a call or captured by a closure) is taken as set.
 
-Known limits: releases and uses through interfaces and function values are
+Known limits: releases and uses through interfaces, through a type
+parameter's methods (t.Close() in a generic function: as for an interface,
+the method an instantiation calls is not resolved) and function values are
 not followed; a handle kept in a slice or map element is not tracked.`,
 	Before: `func (m *Mat) Close() {
 	C.mat_close(m.p)

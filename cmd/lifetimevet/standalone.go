@@ -496,6 +496,12 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string,
 		}, "would fix"
 	}
 	changed, conflicts, err := files.Apply(mapped, write)
+	for _, n := range files.Notices() {
+		if file, rest, ok := strings.Cut(n, ": "); ok && filepath.IsAbs(file) {
+			n = shortPath(cwd, file) + ": " + rest
+		}
+		fmt.Fprintf(w, "%s: %s\n", progName(), n)
+	}
 	for _, c := range conflicts {
 		fmt.Fprintf(w, "%s: %s: cannot apply the fix %q: it conflicts with another fix\n", progName(), shortPath(cwd, c.Edits[0].File), c.Message)
 	}

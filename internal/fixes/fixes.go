@@ -97,7 +97,13 @@ type Files struct {
 	stats      map[string]os.FileInfo // of the source files, for sameFile
 	fixed      map[string]bool        // files Apply wrote
 	directives map[string]bool        // whether a user's file has //line directives
+	notices    []string               // what Apply says besides its errors
 }
+
+// Notices returns what the caller should say of the files Apply wrote
+// besides its errors: that a file was written on a file system where a
+// save made meanwhile may be lost (ErrUnchecked), said once.
+func (fs *Files) Notices() []string { return fs.notices }
 
 func (fs *Files) readFile(name string) ([]byte, error) {
 	read := fs.ReadFile
@@ -582,6 +588,14 @@ func (fs *Files) Apply(fixes []*Fix, write func(name string, data []byte) error)
 			// what was checked is what is replaced: a save made
 			// since is kept
 			werr = WriteFileIf(name, seen, result)
+		}
+		if errors.Is(werr, ErrUnchecked) {
+			// written, but a save made meanwhile may be lost: said
+			// once, naming the first such file
+			if len(fs.notices) == 0 {
+				fs.notices = append(fs.notices, fmt.Sprintf("%s: fixed, but %v", name, werr))
+			}
+			werr = nil
 		}
 		if errors.Is(werr, ErrChanged) {
 			errs = append(errs, fmt.Errorf("%s: not fixed: %w", name, werr))

@@ -26,7 +26,7 @@ func swapIn(tmp, real string, old []byte) error {
 		os.Remove(tmp)
 		return unwrapPath(err)
 	}
-	err = unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, real, unix.RENAME_EXCHANGE)
+	err = exchange(tmp, real)
 	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.EOPNOTSUPP) {
 		return renameIf(tmp, real, old) // a system or file system that cannot exchange
 	}
@@ -46,7 +46,7 @@ func swapIn(tmp, real string, old []byte) error {
 	}
 	// it changed: exchange back, and remove tmp only if it is the file
 	// this process wrote
-	if err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, real, unix.RENAME_EXCHANGE); err != nil {
+	if err := exchange(tmp, real); err != nil {
 		return fmt.Errorf("%w, but putting the saved content back failed (%v): it is in %s", ErrChanged, err, tmp)
 	}
 	if fi, err := os.Stat(tmp); err == nil && os.SameFile(fi, ours) {
@@ -54,6 +54,12 @@ func swapIn(tmp, real string, old []byte) error {
 		return ErrChanged
 	}
 	return fmt.Errorf("%w, and changed again while it was put back: the other content is in %s", ErrChanged, tmp)
+}
+
+// exchange swaps the names a and b in one step (a test makes it fail as
+// on a file system that cannot).
+var exchange = func(a, b string) error {
+	return unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
 }
 
 // keepXattrs gives tmp the extended attributes of the file real (ACLs,

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -90,5 +91,101 @@ func TestExchangeKeepsLinks(t *testing.T) {
 				t.Errorf("files left in the directory: %v", left)
 			}
 		})
+	}
+}
+
+// TestNoExchangeKeepsSave: on a file system that cannot exchange (NFS,
+// FUSE: renameat2 gives EINVAL), a save made in place between the check
+// and the rename is kept and the fix refused with ErrChanged (break-it
+// trial 9, A1: the save was overwritten); a save by an editor's rename
+// before the link is kept too, a file that still holds what was read is
+// fixed, and nothing is left beside it. Where the file system has no hard
+// links either, the file is fixed and WriteFileIf says ErrUnchecked.
+func TestNoExchangeKeepsSave(t *testing.T) {
+	defer func(e func(a, b string) error) { exchange = e }(exchange)
+	exchange = func(a, b string) error { return syscall.EINVAL }
+	for _, how := range []string{"none", "in place", "by rename", "no links"} {
+		t.Run(how, func(t *testing.T) {
+			dir := t.TempDir()
+			name := filepath.Join(dir, "p.go")
+			if err := os.WriteFile(name, []byte("old\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			saved := []byte("old\n// saved by the editor\n")
+			if how == "in place" {
+				// an editor that rewrites the file, just before the
+				// rename
+				beforeRename = func() {
+					f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					f.WriteString("// saved by the editor\n")
+					f.Close()
+				}
+			}
+			if how == "by rename" {
+				// an editor that renames its file over it, after the
+				// check, before the link: the link pins the save
+				defer func(l func(a, b string) error) { link = l }(link)
+				link = func(a, b string) error {
+					os.WriteFile(filepath.Join(dir, "p.go~"), saved, 0o644)
+					os.Rename(filepath.Join(dir, "p.go~"), name)
+					return os.Link(a, b)
+				}
+			}
+			if how == "no links" {
+				defer func(l func(a, b string) error) { link = l }(link)
+				link = func(a, b string) error { return &os.LinkError{Op: "link", Old: a, New: b, Err: syscall.EPERM} }
+			}
+			defer func() { beforeRename = nil }()
+			err := WriteFileIf(name, []byte("old\n"), []byte("fixed\n"))
+			got, _ := os.ReadFile(name)
+			switch how {
+			case "none":
+				if err != nil || string(got) != "fixed\n" {
+					t.Fatalf("err %v, content %q; want nil and the fix", err, got)
+				}
+			case "no links":
+				if !errors.Is(err, ErrUnchecked) || string(got) != "fixed\n" {
+					t.Fatalf("err %v, content %q; want ErrUnchecked and the fix", err, got)
+				}
+			default:
+				if !errors.Is(err, ErrChanged) || string(got) != string(saved) {
+					t.Fatalf("err %v, content %q; want ErrChanged and the save kept", err, got)
+				}
+			}
+			if left := leftovers(t, dir, "p.go"); len(left) != 0 {
+				t.Errorf("files left in the directory: %v", left)
+			}
+		})
+	}
+}
+
+// TestApplyUncheckedNotice: files fixed where the second check cannot be
+// made are fixed, not errors, and Apply says once (Notices) that a save
+// made meanwhile may be lost.
+func TestApplyUncheckedNotice(t *testing.T) {
+	defer func(e, l func(a, b string) error) { exchange, link = e, l }(exchange, link)
+	exchange = func(a, b string) error { return syscall.EINVAL }
+	link = func(a, b string) error { return &os.LinkError{Op: "link", Old: a, New: b, Err: syscall.EOPNOTSUPP} }
+	dir := t.TempDir()
+	var fixes []*Fix
+	for _, base := range []string{"a.go", "b.go"} {
+		name := filepath.Join(dir, base)
+		if err := os.WriteFile(name, []byte("package p\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fixes = append(fixes, &Fix{Message: "add a declaration", Edits: []Edit{{File: name, Start: 10, End: 10, New: "\nvar x int\n"}}})
+	}
+	var fs Files
+	changed, _, err := fs.Apply(fixes, nil)
+	if err != nil || len(changed) != 2 {
+		t.Fatalf("Apply: changed %v, %v; want both fixed", changed, err)
+	}
+	n := fs.Notices()
+	if len(n) != 1 || !strings.Contains(n[0], "a.go: fixed, but") || !strings.Contains(n[0], "may be lost") {
+		t.Errorf("Notices: %q; want one, that a save made meanwhile may be lost", n)
 	}
 }

@@ -32,9 +32,11 @@ var ErrChanged = errors.New("the file changed while its fixes were being written
 // compared with old; if it differs the two are exchanged back, so that
 // the only window left is between the two exchanges, microseconds, and
 // nothing but the process's own temporary file is ever removed. Where the
-// system or file system cannot exchange, the file is read again and
-// compared just before the rename. A file that changed gives an error
-// wrapping ErrChanged.
+// system or file system cannot exchange, the file is compared just before
+// a rename and what the rename replaced is compared again after it, and
+// put back if it differs (renameIf). A file that changed gives an error
+// wrapping ErrChanged; one written on a file system where the second
+// check cannot be made, ErrUnchecked.
 func WriteFileIf(name string, old, data []byte) error {
 	if old == nil {
 		old = []byte{}
@@ -109,11 +111,12 @@ func writeFile(name string, old, data []byte) error {
 			beforeSwap()
 		}
 		done = true // swapIn removes the temporary file, unless it says where it is
-		if err := placing(tmp.Name(), func() error { return swapIn(tmp.Name(), real, old) }); err != nil {
+		err := placing(tmp.Name(), func() error { return swapIn(tmp.Name(), real, old) })
+		if err != nil && !errors.Is(err, ErrUnchecked) {
 			return err
 		}
 		syncDir(dir)
-		return nil
+		return err // nil, or ErrUnchecked: written
 	}
 	done = true
 	err = placing(tmp.Name(), func() error {
@@ -139,8 +142,20 @@ func syncDir(dir string) {
 	}
 }
 
-// renameIf renames tmp over real if real holds old, read just before; it
-// removes tmp otherwise.
+// renameIf renames tmp over real if real holds old (WriteFileIf on a
+// system or file system that cannot exchange two names in one step: NFS,
+// most FUSE file systems). A check that cannot be atomic with the
+// replacement is repeated after it, on the content that was replaced:
+// the file is given a second, hidden name first (a hard link, which pins
+// what it holds), tmp is renamed over it, and what the second name then
+// holds is compared with old. A save made in place meanwhile (an editor
+// that rewrites the file) is thus seen after the rename, and the file is
+// put back: the only save that can still be lost is one made by renaming
+// another file over real in the microseconds between the link and the
+// rename. Where the file system has no hard links, real is compared just
+// before the rename and the error is ErrUnchecked, the file written. tmp
+// and the second name are removed, unless an error says where a content
+// is.
 func renameIf(tmp, real string, old []byte) error {
 	cur, err := os.ReadFile(real)
 	if err != nil {
@@ -151,12 +166,67 @@ func renameIf(tmp, real string, old []byte) error {
 		os.Remove(tmp)
 		return ErrChanged
 	}
-	if err := os.Rename(tmp, real); err != nil {
+	ours, err := os.Stat(tmp)
+	if err != nil {
 		os.Remove(tmp)
 		return unwrapPath(err)
 	}
-	return nil
+	backup := tmp + ".old"
+	if err := link(real, backup); err != nil {
+		if !noHardLinks(err) {
+			os.Remove(tmp)
+			return unwrapPath(err)
+		}
+		// no second name can pin the content: it was compared just before
+		if beforeRename != nil {
+			beforeRename()
+		}
+		if err := os.Rename(tmp, real); err != nil {
+			os.Remove(tmp)
+			return unwrapPath(err)
+		}
+		return ErrUnchecked
+	}
+	if beforeRename != nil {
+		beforeRename()
+	}
+	if err := os.Rename(tmp, real); err != nil {
+		os.Remove(tmp)
+		os.Remove(backup)
+		return unwrapPath(err)
+	}
+	// backup names what real held at the rename
+	if fi, err := os.Lstat(backup); err == nil && fi.Mode().IsRegular() && hardLinks(fi) == 1 {
+		if got, err := os.ReadFile(backup); err == nil && bytes.Equal(got, old) {
+			os.Remove(backup)
+			return nil
+		}
+	}
+	// it changed: put it back, unless real was replaced again meanwhile
+	// (a later save, which is kept)
+	if fi, err := os.Lstat(real); err != nil || !os.SameFile(fi, ours) {
+		return fmt.Errorf("%w, and saved again after the fix was written: the content saved meanwhile is in %s", ErrChanged, backup)
+	}
+	if err := os.Rename(backup, real); err != nil {
+		return fmt.Errorf("%w, but putting the saved content back failed (%v): it is in %s", ErrChanged, unwrapPath(err), backup)
+	}
+	return ErrChanged
 }
+
+// ErrUnchecked is returned by WriteFileIf when the file was replaced on a
+// file system that can neither exchange two names in one step nor give a
+// file a second name (a hard link): what it held was compared with the
+// expected content just before the replacement, not after, and a save
+// made in between may be lost. The file holds the new content.
+var ErrUnchecked = errors.New("the file system can neither exchange files nor link them, so a save made while the fix was written may be lost")
+
+// Test hooks: beforeRename, if not nil, runs in renameIf just before the
+// rename (a save made then); link makes a hard link (a file system without
+// them, in tests).
+var (
+	beforeRename func()
+	link         = os.Link
+)
 
 // unwrapPath drops the file name of an *os.PathError (the caller names
 // the file, not the temporary one).

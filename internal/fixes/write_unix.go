@@ -3,6 +3,7 @@
 package fixes
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -14,6 +15,13 @@ func hardLinks(fi os.FileInfo) uint64 {
 		return uint64(st.Nlink)
 	}
 	return 1
+}
+
+// noHardLinks reports whether err, of a link, says that the file system
+// cannot make hard links (FAT, many FUSE and network file systems).
+func noHardLinks(err error) bool {
+	return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EOPNOTSUPP) || errors.Is(err, syscall.ENOTSUP) ||
+		errors.Is(err, syscall.ENOSYS) || errors.Is(err, errors.ErrUnsupported)
 }
 
 // keepOwner gives tmp the owner and group of the file fi describes, if it

@@ -72,3 +72,26 @@ func TestMaybeUndef(t *testing.T) {
 		t.Errorf("free_it() is taken as compiled; undecided arms %v", undecided)
 	}
 }
+
+// TestUncompiled finds the text the build does not certainly compile,
+// comments included (a //lifetime: directive there is not read): arms
+// decided false, after the compiled one, undecided, or after an undecided
+// one, nested or not; the code and comments of compiled arms, include
+// guards' bodies and the text outside conditionals are compiled.
+func TestUncompiled(t *testing.T) {
+	src := "// out\n#ifndef G_H\n#define G_H\n// guard\n#if 0\n  // zero\n#elif 1\n// one\n#  if 0\n// nested\n#  endif\n#else\n// other\n#endif\n" +
+		"#ifdef RACY\n// racy\n#else\n// notracy\n#endif\n#if 0\n/* a comment\n#endif\n// incomment\n*/\n#endif\n// after\n#endif\n"
+	un := Uncompiled([]byte(src))
+	for word, want := range map[string]bool{
+		"out": false, "guard": false, "zero": true, "one": false, "nested": true, "other": true,
+		"racy": true, "notracy": true, "incomment": true, "after": false,
+	} {
+		off := strings.Index(src, "// "+word+"\n")
+		if off < 0 {
+			t.Fatalf("no %q", word)
+		}
+		if got := un(off); got != want {
+			t.Errorf("// %s: uncompiled %v, want %v", word, got, want)
+		}
+	}
+}

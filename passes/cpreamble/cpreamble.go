@@ -49,6 +49,7 @@ package cpreamble
 
 import (
 	"bytes"
+	"go/ast"
 	"go/token"
 	"maps"
 	"reflect"
@@ -93,6 +94,40 @@ type seg struct {
 	off int
 	pos token.Pos
 	n   int
+}
+
+// preambleSource returns the C text of a cgo preamble, the comment group
+// cg (each comment without its markers, one line after another, as cgo
+// hands it to C), and where its stretches are in the file set.
+func preambleSource(cg *ast.CommentGroup) ([]byte, []seg) {
+	var buf bytes.Buffer
+	var segs []seg
+	for _, c := range cg.List {
+		text := c.Text[2:]
+		if strings.HasPrefix(c.Text, "/*") {
+			text = strings.TrimSuffix(text, "*/")
+		}
+		segs = append(segs, seg{off: buf.Len(), pos: c.Pos() + 2, n: len(text)})
+		buf.WriteString(text)
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes(), segs
+}
+
+// PreambleUncompiled reports, for positions in the cgo preamble cg,
+// whether they lie in a conditional arm of its C that the build does not
+// certainly compile (Uncompiled).
+func PreambleUncompiled(cg *ast.CommentGroup) func(token.Pos) bool {
+	src, segs := preambleSource(cg)
+	un := Uncompiled(src)
+	return func(pos token.Pos) bool {
+		for _, s := range segs {
+			if s.pos <= pos && pos <= s.pos+token.Pos(s.n) {
+				return un(s.off + int(pos-s.pos))
+			}
+		}
+		return false
+	}
 }
 
 func (f *File) pos(off int) token.Pos {
@@ -249,17 +284,8 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		file := &File{Name: pass.Fset.Position(f.Package).Filename, Preamble: true}
-		var buf bytes.Buffer
-		for _, c := range pre.List {
-			text := c.Text[2:]
-			if strings.HasPrefix(c.Text, "/*") {
-				text = strings.TrimSuffix(text, "*/")
-			}
-			file.segs = append(file.segs, seg{off: buf.Len(), pos: c.Pos() + 2, n: len(text)})
-			buf.WriteString(text)
-			buf.WriteByte('\n')
-		}
-		src := buf.Bytes()
+		var src []byte
+		src, file.segs = preambleSource(pre)
 		file.Lines = bytes.Count(src, []byte("\n"))
 		all = append(all, r.read(file, src))
 	}

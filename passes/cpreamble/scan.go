@@ -2,6 +2,8 @@ package cpreamble
 
 import (
 	"bytes"
+	"cmp"
+	"slices"
 	"strings"
 )
 
@@ -27,6 +29,14 @@ type tok struct {
 // the first undecided arm is read; undecided returns the offset ranges of
 // the undecided arms read (cond.go).
 func blank(src []byte) (out []byte, undecided [][2]int, macros map[string][]macroDef) {
+	out, undecided, _, macros = blankArms(src)
+	return out, undecided, macros
+}
+
+// blankArms is blank, and also returns the offset ranges of the lines of
+// the arms not compiled (blanked as a whole: decided false, after the
+// compiled or the undecided arm, or inside such an arm).
+func blankArms(src []byte) (out []byte, undecided, skipped [][2]int, macros map[string][]macroDef) {
 	macros = map[string][]macroDef{}
 	out = make([]byte, len(src))
 	copy(out, src)
@@ -112,6 +122,9 @@ func blank(src []byte) (out []byte, undecided [][2]int, macros map[string][]macr
 					break
 				}
 				j++
+			}
+			if c != '#' {
+				skipped = append(skipped, [2]int{i, j})
 			}
 			if c == '#' {
 				d := directive(src[i+1 : j])
@@ -232,7 +245,7 @@ func blank(src []byte) (out []byte, undecided [][2]int, macros map[string][]macr
 	for _, c := range conds {
 		leave(c, len(src)) // an unterminated conditional
 	}
-	return out, undecided, macros
+	return out, undecided, skipped, macros
 }
 
 var puncts3 = []string{"<<=", ">>=", "..."}
@@ -431,6 +444,48 @@ func macroAt(defs []macroDef, off int) (string, bool) {
 		body, ok = d.body, !d.undef
 	}
 	return body, ok
+}
+
+// Uncompiled returns a function that reports whether offset off of the C
+// source src lies in a conditional arm the build does not certainly
+// compile: one decided false or after the compiled arm, an undecided arm,
+// or one after it (cond.go). It is the complement of Compiled for text
+// that is not code, such as the //lifetime: directives in C comments: a
+// directive the build may not see is not read, as the code around it is
+// no evidence of what a function does (so the arms of one conditional,
+// one directive per platform, never contradict each other: at most one is
+// read).
+//
+// The source is scanned at the first question (most files hold no
+// directive to ask about).
+func Uncompiled(src []byte) func(off int) bool {
+	var merged [][2]int // sorted, disjoint (one per arm, not one per line)
+	scanned := false
+	return func(off int) bool {
+		if !scanned {
+			scanned = true
+			_, undecided, skipped, _ := blankArms(src)
+			all := append(undecided, skipped...)
+			slices.SortFunc(all, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+			for _, r := range all {
+				if n := len(merged); n > 0 && r[0] <= merged[n-1][1]+1 {
+					merged[n-1][1] = max(merged[n-1][1], r[1])
+					continue
+				}
+				merged = append(merged, r)
+			}
+		}
+		i, _ := slices.BinarySearchFunc(merged, off, func(r [2]int, off int) int {
+			switch {
+			case r[1] <= off:
+				return -1
+			case r[0] > off:
+				return 1
+			}
+			return 0
+		})
+		return i < len(merged) && merged[i][0] <= off && off < merged[i][1]
+	}
 }
 
 // Compiled returns the C source src as far as the build certainly

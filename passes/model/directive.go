@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/lifetimevet/lifetimevet/internal/cgofile"
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 )
 
 // Analyzers lists the names of lifetimevet's reporting analyzers: the names
@@ -61,7 +62,8 @@ type directive struct {
 }
 
 func parseDirective(text string, pos token.Pos) (*directive, *Problem) {
-	if rest, ok := strings.CutPrefix(text, "//lifetime:"); ok {
+	// (an invisible format character in the verb makes a near miss)
+	if rest, ok := strings.CutPrefix(text, "//lifetime:"); ok && strings.IndexFunc(firstField(rest), isFormat) < 0 {
 		// A trailing comment ends the directive: //lifetime:handle // why
 		if i := strings.Index(rest, " //"); i >= 0 {
 			rest = rest[:i]
@@ -76,6 +78,14 @@ func parseDirective(text string, pos token.Pos) (*directive, *Problem) {
 		return nil, &Problem{pos, nearMissProblem(text, sugg)}
 	}
 	return nil, nil
+}
+
+// firstField returns the first space-separated field of s.
+func firstField(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
 }
 
 func firstWords(s string) string {
@@ -480,9 +490,15 @@ func paramIndex(sig *types.Signature, name string) int {
 // preambleGroup reads the directives of a cgo preamble: Go line comments in
 // the doc comment of import "C", and lines starting with //lifetime: inside
 // its /* */ blocks.
+//
+// A directive in a conditional arm of the C that the build does not
+// certainly compile (#if 0, #ifdef _WIN32 on Linux, an arm whose condition
+// the scanner cannot decide) is not read, nor checked: it is read as the
+// code around it is (cpreamble.Uncompiled).
 func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 	var ds []*directive
 	inBlock := false // in a C /* */ comment, across the lines of a // preamble
+	uncompiled := cpreamble.PreambleUncompiled(cg)
 	for _, cm := range cg.List {
 		if strings.HasPrefix(cm.Text, "//") {
 			// A preamble written as line comments hands each line to C
@@ -498,11 +514,18 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 				i, ok, after := cTrailing(cm.Text[2:], inBlock)
 				inBlock = after
 				if ok {
-					c.cTrailingProblem(pos+token.Pos(2+i), cm.Text[2+i:])
+					if !uncompiled(pos + token.Pos(2+i)) {
+						c.cTrailingProblem(pos+token.Pos(2+i), cm.Text[2+i:])
+					}
 					continue
 				}
 			}
 			d, p := parseDirective(text, pos)
+			// (the line's C text starts after the Go comment's //)
+			at := cm.Slash + token.Pos(len(cm.Text)-len(strings.TrimLeft(cm.Text[2:], " \t")))
+			if (d != nil || p != nil) && uncompiled(at) {
+				continue
+			}
 			if p != nil {
 				c.res.Problems = append(c.res.Problems, *p)
 			}
@@ -522,6 +545,9 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 				text := strings.TrimRight(line[lead:], " \t\r\n")
 				pos := cm.Slash + token.Pos(off+lead)
 				d, p := parseDirective(text, pos)
+				if (d != nil || p != nil) && uncompiled(pos) {
+					d, p = nil, nil
+				}
 				if p != nil {
 					c.res.Problems = append(c.res.Problems, *p)
 				}
@@ -535,7 +561,7 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 				}
 				// (a C comment cannot end inside the Go one: its */
 				// would end the Go comment)
-				if i, ok, _ := cTrailing(l, false); ok {
+				if i, ok, _ := cTrailing(l, false); ok && !uncompiled(cm.Slash+token.Pos(off+base+i)) {
 					c.cTrailingProblem(cm.Slash+token.Pos(off+base+i), l[i:])
 				}
 			}
@@ -550,7 +576,9 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 // (its .h and .c files, as the build selects them: cgofile.Sources).
 // The C declarations they describe are there, so they mean what they mean
 // in the preamble. Only a line that starts with //lifetime: counts: a C
-// comment that merely resembles a directive is C's business.
+// comment that merely resembles a directive is C's business. As in the
+// preamble, a directive in a conditional arm the build does not certainly
+// compile is not read.
 func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 	names, read := cgofile.Sources(pass, ".h", ".c")
 	for _, name := range names {
@@ -563,6 +591,7 @@ func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 		var ds []*directive
 		off := 0
 		inBlock := false // in a C /* */ comment
+		uncompiled := cpreamble.Uncompiled(data)
 		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
 			trimmed := bytes.TrimLeft(line, " \t")
 			// a directive, or a line comment that may be a near miss of
@@ -570,8 +599,11 @@ func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 			// separator, so "// lifetime: the buffer outlives ..." is left
 			// alone; a C block comment is C's own prose, never a directive)
 			if bytes.HasPrefix(trimmed, []byte("//")) {
-				pos := tf.Pos(off + len(line) - len(trimmed))
-				d, p := parseDirective(strings.TrimRight(string(trimmed), " \t\r\n"), pos)
+				at := off + len(line) - len(trimmed)
+				d, p := parseDirective(strings.TrimRight(string(trimmed), " \t\r\n"), tf.Pos(at))
+				if (d != nil || p != nil) && uncompiled(at) {
+					d, p = nil, nil
+				}
 				if p != nil {
 					c.res.Problems = append(c.res.Problems, *p)
 				}
@@ -581,7 +613,7 @@ func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 			} else {
 				i, ok, after := cTrailing(string(line), inBlock)
 				inBlock = after
-				if ok {
+				if ok && !uncompiled(off+i) {
 					c.cTrailingProblem(tf.Pos(off+i), string(line[i:]))
 				}
 			}

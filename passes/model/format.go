@@ -3,8 +3,10 @@ package model
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Role says what a C function does to a handle.
@@ -203,6 +205,35 @@ func (e *Entry) String() string {
 		b.WriteString(" global")
 	}
 	return b.String()
+}
+
+// position matches a word that is a source position, file:line[:col][:].
+var position = regexp.MustCompile(`^[^"]+:\d+(:\d+)?:?$`)
+
+// maxWord is the longest word of a directive or model line a message
+// echoes whole.
+const maxWord = 64
+
+// ClipWords cuts each word of msg longer than maxWord bytes (a name or
+// argument of a directive or model line, echoed) to its first maxWord bytes and "…",
+// so that a runaway directive gives a message a person can read. A
+// position (file:line or file:line:col, which names the other entry of a
+// conflict) is the reader's way to the other place and stays whole.
+func ClipWords(msg string) string {
+	if len(msg) <= maxWord {
+		return msg
+	}
+	words := strings.Split(msg, " ")
+	for i, w := range words {
+		if len(w) > maxWord && !position.MatchString(w) {
+			n := maxWord
+			for n > 0 && !utf8.RuneStart(w[n]) {
+				n--
+			}
+			words[i] = w[:n] + "…"
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // A SyntaxError is a malformed model line or directive.
@@ -411,7 +442,8 @@ func ParseFile(name string, data []byte) (*Model, error) {
 			continue
 		}
 		bad := func(format string, args ...any) error {
-			return &SyntaxError{File: name, Line: lineNo, Msg: fmt.Sprintf(format, args...)}
+			// (a token echoed is cut, as a directive's are)
+			return &SyntaxError{File: name, Line: lineNo, Msg: ClipWords(fmt.Sprintf(format, args...))}
 		}
 		switch fields[0] {
 		case "library":

@@ -557,3 +557,25 @@ func TestLoadRefusesDevices(t *testing.T) {
 		t.Errorf("Load(/dev/zero): %v, want not a regular file", err)
 	}
 }
+
+// TestParseFileCutsTokens: a runaway token a model file's error echoes (an
+// unknown key with a 2 MB value, a long function name, an unknown verb)
+// is cut to its first bytes and "…", as a directive's are; the file name
+// and line stay whole.
+func TestParseFileCutsTokens(t *testing.T) {
+	long := strings.Repeat("x", 2_000_000)
+	for _, tc := range []struct{ src, want string }{
+		{"library l\nrelease h_done arg=0 doc=" + long, `m.model:2: release does not take "doc=` + strings.Repeat("x", 59) + "… (it takes"},
+		{"library l\n" + long + " f", `m.model:2: unknown verb "` + strings.Repeat("x", 63) + "… (want"},
+		{"library l\nnull-safe 9" + long, `m.model:2: null-safe "9` + strings.Repeat("x", 62) + "… want a C function name"},
+	} {
+		_, err := ParseFile("m.model", []byte(tc.src))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || len(err.Error()) > 200 {
+			msg := "<nil>"
+			if err != nil {
+				msg = err.Error()[:min(len(err.Error()), 300)]
+			}
+			t.Errorf("ParseFile: %d bytes: %s; want one starting %q", len(msg), msg, tc.want)
+		}
+	}
+}

@@ -11,8 +11,10 @@ import (
 // when it looks like one written wrong, how to spell it: another case
 // (//LIFETIME:release), a misspelt prefix within two edits of "lifetime"
 // (//liftime:handle), another separator than the colon (//lifetime-handle,
-// a full-width colon), a space after the slashes (// lifetime:ignore), or
-// a block comment (/*lifetime:handle*/). The verb must follow the separator
+// a full-width colon), a space after the slashes (// lifetime:ignore), more
+// slashes (///lifetime:handle), an invisible format character
+// (lifetime\u200b:handle), a letter of another script that looks like a
+// Latin one (a Cyrillic е), or a block comment (/*lifetime:handle*/). The verb must follow the separator
 // at once and be a directive verb (or within one edit of one), so prose
 // ("// Lifetime: the handle lives until Close") is left alone.
 func nearMiss(text string) (suggestion string, ok bool) {
@@ -29,6 +31,17 @@ func nearMiss(text string) (suggestion string, ok bool) {
 	if i := strings.Index(body, " //"); i >= 0 {
 		body = body[:i] // a trailing comment ends the directive
 	}
+	// more slashes (///lifetime:handle, a doc-comment habit)
+	slashes := false
+	if !block && strings.HasPrefix(body, "/") {
+		body, slashes = strings.TrimLeft(body, "/"), true
+	}
+	// invisible format characters (a zero-width space pasted from a web
+	// page, a soft hyphen, a byte order mark): not there for the reader
+	invisible := false
+	if c := dropFormat(body); c != body {
+		body, invisible = c, true
+	}
 	wide := false
 	if h := halfWidth(body); h != body {
 		body, wide = h, true
@@ -41,10 +54,15 @@ func nearMiss(text string) (suggestion string, ok bool) {
 	if rest, ok := strings.CutPrefix(body, "go:"); ok {
 		body, ns = rest, true
 	}
-	// the prefix word
+	// the prefix word, whole: a letter of another script that looks like
+	// a Latin one (a Cyrillic е) is a letter of the word, one edit away
 	i := 0
-	for i < len(body) && (body[i] >= 'a' && body[i] <= 'z' || body[i] >= 'A' && body[i] <= 'Z') {
-		i++
+	for i < len(body) {
+		r, size := utf8.DecodeRuneInString(body[i:])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		i += size
 	}
 	word, rest := body[:i], body[i:]
 	if word == "" || editDistance(strings.ToLower(word), "lifetime") > 2 {
@@ -80,7 +98,7 @@ func nearMiss(text string) (suggestion string, ok bool) {
 	if known == "" {
 		return "", false
 	}
-	if word == "lifetime" && sep == ':' && !space && !block && !ns && !spacedSep && !wide {
+	if word == "lifetime" && sep == ':' && !space && !block && !ns && !spacedSep && !wide && !slashes && !invisible {
 		return "", false // a directive (an unknown verb is reported as such)
 	}
 	if block {
@@ -95,8 +113,24 @@ func nearMissProblem(text, suggestion string) string {
 		text = text[:i] // leave out a trailing comment
 	}
 	why := "write //lifetime:VERB, in lower case, with a colon and no space after //"
-	if strings.HasPrefix(text, "/*") {
+	switch {
+	case strings.HasPrefix(text, "/*"):
 		why = "a directive is a line comment"
+	case dropFormat(text) != text:
+		r, _ := utf8.DecodeRuneInString(text[strings.IndexFunc(text, isFormat):])
+		why = fmt.Sprintf("it holds the invisible character U+%04X; write //lifetime:VERB without it", r)
+	case strings.HasPrefix(text, "///"):
+		why = "write //lifetime:VERB, with two slashes"
+	default:
+		// a letter of another script in the prefix word
+		word := strings.TrimLeft(strings.TrimPrefix(text, "//"), " \t")
+		if i := strings.IndexFunc(word, func(r rune) bool { return !unicode.IsLetter(r) }); i >= 0 {
+			word = word[:i]
+		}
+		if i := strings.IndexFunc(word, func(r rune) bool { return r >= utf8.RuneSelf }); i >= 0 {
+			r, _ := utf8.DecodeRuneInString(word[i:])
+			why = fmt.Sprintf("%q in %q is not the Latin letter it looks like (U+%04X); write //lifetime:VERB in ASCII", r, word, r)
+		}
 	}
 	return fmt.Sprintf("malformed directive %q: %s; did you mean %s?", firstWords(text), why, firstWords(suggestion))
 }
@@ -113,10 +147,29 @@ func closestVerb(verb string) string {
 	return best
 }
 
+// isFormat reports whether r is an invisible format character (Unicode
+// category Cf: zero-width spaces and joiners, the soft hyphen, the byte
+// order mark, directional marks).
+func isFormat(r rune) bool { return unicode.Is(unicode.Cf, r) }
+
+// dropFormat returns s without its format characters.
+func dropFormat(s string) string {
+	if strings.IndexFunc(s, isFormat) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isFormat(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
 // editDistance is the optimal string alignment distance between a and b
 // (insertions, deletions, substitutions and transpositions of neighbours),
-// on bytes; it gives up above 3.
-func editDistance(a, b string) int {
+// on runes (a letter of another script counts one); it gives up above 3.
+func editDistance(as, bs string) int {
+	a, b := []rune(as), []rune(bs)
 	if d := len(a) - len(b); d > 3 || d < -3 {
 		return 4
 	}

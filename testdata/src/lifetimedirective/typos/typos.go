@@ -9,6 +9,9 @@ package typos
 // static void buf_drop(buf* b) { free(b); }
 // //LIFETIME:acquire buf_new // want `malformed directive "//LIFETIME:acquire buf_new": write //lifetime:VERB, in lower case, with a colon and no space after //; did you mean //lifetime:acquire buf_new\?`
 // //liftime:release buf_drop // want `did you mean //lifetime:release buf_drop\?`
+// ///lifetime:release buf_drop // want `malformed directive "///lifetime:release buf_drop": write //lifetime:VERB, with two slashes; did you mean //lifetime:release buf_drop\?`
+// //lifеtime:acquire buf_new // want `malformed directive "//lifеtime:acquire buf_new": 'е' in "lifеtime" is not the Latin letter it looks like \(U\+0435\); write //lifetime:VERB in ASCII; did you mean //lifetime:acquire buf_new\?`
+// //lifetime​:release buf_drop // want `malformed directive "//lifetime\\u200b:release buf_drop": it holds the invisible character U\+200B; write //lifetime:VERB without it; did you mean //lifetime:release buf_drop\?`
 import "C"
 
 // Buf is meant to be a handle.
@@ -64,3 +67,28 @@ type Wide struct{ b *C.buf }
 
 // A lifetime handle is prose here, as is the lifetime of a handle.
 type Prose struct{ b *C.buf }
+
+// Invisible and look-alike bytes, and more slashes, on Go declarations.
+//
+///lifetime:handle // want `with two slashes; did you mean //lifetime:handle\?`
+type Slashes struct{ b *C.buf }
+
+////lifetime:handle // want `did you mean //lifetime:handle\?`
+type MoreSlashes struct{ b *C.buf }
+
+//lifetimе:handle // want `U\+0435.*did you mean //lifetime:handle\?`
+type Cyrillic struct{ b *C.buf }
+
+//​lifetime:handle // want `invisible character U\+200B; .*did you mean //lifetime:handle\?`
+type ZeroWidthFirst struct{ b *C.buf }
+
+//lifetime:handle​ // want `invisible character U\+200B; .*did you mean //lifetime:handle\?`
+type ZeroWidthAfter struct{ b *C.buf }
+
+//life­time:handle // want `invisible character U\+00AD; .*did you mean //lifetime:handle\?`
+type SoftHyphen struct{ b *C.buf }
+
+/// lifetime: the buffer lives until Close (Doxygen-style prose)
+/////////////////////////////////////////////////////////////////
+// ​ lifetime of a pool (prose after an invisible space)
+type DoxProse struct{ b *C.buf }
