@@ -2,6 +2,7 @@ package lifetime
 
 import (
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"os"
@@ -274,12 +275,30 @@ func (a *fnAnalysis) run() {
 // its first trip, and the path that skips it (which would leave what a
 // first trip releases unreleased, or find released what a first trip of
 // retains kept) is not one the program takes.
+//
+// A loop whose body always leaves on its first trip has no counter (no
+// back edge, so no phi): its test compares two constants (0 < 3), decided
+// the same way.
 func (a *fnAnalysis) infeasible(b *ssa.BasicBlock, si int, out *state) bool {
 	br := out.br
-	if br == nil || br.x == nil || br.x != a.ts.zero || br.k == nil || br.k.IsNil() || !a.loop[b] || len(b.Succs) != 2 {
+	if len(b.Succs) != 2 || len(b.Instrs) == 0 {
 		return false
 	}
-	if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); !ok {
+	iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	if c, ok := iff.Cond.(*ssa.BinOp); ok {
+		x, okx := c.X.(*ssa.Const)
+		y, oky := c.Y.(*ssa.Const)
+		if okx && oky && x.Value != nil && y.Value != nil && x.Value.Kind() == constant.Int && y.Value.Kind() == constant.Int {
+			switch c.Op {
+			case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+				return (si == 0) != constant.Compare(x.Value, c.Op, y.Value)
+			}
+		}
+	}
+	if br == nil || br.x == nil || br.x != a.ts.zero || br.k == nil || br.k.IsNil() || !a.loop[b] {
 		return false
 	}
 	holds, ok := zeroSatisfies(br.op, br.k)

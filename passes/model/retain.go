@@ -45,14 +45,17 @@ func retainPairNames(name string) []string {
 	var out []string
 	for _, p := range retainSuffixes {
 		prefix, ok := strings.CutSuffix(name, p.retain)
-		if !ok || prefix == "" || strings.HasSuffix(prefix, "_") {
+		if !ok || strings.Trim(prefix, "_") == "" {
 			continue
 		}
+		if strings.HasPrefix(p.retain, "_") && strings.HasSuffix(prefix, "_") {
+			continue // obj__ref
+		}
 		if !strings.HasPrefix(p.retain, "_") {
-			// a verb glued to the object (ObjRef, CFRetain) starts a new
-			// word: after a lower-case letter or a digit (not the end of
-			// a longer word: Deref, Xref are read as no verb)
-			if r, _ := utf8.DecodeLastRuneInString(prefix); !unicode.IsLower(r) && !unicode.IsDigit(r) && !(unicode.IsUpper(r) && len(prefix) >= 2) {
+			// a capitalised verb starts a word of its own (ObjRef,
+			// CFRetain, Py_IncRef), not one that a longer word ends
+			// with: Deref and Xref hold no verb
+			if r, _ := utf8.DecodeLastRuneInString(prefix); r != '_' && !unicode.IsLower(r) && !unicode.IsDigit(r) && !(unicode.IsUpper(r) && len(prefix) >= 2) {
 				continue
 			}
 		}
