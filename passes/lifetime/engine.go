@@ -1363,10 +1363,10 @@ func (a *fnAnalysis) retain(s *state, instr ssa.Instruction, t *tok, existing bo
 
 // dropCounted drops one counted reference to t, and reports whether that
 // is all the release does: the count is unknown (the caller may hold any
-// number), or t is open and another reference remains. Otherwise it has
-// dropped one of the references this path counts, and the release goes
-// on as a release of t (the last reference, or one of several whose last
-// this path does not know).
+// number), t is open (references besides those counted), or another of
+// the references the path counts remains. Otherwise it has dropped the
+// last reference the path counts (or found none left), and the release
+// goes on as a release of t.
 func (a *fnAnalysis) dropCounted(s *state, t *tok, global bool, site func() *Site) bool {
 	n, known := s.counts[t]
 	if s.open[t] {
@@ -1392,8 +1392,15 @@ func (a *fnAnalysis) dropCounted(s *state, t *tok, global bool, site func() *Sit
 	if !known {
 		return true
 	}
-	if n > 0 {
+	if n > 1 {
+		// another of the references this path took remains: not the
+		// last, and the handle is still live (a use of it is no use
+		// after release)
 		s.counts[t] = n - 1
+		return true
+	}
+	if n == 1 {
+		s.counts[t] = 0
 		delete(s.released, t)
 	}
 	return false
