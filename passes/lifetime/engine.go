@@ -1395,8 +1395,11 @@ func (a *fnAnalysis) dropCounted(s *state, t *tok, global bool, site func() *Sit
 	if n > 1 {
 		// another of the references this path took remains: not the
 		// last, and the handle is still live (a use of it is no use
-		// after release)
+		// after release). Whether the path still owes a release is
+		// not said: a retain may add nothing (g_object_ref_sink of a
+		// floating object takes over the reference it had).
 		s.counts[t] = n - 1
+		delete(s.acquired, t)
 		return true
 	}
 	if n == 1 {
