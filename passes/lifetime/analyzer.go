@@ -412,6 +412,22 @@ func (a *fnAnalysis) summarize() *Summary {
 		sum.Drops = append(sum.Drops, rel)
 	}
 	slices.SortFunc(sum.Drops, func(x, y *Release) int { return strings.Compare(x.Path.Key(), y.Path.Key()) })
+	// Retains of parameter paths still held at some return.
+	retained := map[string]bool{}
+	for _, t := range a.retains {
+		p, ok := t.path(a.fn)
+		if !ok || retained[p.Key()] {
+			continue
+		}
+		for _, s := range a.exits {
+			if n, known := s.counts[t]; s.open[t] && (!known || n > 0) {
+				retained[p.Key()] = true
+				sum.Retains = append(sum.Retains, p)
+				break
+			}
+		}
+	}
+	slices.SortFunc(sum.Retains, func(x, y access.Path) int { return strings.Compare(x.Key(), y.Key()) })
 	// Stores: locations of the caller written on the paths to a return.
 	type stInfo struct {
 		path  access.Path

@@ -35,7 +35,7 @@ func (pa *pkgAnalysis) relevant(fn *ssa.Function) bool {
 					return true
 				}
 			}
-			if s := pa.summaryOf(callee); s != nil && (len(s.Releases) > 0 || len(s.Drops) > 0 || len(s.Disarms) > 0 || len(s.Acquires) > 0 || len(s.AcquiresInto) > 0 || len(s.Lends) > 0 || len(s.Arms) > 0) {
+			if s := pa.summaryOf(callee); s != nil && (len(s.Releases) > 0 || len(s.Drops) > 0 || len(s.Retains) > 0 || len(s.Disarms) > 0 || len(s.Acquires) > 0 || len(s.AcquiresInto) > 0 || len(s.Lends) > 0 || len(s.Arms) > 0) {
 				return true
 			}
 		}

@@ -2,6 +2,7 @@ package lifetime
 
 import (
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"os"
@@ -17,10 +18,13 @@ import (
 )
 
 const (
-	maxStates   = 8    // paths kept apart per block before merging
-	maxVisits   = 24   // visits of one block before the analysis stops
-	maxBlocks   = 8000 // larger functions get a single merged state per block
-	maxDepthArg = 6    // depth of the expression walk of a branch condition
+	maxStates = 8  // paths kept apart per block before merging
+	maxVisits = 24 // visits of one block before the analysis stops
+	// maxLoopCount: counted references a path takes to one handle in a
+	// loop before their number is no longer followed (see retain)
+	maxLoopCount = 3
+	maxBlocks    = 8000 // larger functions get a single merged state per block
+	maxDepthArg  = 6    // depth of the expression walk of a branch condition
 	// maxWork bounds the work on one function: the entries of the path
 	// states it copies and compares. States hold only what a later
 	// instruction can reach (prune, live.go) and share their pending
@@ -66,6 +70,7 @@ type fnAnalysis struct {
 	rels     []*relRec
 	relIndex map[relKey]*relRec
 	drops    []*relRec // counted references dropped with the count unknown here
+	retains  []*tok    // handles from parameters a retain was applied to with their count unknown
 	dropSeen map[relKey]bool
 	exits    []*state
 	disarms  map[string]access.Path
@@ -230,6 +235,9 @@ func (a *fnAnalysis) run() {
 					continue
 				}
 				for si, succ := range b.Succs {
+					if a.infeasible(b, si, out) {
+						continue
+					}
 					ns := a.edge(b, si, succ, out)
 					if !noPrune {
 						a.prune(ns, succ)
@@ -258,6 +266,46 @@ func (a *fnAnalysis) run() {
 			break
 		}
 	}
+}
+
+// infeasible reports whether the edge si out of b cannot be taken on the
+// path of out: b tests a loop's counter against a constant (for i := 0;
+// i < 3; i++), and the counter is zero on this path, entering the loop. The
+// test is then decided: a loop whose constant bound its start is below runs
+// its first trip, and the path that skips it (which would leave what a
+// first trip releases unreleased, or find released what a first trip of
+// retains kept) is not one the program takes.
+//
+// A loop whose body always leaves on its first trip has no counter (no
+// back edge, so no phi): its test compares two constants (0 < 3), decided
+// the same way.
+func (a *fnAnalysis) infeasible(b *ssa.BasicBlock, si int, out *state) bool {
+	br := out.br
+	if len(b.Succs) != 2 || len(b.Instrs) == 0 {
+		return false
+	}
+	iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	if c, ok := iff.Cond.(*ssa.BinOp); ok {
+		x, okx := c.X.(*ssa.Const)
+		y, oky := c.Y.(*ssa.Const)
+		if okx && oky && x.Value != nil && y.Value != nil && x.Value.Kind() == constant.Int && y.Value.Kind() == constant.Int {
+			switch c.Op {
+			case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+				return (si == 0) != constant.Compare(x.Value, c.Op, y.Value)
+			}
+		}
+	}
+	if br == nil || br.x == nil || br.x != a.ts.zero || br.k == nil || br.k.IsNil() || !a.loop[b] {
+		return false
+	}
+	holds, ok := zeroSatisfies(br.op, br.k)
+	if !ok {
+		return false
+	}
+	return (si == 0) != (holds != br.negate)
 }
 
 // edge returns the state entering succ from b: phis take their operand for
@@ -867,25 +915,18 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				released[e.Arg] = true
 				t = args[e.Arg]
 			}
-			if e.Counted && t != nil {
+			if (e.Counted || s.open[t]) && t != nil {
 				// Drop one counted reference. Only references taken on
 				// this path are known: with none, the caller may hold any
-				// number, and nothing is said.
-				n, known := s.counts[t]
-				if !known && !e.Global {
-					// Still a release for whoever holds the last
-					// reference (a finalizer's clRelease*): noted apart.
-					a.drop(a.site(instr, nil, c.Name, e.Class(), e.Arg, deferred, func() string {
+				// number, and nothing is said. A handle a retain was
+				// applied to is counted from then on, whatever releases
+				// it (obj_unref, read as a release by its name).
+				if a.dropCounted(s, t, e.Global, func() *Site {
+					return a.site(instr, nil, c.Name, e.Class(), e.Arg, deferred, func() string {
 						return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(e.Arg))
-					}), t)
+					})
+				}) {
 					continue
-				}
-				if !known {
-					continue
-				}
-				if n > 0 {
-					s.counts[t] = n - 1
-					delete(s.released, t)
 				}
 			}
 			arg := e.Arg
@@ -943,11 +984,15 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			}
 			asite := a.site(instr, nil, c.Name, "acquire", e.Out, deferred, nil)
 			if e.Key >= 0 && e.Key < len(args) && args[e.Key] != nil {
-				s.counts[args[e.Key]]++ // a new counted reference
-				s.acquired[args[e.Key]] = &acq{site: asite, status: status, out: fresh, keyed: true}
+				if a.retain(s, instr, args[e.Key], a.pa.model.Model.RetainsExisting(e)) {
+					s.acquired[args[e.Key]] = &acq{site: asite, status: status, out: fresh, keyed: true}
+				} else {
+					delete(s.acquired, args[e.Key])
+				}
 			} else if fresh != nil {
 				if a.pa.model.Model.Counted(e) {
 					s.counts[fresh] = 1 // a new counted object holds one reference
+					delete(s.open, fresh)
 				}
 				aq := &acq{site: asite, status: status}
 				if !a.pa.model.Model.FreedWithParent(e) {
@@ -1060,13 +1105,29 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				}
 				continue
 			}
+			if t != nil && s.open[t] {
+				// a handle retained on this path: the release drops one
+				// of its references (a Release method calling obj_unref)
+				a.dropCounted(s, t, false, func() *Site { return site })
+				continue
+			}
 			a.release(s, t, site)
 		}
 		for _, r := range sum.Drops {
 			if t := a.evalPath(s, eff, args, r.Path); t != nil {
-				a.drop(a.site(instr, r, r.CFunc, r.Class, r.Path.Root, deferred, func() string {
+				site := a.site(instr, r, r.CFunc, r.Class, r.Path.Root, deferred, func() string {
 					return a.pathText(instr, eff.callee, r.Path)
-				}), t)
+				})
+				if s.open[t] {
+					a.dropCounted(s, t, false, func() *Site { return site })
+					continue
+				}
+				a.drop(site, t)
+			}
+		}
+		for _, p := range sum.Retains {
+			if t := a.evalPath(s, eff, args, p); t != nil && t.kind != tZero {
+				a.retain(s, instr, t, true) // the callee's reference: whoever holds the handle owes its release
 			}
 		}
 		if !deferred {
@@ -1267,6 +1328,85 @@ func (a *fnAnalysis) record(site *Site, t *tok, guarded bool) {
 		a.relIndex[relKey{site, t}] = r
 		a.rels = append(a.rels, r)
 	}
+}
+
+// retain adds a counted reference to t (a retain's key). existing says
+// the retain adds to a handle made elsewhere (g_object_ref, obj_ref): when
+// its count is not known here, it holds references besides those this
+// path takes, and t is open from then on. Otherwise (a registration, a
+// device's primary context) the path counts from zero.
+//
+// In a loop, a count that keeps growing (a retain per trip) would give a
+// new state on every trip: past maxLoopCount it is no longer counted, and
+// t holds references besides those counted (open), as after a retain of a
+// handle of unknown count.
+//
+// It reports whether the path owes the release of the reference it took,
+// which is not said of an open handle retained in a loop: how many
+// references it took then depends on a trip count, and the releases that
+// balance them (a loop of releases) on another, which paths do not follow.
+func (a *fnAnalysis) retain(s *state, instr ssa.Instruction, t *tok, existing bool) (owed bool) {
+	if _, known := s.counts[t]; !known && existing {
+		s.open[t] = true
+		if _, ok := t.path(a.fn); ok {
+			a.retains = append(a.retains, t)
+		}
+	}
+	s.counts[t]++
+	inLoop := instr != nil && a.loop[instr.Block()]
+	if s.counts[t] > maxLoopCount && inLoop {
+		delete(s.counts, t)
+		s.open[t] = true
+	}
+	return !(inLoop && s.open[t])
+}
+
+// dropCounted drops one counted reference to t, and reports whether that
+// is all the release does: the count is unknown (the caller may hold any
+// number), t is open (references besides those counted), or another of
+// the references the path counts remains. Otherwise it has dropped the
+// last reference the path counts (or found none left), and the release
+// goes on as a release of t.
+func (a *fnAnalysis) dropCounted(s *state, t *tok, global bool, site func() *Site) bool {
+	n, known := s.counts[t]
+	if s.open[t] {
+		// a handle that held references before the retain: one of them
+		// may be the last, and none is known to be
+		if known && n > 0 {
+			s.counts[t] = n - 1
+			if n == 1 {
+				delete(s.acquired, t) // the references this path took are dropped
+			}
+			return true
+		}
+		delete(s.acquired, t)
+		a.drop(site(), t)
+		return true
+	}
+	if !known && !global {
+		// Still a release for whoever holds the last reference (a
+		// finalizer's clRelease*): noted apart.
+		a.drop(site(), t)
+		return true
+	}
+	if !known {
+		return true
+	}
+	if n > 1 {
+		// another of the references this path took remains: not the
+		// last, and the handle is still live (a use of it is no use
+		// after release). Whether the path still owes a release is
+		// not said: a retain may add nothing (g_object_ref_sink of a
+		// floating object takes over the reference it had).
+		s.counts[t] = n - 1
+		delete(s.acquired, t)
+		return true
+	}
+	if n == 1 {
+		s.counts[t] = 0
+		delete(s.released, t)
+	}
+	return false
 }
 
 // drop notes, for the summary, that the function drops a counted reference

@@ -12,19 +12,24 @@ import (
 // A state is the abstract state of one path (or of a few merged paths)
 // through a function at one point.
 type state struct {
-	content   map[*tok]*tok   // location -> its content, where known to differ from the canonical one
-	vals      map[valKey]*tok // tokens of loads and phis, which depend on the path
-	released  map[*tok]*Site  // handles released on this path -> first release
-	maybe     map[*tok]*Site  // handles a guarded (idempotent) release may have released
-	defers    *deferList      // deferred calls registered, newest first (shared)
-	guards    map[*tok]bool   // roots (and handles) a branch condition on this path tested
-	counts    map[*tok]int    // counted references taken on this path and not yet dropped, by key
-	acquired  map[*tok]*acq   // handles acquired on this path, not released, returned or handed on
-	parents   map[*tok]*tok   // handle -> the handle it belongs to (model parent=N)
-	escaped   map[*tok]bool   // roots handed to code we cannot follow, or stored in memory
-	unsure    map[*tok]bool   // acquisition statuses tested in ways the state machine does not read
-	relStatus map[*tok]*tok   // released handle -> the releasing call's status (a failed release releases nothing)
-	unknown   bool            // an unknown call happened (globals may have changed)
+	content  map[*tok]*tok   // location -> its content, where known to differ from the canonical one
+	vals     map[valKey]*tok // tokens of loads and phis, which depend on the path
+	released map[*tok]*Site  // handles released on this path -> first release
+	maybe    map[*tok]*Site  // handles a guarded (idempotent) release may have released
+	defers   *deferList      // deferred calls registered, newest first (shared)
+	guards   map[*tok]bool   // roots (and handles) a branch condition on this path tested
+	counts   map[*tok]int    // counted references taken on this path and not yet dropped, by key
+	// open holds the handles a retain added a reference to while their
+	// count was unknown (a handle of the package's own C, a parameter): they
+	// hold references besides those counted, so a release that finds none
+	// counted drops one of those, and none is known to be the last
+	open      map[*tok]bool
+	acquired  map[*tok]*acq // handles acquired on this path, not released, returned or handed on
+	parents   map[*tok]*tok // handle -> the handle it belongs to (model parent=N)
+	escaped   map[*tok]bool // roots handed to code we cannot follow, or stored in memory
+	unsure    map[*tok]bool // acquisition statuses tested in ways the state machine does not read
+	relStatus map[*tok]*tok // released handle -> the releasing call's status (a failed release releases nothing)
+	unknown   bool          // an unknown call happened (globals may have changed)
 
 	// br is the branch condition ending the block just run, read before
 	// the block's local values are forgotten (not part of the state).
@@ -81,6 +86,7 @@ func newState() *state {
 		maybe:     map[*tok]*Site{},
 		guards:    map[*tok]bool{},
 		counts:    map[*tok]int{},
+		open:      map[*tok]bool{},
 		acquired:  map[*tok]*acq{},
 		parents:   map[*tok]*tok{},
 		escaped:   map[*tok]bool{},
@@ -92,7 +98,7 @@ func newState() *state {
 // size is the number of entries of s, the cost of copying or comparing it
 // (the pending defers are shared: they cost nothing to copy).
 func (s *state) size() int {
-	return 1 + len(s.content) + len(s.vals) + len(s.released) + len(s.maybe) + len(s.guards) + len(s.counts) +
+	return 1 + len(s.content) + len(s.vals) + len(s.released) + len(s.maybe) + len(s.guards) + len(s.counts) + len(s.open) +
 		len(s.acquired) + len(s.parents) + len(s.escaped) + len(s.unsure) + len(s.relStatus)
 }
 
@@ -104,6 +110,7 @@ func (s *state) clone() *state {
 		maybe:     copyOf(s.maybe),
 		guards:    copyOf(s.guards),
 		counts:    copyOf(s.counts),
+		open:      copyOf(s.open),
 		acquired:  copyOf(s.acquired),
 		parents:   copyOf(s.parents),
 		escaped:   copyOf(s.escaped),
@@ -158,6 +165,10 @@ func (s *state) key() string {
 	flush()
 	for k, v := range s.counts {
 		pairs = append(pairs, [2]int{k.id, v})
+	}
+	flush()
+	for k := range s.open {
+		pairs = append(pairs, [2]int{k.id, 0})
 	}
 	flush()
 	for k, v := range s.acquired {
@@ -228,6 +239,9 @@ func merge(ts *tokens, tag int, states []*state) *state {
 			if s.counts[k] != v {
 				delete(out.counts, k) // unknown: stay silent about this key
 			}
+		}
+		for k := range s.open {
+			out.open[k] = true // counted on some path: its releases are counted
 		}
 		// a handle still held on one path is held after the merge
 		for k, v := range s.acquired {

@@ -23,6 +23,11 @@ type Summary struct {
 	// holds the last reference, as a finalizer does. Not in Releases: a
 	// second drop is no double release.
 	Drops []*Release
+	// Retains are the handles, reached from parameters, to which the
+	// function adds a counted reference it still holds when it returns (a
+	// Retain method calling obj_ref or g_object_ref): the caller's handle
+	// holds one more, so its releases are counted from then on.
+	Retains []access.Path
 	// Stores are the locations the function assigns on every path, with
 	// Zero set when it always assigns nil or zero (a clear).
 	Stores []Store
@@ -128,7 +133,7 @@ func (*SummaryFact) AFact() {}
 func (f *SummaryFact) String() string { return "lifetime summary" }
 
 func (s *Summary) empty() bool {
-	return s == nil || len(s.Releases) == 0 && len(s.Drops) == 0 && len(s.Stores) == 0 && len(s.Clobbers) == 0 && len(s.Disarms) == 0 && !s.Globals &&
+	return s == nil || len(s.Releases) == 0 && len(s.Drops) == 0 && len(s.Retains) == 0 && len(s.Stores) == 0 && len(s.Clobbers) == 0 && len(s.Disarms) == 0 && !s.Globals &&
 		len(s.Uses) == 0 && len(s.Returns) == 0 && len(s.Acquires) == 0 && len(s.Escapes) == 0 && len(s.Status) == 0 && len(s.AcquiresInto) == 0 && len(s.Lends) == 0 && len(s.Arms) == 0
 }
 

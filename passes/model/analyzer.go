@@ -347,6 +347,9 @@ func run(pass *analysis.Pass) (any, error) {
 	m.Merge(c.preamble)
 	cres, _ := pass.ResultOf[cpreamble.Analyzer].(*cpreamble.Result)
 	inferDefined(m, pass.Fset, cres)
+	if cfuncs != nil {
+		inferRetains(m, pass.Pkg)
+	}
 	m.index()
 	return res, nil
 }

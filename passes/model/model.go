@@ -39,6 +39,7 @@ type Model struct {
 	Libraries []*Library
 	funcs     map[string][]*Entry
 	counted   map[string]bool // library/kind -> released by counted releases
+	made      map[string]bool // library/kind -> made by an acquisition that is not keyed (a constructor)
 	names     sync.Map        // nameKey -> *Entry (nil: none) of the destructor-name rule
 	// handsOn: for the functions of one void * parameter that the
 	// package's own C defines, whether the body passes the parameter
@@ -170,13 +171,40 @@ func isPointerToPointer(t types.Type) bool {
 // last merge.
 func (m *Model) index() {
 	m.counted = map[string]bool{}
+	m.made = map[string]bool{}
 	for _, es := range m.funcs {
 		for _, e := range es {
 			if e.Role == Release && e.Counted && e.Kind != "" {
 				m.counted[e.Library+"/"+e.Kind] = true
 			}
+			if e.Role == Acquire && e.Key == None && !e.Global && e.Kind != "" {
+				m.made[e.Library+"/"+e.Kind] = true
+			}
 		}
 	}
+}
+
+// RetainsExisting reports whether a keyed acquisition (acquire ... key=N)
+// adds a reference to a handle that exists before it and holds references
+// of its own, made elsewhere (g_object_ref, clRetainContext, a retain the
+// retain-name rule reads): its kind is also made by a constructor, an
+// acquisition that is not keyed, or the name says it retains its argument.
+// Such a handle's count before the retain is unknown where it was not made
+// on the path. A keyed acquisition whose kind nothing else acquires makes
+// every reference there is to what it counts (cuMemHostRegister's
+// registration of a buffer, a device's primary context): a path holds
+// those it took, from zero.
+func (m *Model) RetainsExisting(e *Entry) bool {
+	if e.Key == None || e.Role != Acquire {
+		return false
+	}
+	if e.ByName {
+		return true
+	}
+	if m.made == nil {
+		m.index()
+	}
+	return e.Kind != "" && m.made[e.Library+"/"+e.Kind]
 }
 
 // Counted reports whether the handle an acquisition creates is reference

@@ -1,0 +1,137 @@
+package model
+
+import (
+	"go/types"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/lifetimevet/lifetimevet/passes/cgocall"
+)
+
+// The retain-name rule, for C functions no model describes.
+//
+// A reference-counted object has a retain that adds a reference and a
+// release that drops one: obj_ref and obj_unref, gst_object_ref and
+// gst_object_unref, CFRetain and CFRelease, IUnknown_AddRef and
+// IUnknown_Release, Py_IncRef and Py_DecRef. A function whose name ends in
+// a retain verb (ref, retain, incref, addref) is a retain when the package
+// also calls its pair, the same name with the verb replaced by its
+// counterpart (unref, release, decref), and the pair releases an argument
+// (by a model, a directive, its body or the destructor-name rule): the
+// retain adds a reference to its argument of the type the pair releases,
+// as a model's "acquire NAME key=N" does. The pair is the evidence: a name
+// that merely ends in "ref" (a getter of a reference field, a cross
+// reference) is nothing without a release of the same object. Calls of a
+// retain are followed as a model's are: the handle it is given holds a
+// reference more, whatever its origin, so a release that balances the
+// retain is no double release.
+
+// retainSuffixes pairs the spellings of a retain verb, at the end of a
+// name, with those of the verb that drops what it adds.
+var retainSuffixes = []struct{ retain, release string }{
+	{"_ref", "_unref"}, {"_Ref", "_Unref"}, {"_REF", "_UNREF"},
+	{"Ref", "Unref"}, {"Ref", "UnRef"},
+	{"_retain", "_release"}, {"_Retain", "_Release"}, {"_RETAIN", "_RELEASE"}, {"Retain", "Release"},
+	{"_incref", "_decref"}, {"_inc_ref", "_dec_ref"}, {"IncRef", "DecRef"}, {"_INCREF", "_DECREF"}, {"_INC_REF", "_DEC_REF"},
+	{"_addref", "_release"}, {"AddRef", "Release"}, {"_add_ref", "_release"},
+}
+
+// retainPairNames returns the names that would be the release pairing with
+// name if name is a retain (obj_ref: obj_unref; CFRetain: CFRelease), or
+// nil when name does not end in a retain verb.
+func retainPairNames(name string) []string {
+	var out []string
+	for _, p := range retainSuffixes {
+		prefix, ok := strings.CutSuffix(name, p.retain)
+		if !ok || strings.Trim(prefix, "_") == "" {
+			continue
+		}
+		if strings.HasPrefix(p.retain, "_") && strings.HasSuffix(prefix, "_") {
+			continue // obj__ref
+		}
+		if !strings.HasPrefix(p.retain, "_") {
+			// a capitalised verb starts a word of its own (ObjRef,
+			// CFRetain, Py_IncRef), not one that a longer word ends
+			// with: Deref and Xref hold no verb
+			if r, _ := utf8.DecodeLastRuneInString(prefix); r != '_' && !unicode.IsLower(r) && !unicode.IsDigit(r) && !(unicode.IsUpper(r) && len(prefix) >= 2) {
+				continue
+			}
+		}
+		if !slices.Contains(out, prefix+p.release) {
+			out = append(out, prefix+p.release)
+		}
+	}
+	return out
+}
+
+// inferRetains adds to m the retains the retain-name rule reads in the C
+// functions the package calls (cgo's _Cfunc_ declarations in scope).
+func inferRetains(m *Model, pkg *types.Package) {
+	sigs := map[string]*types.Signature{}
+	for _, n := range pkg.Scope().Names() {
+		c := cgocall.CName(n)
+		if c == "" {
+			continue
+		}
+		if sig, ok := pkg.Scope().Lookup(n).Type().Underlying().(*types.Signature); ok && !sig.Variadic() {
+			sigs[c] = sig
+		}
+	}
+	var names []string
+	for n := range sigs {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if len(m.funcs[name]) > 0 {
+			continue // a model or a directive says what it does
+		}
+		if e := m.retainByName(name, sigs[name], sigs); e != nil {
+			m.add(e)
+		}
+	}
+}
+
+// retainByName returns the retain the retain-name rule reads in name, of
+// signature sig, given the signatures of the other C functions the package
+// calls, or nil.
+func (m *Model) retainByName(name string, sig *types.Signature, sigs map[string]*types.Signature) *Entry {
+	for _, pair := range retainPairNames(name) {
+		psig := sigs[pair]
+		if psig == nil || psig.Params().Len() == 0 {
+			continue
+		}
+		for _, r := range m.Releases(pair, psig) {
+			if r.Global || r.Indirect || r.Role != Release || r.Arg < 0 || r.Arg >= psig.Params().Len() {
+				continue
+			}
+			want := psig.Params().At(r.Arg).Type()
+			key := -1
+			if r.Arg < sig.Params().Len() && types.Identical(sig.Params().At(r.Arg).Type(), want) {
+				key = r.Arg
+			} else {
+				for i := range sig.Params().Len() {
+					if types.Identical(sig.Params().At(i).Type(), want) {
+						if key >= 0 {
+							key = -2 // two candidates: which one is retained is unknown
+							break
+						}
+						key = i
+					}
+				}
+			}
+			if key < 0 || !isPointerLike(want) {
+				continue
+			}
+			e := &Entry{Func: name, Role: Acquire, Out: None, Arg: 0, Key: key, Parent: None, From: None,
+				Counted: true, ByName: true, Source: "retain-name rule: the pair of " + pair}
+			if res := sig.Results(); res.Len() == 1 && types.Identical(res.At(0).Type(), want) {
+				e.Out = Returned // returns the handle it retains (obj_ref(o) returns o)
+			}
+			return e
+		}
+	}
+	return nil
+}

@@ -1,0 +1,187 @@
+// Package refcount holds the doublerelease cases of reference counting
+// where the handle's count is not known: a retain adds a reference to the
+// handle it is keyed on whatever its origin (the package's own C, a
+// parameter, a field), so the releases that balance it are no double
+// release. A retain is a model's keyed acquire (g_object_ref,
+// clRetainContext) or, for C functions no model describes, a *_ref /
+// *Retain whose pair *_unref / *Release the package also calls (the
+// retain-name rule). Where the count is known (a counted constructor) or
+// no retain was applied, a release too many is still reported.
+package refcount
+
+/*
+#include <stdlib.h>
+
+// GLib's names (the built-in glib model); g_object_new is variadic, so Go
+// reaches it through a wrapper of the package's own C, as GLib code does
+typedef void *gpointer;
+typedef struct { int refs; } GObject;
+static gpointer g_object_new_with_properties(int type, unsigned n, void *names, void *values) { return calloc(1, sizeof(GObject)); }
+static gpointer g_object_ref(gpointer o) { ((GObject *)o)->refs++; return o; }
+static void g_object_unref(gpointer o) { if (--((GObject *)o)->refs == 0) free(o); }
+static gpointer mkobj(void) { GObject *o = calloc(1, sizeof(GObject)); o->refs = 1; return o; }
+
+// the package's own reference counting: obj_ref pairs with obj_unref
+typedef struct obj { int refs; } obj;
+static obj *obj_new(void) { obj *o = calloc(1, sizeof(obj)); o->refs = 1; return o; }
+static obj *obj_ref(obj *o) { o->refs++; return o; }
+static void obj_unref(obj *o) { if (--o->refs == 0) free(o); }
+
+// CoreFoundation-style names, glued: BoxRetain pairs with BoxRelease
+typedef struct box { int refs; } *BoxRef;
+static BoxRef BoxCreate(void) { BoxRef b = calloc(1, sizeof(struct box)); b->refs = 1; return b; }
+static BoxRef BoxRetain(BoxRef b) { b->refs++; return b; }
+static void BoxRelease(BoxRef b) { if (--b->refs == 0) free(b); }
+
+// OpenCL's names (the built-in opencl model)
+typedef struct _cl_context { int refs; } *cl_context;
+static int clRetainContext(cl_context c) { c->refs++; return 0; }
+static int clReleaseContext(cl_context c) { if (--c->refs == 0) free(c); return 0; }
+*/
+import "C"
+
+import "unsafe"
+
+// GLib: an object from the package's own C, retained with the result
+// ignored (GLib code's rule), then released twice: balanced.
+func gobjectOwnC() {
+	o := C.mkobj()
+	C.g_object_ref(o)
+	C.g_object_unref(o)
+	C.g_object_unref(o)
+}
+
+// From a counted constructor the count is known: one reference, two releases.
+func gobjectKnown() {
+	o := C.g_object_new_with_properties(0, 0, nil, nil)
+	C.g_object_unref(o)
+	C.g_object_unref(o) // want `o is released twice`
+}
+
+// Known, retained once: the third release is one too many.
+func gobjectKnownRetained() {
+	o := C.g_object_new_with_properties(0, 0, nil, nil)
+	C.g_object_ref(o)
+	C.g_object_unref(o)
+	C.g_object_unref(o)
+	C.g_object_unref(o) // want `o is released twice`
+}
+
+func gobjectKnownRetainedOK() {
+	o := C.g_object_new_with_properties(0, 0, nil, nil)
+	C.g_object_ref(o)
+	C.g_object_unref(o)
+	C.g_object_unref(o)
+}
+
+// The package's own pair: obj_ref is a retain because obj_unref releases.
+func ownPair() {
+	o := C.obj_new()
+	C.obj_ref(o)
+	C.obj_unref(o)
+	C.obj_unref(o)
+}
+
+// The retain's result is the handle.
+func ownPairResult() {
+	o := C.obj_new()
+	o2 := C.obj_ref(o)
+	C.obj_unref(o2)
+	C.obj_unref(o)
+}
+
+// No retain: obj_unref is a release by its name, once only.
+func ownOnce() {
+	o := C.obj_new()
+	C.obj_unref(o)
+	C.obj_unref(o) // want `o is released twice`
+}
+
+// A retain of one handle says nothing of another: free is once only.
+func freeOther() {
+	p := C.malloc(8)
+	o := C.obj_new()
+	C.obj_ref(o)
+	C.free(p)
+	C.obj_unref(o)
+	C.obj_unref(o)
+	C.free(p) // want `p is released twice`
+}
+
+// A parameter's count is the caller's: unknown.
+func ownParam(o *C.obj) {
+	C.obj_ref(o)
+	C.obj_unref(o)
+	C.obj_unref(o)
+}
+
+// A field of a Go wrapper.
+type wrapper struct{ o *C.obj }
+
+func fieldPair(w *wrapper) {
+	w.o = C.obj_new()
+	C.obj_ref(w.o)
+	C.obj_unref(w.o)
+	C.obj_unref(w.o)
+}
+
+func fieldOnce(w *wrapper) {
+	w.o = C.obj_new()
+	C.obj_unref(w.o)
+	C.obj_unref(w.o) // want `w.o is released twice`
+}
+
+// Retain and Release methods on a Go type: Retain's summary says it adds
+// a reference to r.o, so the second Release balances it.
+type Ref struct{ o *C.obj }
+
+func (r *Ref) Retain()  { C.obj_ref(r.o) }
+func (r *Ref) Release() { C.obj_unref(r.o) } // want `r.o is released twice when \(\*Ref\).Release is called twice on the same value`
+
+func methods() {
+	r := &Ref{o: C.obj_new()}
+	r.Retain()
+	r.Release()
+	r.Release()
+}
+
+// Without the Retain, the second Release is one too many.
+func methodsTwice() {
+	r := &Ref{o: C.obj_new()}
+	r.Release()
+	r.Release()
+}
+
+// Glued names of another convention.
+func boxPair() {
+	b := C.BoxCreate()
+	C.BoxRetain(b)
+	C.BoxRelease(b)
+	C.BoxRelease(b)
+}
+
+func boxOnce() {
+	b := C.BoxCreate()
+	C.BoxRelease(b)
+	C.BoxRelease(b) // want `b is released twice`
+}
+
+// OpenCL's model: a context the caller holds, retained and released.
+func clParam(c C.cl_context) {
+	C.clRetainContext(c)
+	C.clReleaseContext(c)
+	C.clReleaseContext(c)
+}
+
+// Retains and releases in loops: the count is not followed past a few
+// trips, and a handle that held references before stays silent.
+func loops(o *C.obj) {
+	for i := 0; i < 3; i++ {
+		C.obj_ref(o)
+	}
+	for i := 0; i < 4; i++ {
+		C.obj_unref(o)
+	}
+}
+
+var _ = unsafe.Pointer(nil)
