@@ -88,14 +88,16 @@ func predefined(goos, goarch string) map[string]bool {
 
 // macros is what the scanner knows of macros at a point of the text:
 // undefined, definedOne (the compiler's predefined macros, which expand
-// to 1) or defined (to what the scanner does not evaluate); absent for
-// unknown.
+// to 1, and any macro defined as a nonzero integer), definedZero (one
+// defined as 0) or defined (to what the scanner does not evaluate);
+// absent for unknown.
 type macros map[string]int8
 
 const (
 	undefined int8 = iota
 	definedOne
 	defined
+	definedZero
 )
 
 func newMacros() macros {
@@ -265,7 +267,7 @@ func (p *condParser) primary() tri {
 		// otherwise unknown
 		p.i++
 		switch d, ok := p.ms[t.text]; {
-		case ok && d == undefined:
+		case ok && (d == undefined || d == definedZero):
 			return no
 		case ok && d == definedOne:
 			return yes

@@ -47,7 +47,9 @@ package cpreamble
 
 import (
 	"bytes"
+	"go/ast"
 	"go/token"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -210,10 +212,15 @@ type Result struct {
 	// headers: the functions the package's .h files define, by name
 	headers map[string][]*Func
 	macros  map[string]bool // the macros the package's C defines
+
+	env      *env
+	hfiles   map[string]*File // the package's headers read, by clean path
+	included map[string]bool  // the headers a unit read
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	r := &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}, headers: map[string][]*Func{}, macros: map[string]bool{}}
+	r.env, r.hfiles = newEnv(pass)
 	var all []*parser
 	for _, f := range pass.Files {
 		pre := cgofile.Preamble(f)
@@ -257,42 +264,107 @@ func run(pass *analysis.Pass) (any, error) {
 			r.resolve(fn)
 		}
 	}
-	// the package's headers: for the functions they define (static inline
-	// wrappers), read by Defined; their variables and writes are not the
-	// package's globals (each file that includes a header has its own
-	// copy of its statics)
-	hfiles, readH := cgofile.Sources(pass, ".h")
-	for _, name := range hfiles {
-		content, err := readH(name)
-		if err != nil || bytes.Count(content, []byte("\n")) >= MaxLines && !largeC {
-			continue
-		}
-		tf := pass.Fset.AddFile(name, -1, len(content))
-		tf.SetLinesForContent(content)
-		file := &File{Name: name, segs: []seg{{off: 0, pos: tf.Pos(0), n: len(content)}}}
-		text, undecided, macros := blank(content)
-		p := &parser{file: file, toks: tokenize(text), undecided: undecided, macros: macros}
-		for m := range macros {
-			r.macros[m] = true
-		}
-		p.parse()
-		for _, fn := range p.funcs {
-			r.headers[fn.Name] = append(r.headers[fn.Name], fn)
-		}
-	}
+	r.readHeaders()
 	return r, nil
 }
 
-// read scans and parses one file.
-func (r *Result) read(file *File, src []byte) *parser {
-	text, undecided, macros := blank(src)
-	p := &parser{file: file, toks: tokenize(text), undecided: undecided, macros: macros}
-	for m := range macros {
-		if r.macros == nil {
-			r.macros = map[string]bool{}
-		}
-		r.macros[m] = true
+// readHeaders reads the package's headers that no preamble or .c file
+// includes on their own, with the build's flags. (Their functions, static
+// inline wrappers, are read by Defined, as are those of the headers the
+// units include; their variables and writes are not the package's
+// globals: each file that includes a header has its own copy of its
+// statics.)
+func (r *Result) readHeaders() {
+	if r.env == nil {
+		return
 	}
+	for _, name := range r.env.order {
+		if r.included[name] {
+			continue
+		}
+		content, ok := r.env.load(name)
+		if !ok {
+			continue
+		}
+		u := &unit{env: r.env, once: map[string]bool{}, stack: []string{name}}
+		ms, table := r.env.start()
+		res := u.scan(content, name, ms, table)
+		r.parseHeader(headerRead{path: name, res: res})
+		for _, h := range u.reads {
+			r.parseHeader(h)
+		}
+	}
+}
+
+// newEnv returns what the build gives the package's C (env): the -D and
+// -U of the package's #cgo lines and of the environment, and the
+// package's headers, read through the pass (files of more than MaxLines
+// lines only with -largec).
+func newEnv(pass *analysis.Pass) (*env, map[string]*File) {
+	e := &env{headers: map[string]bool{}}
+	var pres []*ast.CommentGroup
+	for _, f := range pass.Files {
+		if pre := cgofile.Preamble(f); pre != nil {
+			pres = append(pres, pre)
+			if e.pkgDir == "" {
+				e.pkgDir = filepath.Dir(pass.Fset.Position(f.Package).Filename)
+			}
+		}
+	}
+	if e.pkgDir == "" && len(pass.Files) > 0 {
+		e.pkgDir = filepath.Dir(pass.Fset.Position(pass.Files[0].Package).Filename)
+	}
+	e.predefs = buildPredefs(cgoFlags(e.pkgDir, pres))
+	hnames, readH := cgofile.Sources(pass, ".h")
+	files := e.setHeaders(pass.Fset, hnames, readH)
+	return e, files
+}
+
+// setHeaders makes names the package's headers, read with read.
+func (e *env) setHeaders(fset *token.FileSet, names []string, read func(string) ([]byte, error)) map[string]*File {
+	files := map[string]*File{}
+	contents := map[string][]byte{}
+	byClean := map[string]string{}
+	for _, name := range names {
+		c := filepath.Clean(name)
+		e.headers[c] = true
+		e.order = append(e.order, c)
+		byClean[c] = name
+	}
+	e.load = func(path string) ([]byte, bool) {
+		if data, ok := contents[path]; ok {
+			return data, data != nil
+		}
+		contents[path] = nil
+		name, ok := byClean[path]
+		if !ok {
+			return nil, false
+		}
+		data, err := read(name)
+		if err != nil || bytes.Count(data, []byte("\n")) >= MaxLines && !largeC {
+			return nil, false
+		}
+		if data == nil {
+			data = []byte{}
+		}
+		contents[path] = data
+		tf := fset.AddFile(name, -1, len(data))
+		tf.SetLinesForContent(data)
+		files[path] = &File{Name: name, segs: []seg{{off: 0, pos: tf.Pos(0), n: len(data)}}}
+		return data, true
+	}
+	return files
+}
+
+// read scans and parses one file, a unit (a preamble or a .c file), and
+// the package headers it includes, each with the macros in effect where
+// it is included.
+func (r *Result) read(file *File, src []byte) *parser {
+	u := &unit{env: r.env, once: map[string]bool{}, stack: []string{file.Name}}
+	ms, table := r.env.start()
+	res := u.scan(src, file.Name, ms, table)
+	p := &parser{file: file, toks: tokenize(res.out), undecided: res.undecided, macros: res.macros}
+	r.noteMacros(res.macros)
 	p.parse()
 	r.Files = append(r.Files, file)
 	r.Vars = append(r.Vars, p.vars...)
@@ -303,7 +375,44 @@ func (r *Result) read(file *File, src []byte) *parser {
 	for _, fn := range p.funcs {
 		r.byName[fn.Name] = append(r.byName[fn.Name], fn)
 	}
+	for _, h := range u.reads {
+		r.parseHeader(h)
+	}
 	return p
+}
+
+// parseHeader parses one reading of a package header: the functions it
+// defines there are the package's (Defined).
+func (r *Result) parseHeader(h headerRead) {
+	if r.included == nil {
+		r.included = map[string]bool{}
+	}
+	r.included[h.path] = true
+	file := r.hfiles[h.path]
+	if file == nil {
+		return
+	}
+	undecided := h.res.undecided
+	if h.undecided {
+		undecided = [][2]int{{0, len(h.res.out) + 1}}
+	}
+	p := &parser{file: file, toks: tokenize(h.res.out), undecided: undecided, macros: h.res.macros}
+	r.noteMacros(h.res.macros)
+	p.parse()
+	for _, fn := range p.funcs {
+		r.headers[fn.Name] = append(r.headers[fn.Name], fn)
+	}
+}
+
+func (r *Result) noteMacros(ms map[string][]macroDef) {
+	if r.macros == nil {
+		r.macros = map[string]bool{}
+	}
+	for m, defs := range ms {
+		if slices.ContainsFunc(defs, func(d macroDef) bool { return !d.undef }) {
+			r.macros[m] = true
+		}
+	}
 }
 
 // resolve names the variables fn writes: its own statics, then the
