@@ -85,6 +85,9 @@ func TestIncludeGuard(t *testing.T) {
 		{"#ifndef H\n#define H\nbody();\n#endif\n#define AFTER 1\n", false},
 		{"#ifndef H\n#define H\nbody();\n", false}, // unterminated
 		{"#ifndef H\n#define HX\nbody();\n#endif\n", false},
+		{"#if defined(_MSC_VER)\n#pragma once\n#endif\n#ifndef H\n#define H\nbody();\n#endif\n", true},
+		{"#ifndef A\n#define A 1\n#endif\n#ifndef H\n#define H\nbody();\n#endif\n", false}, // only the first can be
+		{"#ifdef X\n#ifndef H\n#define H\nbody();\n#endif\n#endif\n", false},
 	} {
 		out, undecided, _ := blank([]byte(tc.src))
 		at := strings.Index(tc.src, "body")

@@ -176,12 +176,13 @@ func valueOf(body string) int8 {
 // file), starting from what the scanner knows (ms0, and table0: the
 // macros in effect, at offset -1). An #ifndef X whose next directive is
 // `#define X` of an object-like macro is read as an include guard, taken
-// to be true, only when the conditional wraps the rest of the file (no
-// #else or #elif, nothing but comments after its #endif): the
-// configurable default (#ifndef MY_FREE / #define MY_FREE(p) free(p) /
-// #endif) or a choice (#ifndef USE_POOL / … #else … #endif) is not one,
-// and is decided only from what defines the macro. A guess a later line
-// disproves is dropped and the file read again.
+// to be true, only when it is the file's first #ifndef outside
+// conditionals and wraps the rest of the file (no #else or #elif,
+// nothing but comments after its #endif): the configurable default
+// (#ifndef MY_FREE / #define MY_FREE(p) free(p) / #endif) or a choice
+// (#ifndef USE_POOL / … #else … #endif) is not one, and is decided only
+// from what defines the macro. A guess a later line disproves is dropped
+// and the file read again.
 func (u *unit) scan(src []byte, path string, ms0 macros, table0 map[string][]macroDef) scanResult {
 	notGuard := map[int]bool{}
 	for round := 0; ; round++ {
@@ -230,6 +231,7 @@ func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]mac
 	}
 	var conds []*cond
 	var guardEnds [][2]int // a guard's #ifndef and the end of its #endif
+	firstIfndef := true    // no #ifndef outside conditionals was read yet
 	skipping := func() bool {
 		return len(conds) > 0 && (conds[len(conds)-1].skip || conds[len(conds)-1].outer)
 	}
@@ -348,6 +350,10 @@ func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]mac
 				rest = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), d))
 				switch d {
 				case "if", "ifdef", "ifndef":
+					first := firstIfndef && d == "ifndef" && len(conds) == 0
+					if first {
+						firstIfndef = false
+					}
 					nc := &cond{start: -1, outer: skipping(), maybe: maybeSkipped()}
 					if !nc.outer {
 						var v tri
@@ -359,7 +365,7 @@ func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]mac
 						case "ifndef":
 							name := firstWord(rest)
 							v = ms.defined(name).not()
-							if v == unknown && !noGuess && !notGuard[k] && guards(src[j:], name) {
+							if v == unknown && first && !noGuess && !notGuard[k] && guards(src[j:], name) {
 								v = yes // an include guard
 								nc.guard, nc.at = true, k
 							}
