@@ -573,6 +573,9 @@ func (w *alwaysWalk) macroWrites(def macroDef, i, end int) []string {
 	var args [][]tok
 	if strings.HasPrefix(def.body, "(") && len(body) > 0 {
 		cl := match(body, 0)
+		if body[cl].text != ")" || cl == 0 {
+			return nil // an unclosed parameter list
+		}
 		for _, part := range splitTop(body[1:cl], ",") {
 			if len(part) == 1 {
 				mparams = append(mparams, part[0].text)

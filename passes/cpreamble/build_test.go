@@ -238,3 +238,23 @@ func TestUnits(t *testing.T) {
 		}
 	}
 }
+
+// Garbage in, nothing out, through includes too: a header that includes
+// itself or its includer, an unterminated conditional in a header, an
+// #include in a function's body, computed and missing includes.
+func TestUnitsTolerant(t *testing.T) {
+	files := map[string]string{
+		"self.h":  "#include \"self.h\"\n#define free(x) ((void)(x))\n",
+		"a.h":     "#include \"b.h\"\n#ifdef X\nstatic void g(void *p) {\n",
+		"b.h":     "#include \"a.h\"\n#include <b.h>\n#ifndef B_H\n#define B_H\n",
+		"body.h":  "free(p);\n",
+		"macro.h": "#define CLEAR(x) ((x) = \n#define BAD(\n#define RET(x, return\n",
+		"a.c": "#include \"self.h\"\n#include \"a.h\"\n#include HEADER\n#include \"missing.h\"\n#include <\n#include \"\nvoid f(void *p) {\n#include \"body.h\"\n}\n" +
+			"#include \"macro.h\"\nvoid h(void *p) { CLEAR(p); BAD(p); RET(p, 1); free(p); }\n",
+	}
+	for k := 0; k < 3; k++ {
+		r := parseUnits(t, []string{"-D", "-U", "-D=", "-D(x)=1", "-DX=", "-UX"}, files)
+		_ = alwaysOf(r, "h")
+		files["a.c"] = files["a.c"][:len(files["a.c"])/2] // cut anywhere
+	}
+}
