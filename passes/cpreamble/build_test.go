@@ -228,6 +228,12 @@ func TestUnits(t *testing.T) {
 		{"a header's macro that does not", nil,
 			map[string]string{"check.h": "#define note(c) log_it(c)\n", "a.c": "#include \"check.h\"\nvoid done(void *p) { note(p); free(p); }\n"},
 			"done", "log_it(0) free(0)"},
+		{"a file read again (a guess of a guard disproved): its header still read", nil,
+			map[string]string{"impl.h": "static inline void done(void *p) { free(p); }\n", "a.c": "#define free(x) my_free(x)\n#include \"impl.h\"\n#ifndef CFG\n#define CFG\n#endif\nint after;\n"},
+			"done", "my_free(0)"},
+		{"a header read in the same context by two files: one reading", nil,
+			map[string]string{"impl.h": "static inline void done(void *p) { free(p); }\n", "a.c": "#include \"impl.h\"\n", "b.c": "#include \"impl.h\"\n"},
+			"done", "free(0)"},
 		{"a header included where the scanner cannot tell", nil,
 			map[string]string{"arena.h": "#define free(x) ((void)(x))\n", "a.c": "#ifdef ARENA\n#include \"arena.h\"\n#endif\nvoid done(void *p) { free(p); }\n"},
 			"done", ""},
@@ -256,5 +262,27 @@ func TestUnitsTolerant(t *testing.T) {
 		r := parseUnits(t, []string{"-D", "-U", "-D=", "-D(x)=1", "-DX=", "-UX"}, files)
 		_ = alwaysOf(r, "h")
 		files["a.c"] = files["a.c"][:len(files["a.c"])/2] // cut anywhere
+	}
+}
+
+// BenchmarkUnits reads a package of 20 .c files that each include a
+// header of 2000 lines (guarded, with configurable defaults and inline
+// wrappers): every inclusion is a reading of the header.
+func BenchmarkUnits(b *testing.B) {
+	var h strings.Builder
+	h.WriteString("#ifndef BIG_H\n#define BIG_H\n#include <stdlib.h>\n")
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&h, "#ifndef OPT_%d\n#define OPT_%d %d\n#endif\n", i, i, i)
+		fmt.Fprintf(&h, "static inline void w_%d(void *p) { if (p) free(p); }\n", i)
+	}
+	h.WriteString("#endif\n")
+	files := map[string]string{"big.h": h.String()}
+	for i := 0; i < 20; i++ {
+		files[fmt.Sprintf("f%d.c", i)] = "#include \"big.h\"\n#include \"big.h\"\nvoid done(void *p) { w_1(p); }\n"
+	}
+	t := &testing.T{}
+	b.ResetTimer()
+	for range b.N {
+		parseUnits(t, []string{"-DOPT_3=1"}, files)
 	}
 }

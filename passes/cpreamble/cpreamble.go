@@ -390,6 +390,12 @@ func (r *Result) parseHeader(h headerRead) {
 		r.included = map[string]bool{}
 	}
 	r.included[h.path] = true
+	if h.parsed != nil {
+		if *h.parsed {
+			return // read in the same context before
+		}
+		*h.parsed = true
+	}
 	file := r.hfiles[h.path]
 	if file == nil {
 		return

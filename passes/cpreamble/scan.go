@@ -2,6 +2,7 @@ package cpreamble
 
 import (
 	"bytes"
+	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -63,6 +64,7 @@ type env struct {
 	headers map[string]bool
 	order   []string // the headers, as the pass lists them
 	load    func(path string) ([]byte, bool)
+	memo    map[string]memoRead // the headers read, by context
 }
 
 // A headerRead is one reading of a package header in a unit.
@@ -72,6 +74,7 @@ type headerRead struct {
 	// undecided: included in an arm the scanner cannot decide, so its
 	// text may not be compiled at all
 	undecided bool
+	parsed    *bool // shared by the same reading in other units (env.memo)
 }
 
 // A scanResult is a file's text as blank returns it, the macros it had
@@ -126,6 +129,77 @@ func (e *env) resolve(dir, name string, quoted bool) string {
 		}
 	}
 	return ""
+}
+
+// include reads the header at path, included with what the scanner
+// knows (ms) and the macros in effect (in). A header read again in the
+// same context (a header every file of the package includes first)
+// reads the same: its reading is kept (env.memo) and not parsed again.
+func (u *unit) include(path string, src []byte, ms macros, in map[string][]macroDef, undec bool) scanResult {
+	var open []string // the headers being read (a unit's own file is none)
+	for _, h := range u.stack {
+		if u.env.headers[h] {
+			open = append(open, h)
+		}
+	}
+	key := contextKey(path, ms, in, open, undec)
+	if m, ok := u.env.memo[key]; ok {
+		for _, h := range m.once {
+			u.once[h] = true
+		}
+		// the same readings, parsed once (a reading of a round that
+		// scan dropped was not)
+		u.reads = append(u.reads, m.reads...)
+		res := m.res
+		res.ms = maps.Clone(res.ms)
+		return res
+	}
+	before := maps.Clone(u.once)
+	nreads := len(u.reads)
+	u.stack = append(u.stack, path)
+	res := u.scan(src, path, ms, in)
+	u.stack = u.stack[:len(u.stack)-1]
+	reads := append([]headerRead{{path: path, res: res, undecided: undec, parsed: new(bool)}}, u.reads[nreads:]...)
+	u.reads = append(u.reads[:nreads], reads...)
+	var once []string
+	for h := range u.once {
+		if !before[h] {
+			once = append(once, h)
+		}
+	}
+	if u.env.memo == nil {
+		u.env.memo = map[string]memoRead{}
+	}
+	u.env.memo[key] = memoRead{res: res, once: once, reads: reads}
+	res.ms = maps.Clone(res.ms)
+	return res
+}
+
+// A memoRead is a header's reading in one context, and the headers it
+// made #pragma once.
+type memoRead struct {
+	res   scanResult
+	once  []string
+	reads []headerRead // its reading and those of the headers it includes
+}
+
+// contextKey identifies what a header's reading depends on: the header,
+// what the scanner knows of macros, the macros in effect, the headers
+// being read (which it cannot include again) and whether it is included
+// in an undecided arm.
+func contextKey(path string, ms macros, in map[string][]macroDef, stack []string, undec bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q %v %q\x00", path, undec, stack)
+	for _, name := range slices.Sorted(maps.Keys(ms)) {
+		fmt.Fprintf(&b, "%s=%d\x00", name, ms[name])
+	}
+	b.WriteString("\x01")
+	for _, name := range slices.Sorted(maps.Keys(in)) {
+		for _, d := range in[name] {
+			fmt.Fprintf(&b, "%s %q %v %v\x00", name, d.body, d.undef, d.maybe)
+		}
+	}
+	return b.String()
 }
 
 // includeName returns the file an #include names: "x.h" (quoted) or
@@ -457,10 +531,7 @@ func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]mac
 						}
 					}
 					undec := inUndecided()
-					u.stack = append(u.stack, hpath)
-					hres := u.scan(hsrc, hpath, ms, in)
-					u.stack = u.stack[:len(u.stack)-1]
-					u.reads = append(u.reads, headerRead{path: hpath, res: hres, undecided: undec})
+					hres := u.include(hpath, hsrc, ms, in, undec)
 					// and what it leaves defined is in effect after the
 					// #include
 					for _, name := range slices.Sorted(maps.Keys(hres.macros)) {
