@@ -2,6 +2,7 @@ package cpreamble
 
 import (
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -287,10 +288,14 @@ var noReturn = map[string]bool{
 }
 
 // opaque reports whether the statement toks[start:end] uses a macro whose
-// expansion may leave the function: one the text defines with a return,
-// goto, break, continue or a call that does not return in its
-// replacement, or a call of an all-capitals name the text does not define
-// (by C's convention a macro, from a header the scanner does not read).
+// expansion may leave the function: one the text (or a package header it
+// includes, or a -D) defines with a return, goto, break, continue or a
+// call that does not return in its replacement; a call of an
+// all-capitals name the text does not define (by C's convention a macro,
+// from a header the scanner does not read); or a call of a name that
+// says it returns (g_return_if_fail, return_unless) that the text does
+// not define as a function: a function cannot make its caller return,
+// so such a name is a macro that may.
 func (w *alwaysWalk) opaque(start, end int) bool {
 	toks := w.p.toks
 	for i := start; i < end; i++ {
@@ -298,17 +303,66 @@ func (w *alwaysWalk) opaque(start, end int) bool {
 		if t.kind != ident {
 			continue
 		}
-		if body, ok := macroAt(w.p.macros[t.text], t.off); ok {
-			if leaves(tokenize([]byte(body))) || strings.Contains(body, "break") || strings.Contains(body, "continue") {
+		if def, ok := macroAt(w.p.macros[t.text], t.off); ok {
+			if leaves(tokenize([]byte(def.body))) || strings.Contains(def.body, "break") || strings.Contains(def.body, "continue") {
 				return true
 			}
-			continue
+			if !def.maybe {
+				continue
+			}
+			// maybe not a macro at all: as a name the text does not
+			// define
 		}
-		if i+1 < end && toks[i+1].text == "(" && allCaps(t.text) && !w.p.definesFunc(t.text) {
+		if i+1 < end && toks[i+1].text == "(" && (allCaps(t.text) || saysReturn(t.text)) && !w.p.definesFunc(t.text) {
 			return true
 		}
 	}
 	return false
+}
+
+// saysReturn reports whether name says it returns under a condition:
+// the word "return" and after it "if", "unless", "on" or "when"
+// (g_return_if_fail, g_return_val_if_fail, return_unless,
+// RETURN_ON_ERROR, returnIfNull), words being parts between underscores
+// and capitals.
+func saysReturn(name string) bool {
+	ret := false
+	for _, w := range words(name) {
+		switch w {
+		case "return":
+			ret = true
+		case "if", "unless", "on", "when":
+			if ret {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// words splits a C name into its lower-case words: at underscores and
+// where a capital follows a lower-case letter or a digit.
+func words(name string) []string {
+	var out []string
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			out = append(out, strings.ToLower(name[start:end]))
+		}
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_':
+			flush(i)
+			start = i + 1
+		case c >= 'A' && c <= 'Z' && i > 0 && (name[i-1] >= 'a' && name[i-1] <= 'z' || name[i-1] >= '0' && name[i-1] <= '9'):
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(name))
+	return out
 }
 
 // allCaps reports whether name has two letters or more, all capitals.
@@ -410,11 +464,15 @@ func (w *alwaysWalk) callStmt(start, semi int, guard map[int]bool) {
 		return // a function pointer the function was given or holds, not the function of that name
 	}
 	name := toks[i].text
-	if body, ok := macroAt(w.p.macros[name], toks[i].off); ok {
+	if def, ok := macroAt(w.p.macros[name], toks[i].off); ok {
 		// a macro the text defines: the call is of the function it
 		// renames (#define free(x) my_free(x), #define free my_free),
-		// or of none (#define free(x) ((void)(x)))
-		target, ok := renames(body)
+		// or of none (#define free(x) ((void)(x))); of a macro the
+		// text may or may not define, the scanner cannot tell
+		if def.maybe {
+			return
+		}
+		target, ok := renames(def.body)
 		if !ok {
 			return
 		}
@@ -467,12 +525,23 @@ func skipCasts(toks []tok, i, end int) int {
 }
 
 // noteWrites marks the parameters that toks[start:end] assigns or
-// increments.
+// increments, or takes the address of, directly or through a macro whose
+// replacement does so to an argument (#define CLEAR(x) ((x) = 0)) or to
+// the parameter's name; a declaration of a local of a parameter's name
+// (void *p __attribute__((unused)) = …) hides the parameter, as a write.
 func (w *alwaysWalk) noteWrites(start, end int) {
 	toks := w.p.toks
 	for i := start; i < end; i++ {
 		t := toks[i]
-		if _, ok := w.params[t.text]; !ok || t.kind != ident {
+		if t.kind != ident {
+			continue
+		}
+		if _, ok := w.params[t.text]; !ok {
+			if def, ok := macroAt(w.p.macros[t.text], t.off); ok {
+				for _, name := range w.macroWrites(def, i, end) {
+					w.written[name] = true
+				}
+			}
 			continue
 		}
 		if i > start && (toks[i-1].text == "." || toks[i-1].text == "->") {
@@ -482,10 +551,89 @@ func (w *alwaysWalk) noteWrites(start, end int) {
 			w.written[t.text] = true // ++p, or its address taken: anything may change it
 			continue
 		}
-		if i+1 < end && (assignOps[toks[i+1].text] || toks[i+1].text == "++" || toks[i+1].text == "--") {
+		k := i + 1
+		for k+1 < end && (toks[k].text == "__attribute__" || toks[k].text == "__attribute") && toks[k+1].text == "(" {
+			k = match(toks, k+1) + 1
+		}
+		if k < end && (assignOps[toks[k].text] || toks[k].text == "++" || toks[k].text == "--") {
 			w.written[t.text] = true
 		}
 	}
+}
+
+// macroWrites returns the parameters of the function that the use of the
+// macro def at toks[i] (its name) writes: an argument that is a
+// parameter where the replacement assigns, increments or takes the
+// address of the macro's parameter, and a parameter the replacement
+// names so itself.
+func (w *alwaysWalk) macroWrites(def macroDef, i, end int) []string {
+	toks := w.p.toks
+	body := tokenize([]byte(def.body))
+	var mparams []string
+	var args [][]tok
+	if strings.HasPrefix(def.body, "(") && len(body) > 0 {
+		cl := match(body, 0)
+		if body[cl].text != ")" || cl == 0 {
+			return nil // an unclosed parameter list
+		}
+		for _, part := range splitTop(body[1:cl], ",") {
+			if len(part) == 1 {
+				mparams = append(mparams, part[0].text)
+			} else {
+				mparams = append(mparams, "")
+			}
+		}
+		body = body[cl+1:]
+		if i+1 < end && toks[i+1].text == "(" {
+			cl := min(match(toks, i+1), end)
+			if cl > i+2 {
+				args = splitTop(toks[i+2:cl], ",")
+			}
+		}
+	}
+	var out []string
+	write := func(name string) {
+		if k := slices.Index(mparams, name); k >= 0 || name == "__VA_ARGS__" {
+			for n, arg := range args {
+				if name != "__VA_ARGS__" && n != k || name == "__VA_ARGS__" && n < len(mparams)-1 {
+					continue
+				}
+				if a := unwrapArg(arg); len(a) == 1 && a[0].kind == ident {
+					if _, ok := w.params[a[0].text]; ok {
+						out = append(out, a[0].text)
+					}
+				}
+			}
+			return
+		}
+		if _, ok := w.params[name]; ok {
+			out = append(out, name)
+		}
+	}
+	for k, t := range body {
+		if t.kind != ident {
+			continue
+		}
+		// the name, or the name in parentheses: (x) = 0, ++(x)
+		lo, hi := k, k
+		for lo > 0 && hi+1 < len(body) && body[lo-1].text == "(" && body[hi+1].text == ")" {
+			lo, hi = lo-1, hi+1
+		}
+		prev, next := "", ""
+		if lo > 0 {
+			prev = body[lo-1].text
+		}
+		if hi+1 < len(body) {
+			next = body[hi+1].text
+		}
+		if lo > 0 && (body[lo-1].text == "." || body[lo-1].text == "->") {
+			continue
+		}
+		if prev == "++" || prev == "--" || prev == "&" || assignOps[next] || next == "++" || next == "--" {
+			write(t.text)
+		}
+	}
+	return out
 }
 
 // pointerDecl reports whether the function's body declares a function

@@ -13,14 +13,15 @@ import (
 // one of three kinds:
 //
 //   - compiled: its condition is decided true from what the scanner knows
-//     (0 and 1, `defined` of a macro the text defines or undefines above,
-//     of a macro the C compiler predefines for the build's GOOS and
-//     GOARCH, include guards), or it is the #else of arms all decided
-//     false. It is read as plain code.
+//     (0 and 1, `defined` or the integer value of a macro the text, a
+//     package header it includes or a -D of the build defines or
+//     undefines above, of a macro the C compiler predefines for the
+//     build's GOOS and GOARCH, include guards), or it is the #else of
+//     arms all decided false. It is read as plain code.
 //   - not compiled: decided false, or after the compiled arm. It is
 //     blanked, as are all arms after the first one read.
 //   - undecided: the first arm whose condition the scanner cannot decide
-//     (a macro a header or -D may define, a comparison). It is read, so
+//     (a macro a system header may define, a comparison). It is read, so
 //     that its declarations and braces are seen, but its writes and calls
 //     are dropped (calls of lock functions are kept: a lock there only
 //     makes the pass more cautious). The arms after it are blanked.
@@ -88,14 +89,16 @@ func predefined(goos, goarch string) map[string]bool {
 
 // macros is what the scanner knows of macros at a point of the text:
 // undefined, definedOne (the compiler's predefined macros, which expand
-// to 1) or defined (to what the scanner does not evaluate); absent for
-// unknown.
+// to 1, and any macro defined as a nonzero integer), definedZero (one
+// defined as 0) or defined (to what the scanner does not evaluate);
+// absent for unknown.
 type macros map[string]int8
 
 const (
 	undefined int8 = iota
 	definedOne
 	defined
+	definedZero
 )
 
 func newMacros() macros {
@@ -265,7 +268,7 @@ func (p *condParser) primary() tri {
 		// otherwise unknown
 		p.i++
 		switch d, ok := p.ms[t.text]; {
-		case ok && d == undefined:
+		case ok && (d == undefined || d == definedZero):
 			return no
 		case ok && d == definedOne:
 			return yes

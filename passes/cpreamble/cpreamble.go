@@ -24,9 +24,11 @@
 // scanner gets these from tokens: comments, strings and preprocessor
 // lines are blanked (nothing is expanded; of a conditional, the arms the
 // build does not compile for the target are blanked, as cond.go decides
-// from 0 and 1, the macros the text defines and the C compiler's
-// predefined platform macros, and in an arm it cannot decide the writes
-// and calls are not taken as evidence), a
+// from 0 and 1, the macros the text defines, the C compiler's
+// predefined platform macros, the build's -D and -U (flags.go) and the
+// macros of the package's headers the text includes, in include order
+// (scan.go), and in an arm it cannot decide the writes and calls are not
+// taken as evidence), a
 // file-scope declaration ends at a ';' outside brackets, a '{' after a
 // parameter list opens a function body, and inside a body a name followed
 // by an assignment operator or ++/-- (or preceded by ++/--) is written
@@ -52,6 +54,7 @@ import (
 	"go/ast"
 	"go/token"
 	"maps"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -253,30 +256,19 @@ type Result struct {
 	// headers: the functions the package's .h files define, by name
 	headers map[string][]*Func
 	macros  map[string]bool // the macros the package's C defines
+
+	env      *env
+	hfiles   map[string]*File // the package's headers read, by clean path
+	included map[string]bool  // the headers a unit read
 	// hdr: the typedefs, tags and macros the package's headers define
+	// (resolve.go), for the declarations of every file
 	hdr *defs
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	r := &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}, headers: map[string][]*Func{}, macros: map[string]bool{}}
-	// the package's headers, read first: for the functions they define
-	// (static inline wrappers), read by Defined, and for their typedefs,
-	// tags and macros, which the other files' declarations and bodies
-	// resolve (resolve.go); their variables and writes are not the
-	// package's globals (each file that includes a header has its own
-	// copy of its statics)
-	r.hdr = newDefs()
-	hfiles, readH := cgofile.Sources(pass, ".h")
-	for _, name := range hfiles {
-		content, err := readH(name)
-		if err != nil || bytes.Count(content, []byte("\n")) >= MaxLines && !largeC {
-			continue
-		}
-		tf := pass.Fset.AddFile(name, -1, len(content))
-		tf.SetLinesForContent(content)
-		file := &File{Name: name, segs: []seg{{off: 0, pos: tf.Pos(0), n: len(content)}}}
-		r.readHeader(file, content)
-	}
+	r.env, r.hfiles = newEnv(pass)
+	r.headerDefs()
 	var all []*parser
 	for _, f := range pass.Files {
 		pre := cgofile.Preamble(f)
@@ -306,6 +298,7 @@ func run(pass *analysis.Pass) (any, error) {
 		file.segs = []seg{{off: 0, pos: tf.Pos(0), n: len(content)}}
 		all = append(all, r.read(file, content))
 	}
+	r.readHeaders()
 	r.link(all)
 	return r, nil
 }
@@ -326,53 +319,144 @@ func (r *Result) link(all []*parser) {
 	r.lockWrappers(funcs)
 }
 
-// readHeader scans and parses one of the package's .h files: its
-// functions, typedefs, tags and macros.
-func (r *Result) readHeader(file *File, src []byte) {
-	if r.hdr == nil {
-		r.hdr = newDefs()
+// headerDefs reads the typedefs, tags and macros of the package's headers
+// (each alone, with the build's flags), which the declarations of every
+// file resolve (resolve.go): a header's typedef of _Atomic makes a
+// variable declared with it atomic wherever it is included. (Their
+// functions are read by the units that include them, readHeaders.)
+func (r *Result) headerDefs() {
+	r.hdr = newDefs()
+	if r.env == nil {
+		return
 	}
-	if r.macros == nil {
-		r.macros = map[string]bool{}
-	}
-	text, undecided, macros := blank(src)
-	p := &parser{file: file, toks: tokenize(text), undecided: undecided, macros: macros, own: newDefs(), hdr: r.hdr}
-	for m := range macros {
-		r.macros[m] = true
-	}
-	p.parse()
-	for _, fn := range p.funcs {
-		r.headers[fn.Name] = append(r.headers[fn.Name], fn)
-	}
-	for name, a := range p.own.atomicTypes {
-		r.hdr.atomicTypes[name] = a
-	}
-	for name, a := range p.own.atomicTags {
-		r.hdr.atomicTags[name] = a
-	}
-	for name, tag := range p.own.typeTags {
-		r.hdr.typeTags[name] = tag
-	}
-	for name, defs := range macros {
-		// what the header leaves defined at its end
-		if body, ok := macroAt(defs, len(src)+1); ok {
-			r.hdr.macros[name] = body
-		} else {
-			delete(r.hdr.macros, name)
+	for _, name := range r.env.order {
+		content, ok := r.env.load(name) // before hfiles: it adds the header's File
+		file := r.hfiles[name]
+		if file == nil || !ok {
+			continue
+		}
+		u := &unit{env: r.env, once: map[string]bool{}, stack: []string{name}}
+		ms, table := r.env.start()
+		res := u.scan(content, name, ms, table)
+		p := &parser{file: file, toks: tokenize(res.out), undecided: res.undecided, macros: res.macros, own: newDefs(), hdr: r.hdr}
+		p.parse()
+		for name, a := range p.own.atomicTypes {
+			r.hdr.atomicTypes[name] = a
+		}
+		for name, a := range p.own.atomicTags {
+			r.hdr.atomicTags[name] = a
+		}
+		for name, tag := range p.own.typeTags {
+			r.hdr.typeTags[name] = tag
+		}
+		for name, defs := range res.macros {
+			// what the header leaves defined at its end
+			if def, ok := macroAt(defs, len(content)+1); ok {
+				r.hdr.macros[name] = def.body
+			} else {
+				delete(r.hdr.macros, name)
+			}
 		}
 	}
 }
 
-// read scans and parses one file.
-func (r *Result) read(file *File, src []byte) *parser {
-	text, undecided, macros := blank(src)
-	p := &parser{file: file, toks: tokenize(text), undecided: undecided, macros: macros, own: newDefs(), hdr: r.hdr}
-	for m := range macros {
-		if r.macros == nil {
-			r.macros = map[string]bool{}
-		}
-		r.macros[m] = true
+// readHeaders reads the package's headers that no preamble or .c file
+// includes on their own, with the build's flags. (Their functions, static
+// inline wrappers, are read by Defined, as are those of the headers the
+// units include; their variables and writes are not the package's
+// globals: each file that includes a header has its own copy of its
+// statics.)
+func (r *Result) readHeaders() {
+	if r.env == nil {
+		return
 	}
+	for _, name := range r.env.order {
+		if r.included[name] {
+			continue
+		}
+		content, ok := r.env.load(name)
+		if !ok {
+			continue
+		}
+		u := &unit{env: r.env, once: map[string]bool{}, stack: []string{name}}
+		ms, table := r.env.start()
+		res := u.scan(content, name, ms, table)
+		r.parseHeader(headerRead{path: name, res: res})
+		for _, h := range u.reads {
+			r.parseHeader(h)
+		}
+	}
+}
+
+// newEnv returns what the build gives the package's C (env): the -D and
+// -U of the package's #cgo lines and of the environment, and the
+// package's headers, read through the pass (files of more than MaxLines
+// lines only with -largec).
+func newEnv(pass *analysis.Pass) (*env, map[string]*File) {
+	e := &env{headers: map[string]bool{}}
+	var pres []*ast.CommentGroup
+	for _, f := range pass.Files {
+		if pre := cgofile.Preamble(f); pre != nil {
+			pres = append(pres, pre)
+			if e.pkgDir == "" {
+				e.pkgDir = filepath.Dir(pass.Fset.Position(f.Package).Filename)
+			}
+		}
+	}
+	if e.pkgDir == "" && len(pass.Files) > 0 {
+		e.pkgDir = filepath.Dir(pass.Fset.Position(pass.Files[0].Package).Filename)
+	}
+	e.predefs = buildPredefs(cgoFlags(e.pkgDir, pres))
+	hnames, readH := cgofile.Sources(pass, ".h")
+	files := e.setHeaders(pass.Fset, hnames, readH)
+	return e, files
+}
+
+// setHeaders makes names the package's headers, read with read.
+func (e *env) setHeaders(fset *token.FileSet, names []string, read func(string) ([]byte, error)) map[string]*File {
+	files := map[string]*File{}
+	contents := map[string][]byte{}
+	byClean := map[string]string{}
+	for _, name := range names {
+		c := filepath.Clean(name)
+		e.headers[c] = true
+		e.order = append(e.order, c)
+		byClean[c] = name
+	}
+	e.load = func(path string) ([]byte, bool) {
+		if data, ok := contents[path]; ok {
+			return data, data != nil
+		}
+		contents[path] = nil
+		name, ok := byClean[path]
+		if !ok {
+			return nil, false
+		}
+		data, err := read(name)
+		if err != nil || bytes.Count(data, []byte("\n")) >= MaxLines && !largeC {
+			return nil, false
+		}
+		if data == nil {
+			data = []byte{}
+		}
+		contents[path] = data
+		tf := fset.AddFile(name, -1, len(data))
+		tf.SetLinesForContent(data)
+		files[path] = &File{Name: name, segs: []seg{{off: 0, pos: tf.Pos(0), n: len(data)}}}
+		return data, true
+	}
+	return files
+}
+
+// read scans and parses one file, a unit (a preamble or a .c file), and
+// the package headers it includes, each with the macros in effect where
+// it is included.
+func (r *Result) read(file *File, src []byte) *parser {
+	u := &unit{env: r.env, once: map[string]bool{}, stack: []string{file.Name}}
+	ms, table := r.env.start()
+	res := u.scan(src, file.Name, ms, table)
+	p := &parser{file: file, toks: tokenize(res.out), undecided: res.undecided, macros: res.macros, own: newDefs(), hdr: r.hdr}
+	r.noteMacros(res.macros)
 	p.parse()
 	r.Files = append(r.Files, file)
 	r.Vars = append(r.Vars, p.vars...)
@@ -383,7 +467,50 @@ func (r *Result) read(file *File, src []byte) *parser {
 	for _, fn := range p.funcs {
 		r.byName[fn.Name] = append(r.byName[fn.Name], fn)
 	}
+	for _, h := range u.reads {
+		r.parseHeader(h)
+	}
 	return p
+}
+
+// parseHeader parses one reading of a package header: the functions it
+// defines there are the package's (Defined).
+func (r *Result) parseHeader(h headerRead) {
+	if r.included == nil {
+		r.included = map[string]bool{}
+	}
+	r.included[h.path] = true
+	if h.parsed != nil {
+		if *h.parsed {
+			return // read in the same context before
+		}
+		*h.parsed = true
+	}
+	file := r.hfiles[h.path]
+	if file == nil {
+		return
+	}
+	undecided := h.res.undecided
+	if h.undecided {
+		undecided = [][2]int{{0, len(h.res.out) + 1}}
+	}
+	p := &parser{file: file, toks: tokenize(h.res.out), undecided: undecided, macros: h.res.macros, own: newDefs(), hdr: r.hdr}
+	r.noteMacros(h.res.macros)
+	p.parse()
+	for _, fn := range p.funcs {
+		r.headers[fn.Name] = append(r.headers[fn.Name], fn)
+	}
+}
+
+func (r *Result) noteMacros(ms map[string][]macroDef) {
+	if r.macros == nil {
+		r.macros = map[string]bool{}
+	}
+	for m, defs := range ms {
+		if slices.ContainsFunc(defs, func(d macroDef) bool { return !d.undef }) {
+			r.macros[m] = true
+		}
+	}
 }
 
 // resolve names the variables fn writes: its own statics, then the

@@ -80,21 +80,19 @@ func TestResolveTypes(t *testing.T) {
 
 // A header's typedefs and macros reach the files read after it.
 func TestResolveHeader(t *testing.T) {
-	r := &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}, headers: map[string][]*Func{}}
-	r.readHeader(&File{Name: "compat.h"}, []byte(`#ifndef COMPAT_H
+	r2 := parseUnits(t, nil, map[string]string{"compat.h": `#ifndef COMPAT_H
 #define COMPAT_H
 #define THREAD_LOCAL __thread
 typedef _Atomic unsigned refcount_t;
 #define GUARD() pthread_mutex_lock(&g_mu)
 #define UNGUARD() pthread_mutex_unlock(&g_mu)
 #endif
-`))
-	r2 := parseWith(t, r, `#include "compat.h"
+`, "x.c": `#include "compat.h"
 static THREAD_LOCAL int a;
 static refcount_t b;
 static int c;
 void f(void) { GUARD(); c++; UNGUARD(); }
-`)
+`})
 	if got, want := varNames(r2, func(v *Var) bool { return v.Shared() }), []string{"c"}; !slices.Equal(got, want) {
 		t.Errorf("shared: got %v, want %v", got, want)
 	}

@@ -3,7 +3,11 @@ package cpreamble
 import (
 	"bytes"
 	"cmp"
+	"fmt"
+	"maps"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -27,7 +31,9 @@ type tok struct {
 // and lines stay those of src. Nothing is expanded: #include and #define
 // are dropped. Of each conditional, the arms not compiled are blanked and
 // the first undecided arm is read; undecided returns the offset ranges of
-// the undecided arms read (cond.go).
+// the undecided arms read (cond.go). blank reads src alone: the macros
+// known are the compiler's and those src defines (see unit.scan for a
+// reading with the build's flags and the package's headers).
 func blank(src []byte) (out []byte, undecided [][2]int, macros map[string][]macroDef) {
 	out, undecided, _, macros = blankArms(src)
 	return out, undecided, macros
@@ -37,8 +43,252 @@ func blank(src []byte) (out []byte, undecided [][2]int, macros map[string][]macr
 // the arms not compiled (blanked as a whole: decided false, after the
 // compiled or the undecided arm, or inside such an arm).
 func blankArms(src []byte) (out []byte, undecided, skipped [][2]int, macros map[string][]macroDef) {
-	macros = map[string][]macroDef{}
-	out = make([]byte, len(src))
+	u := &unit{once: map[string]bool{}}
+	res := u.scan(src, "", newMacros(), nil)
+	return res.out, res.undecided, res.skipped, res.macros
+}
+
+// A unit is the reading of one translation unit: a cgo preamble or a .c
+// file, with the headers of the package it includes, in include order.
+// What the text the compiler sees defines is what the scanner knows: the
+// build's -D and -U (env.predefs) before the first line, and a package
+// header's macros from its #include on, as a define before an #include
+// reaches the header's own text. Each reading of a header in the unit is
+// kept (reads), to be parsed with the macros in effect where it was
+// included.
+type unit struct {
+	env   *env            // nil: src alone
+	once  map[string]bool // the headers read that said #pragma once
+	stack []string        // the files being read, innermost last
+	reads []headerRead
+}
+
+// env is what the build gives the package's C besides its text.
+type env struct {
+	predefs []predef
+	pkgDir  string
+	// headers are the package's own headers (cgofile.Sources), by
+	// clean path; load returns one's content, false for one the pass
+	// does not read
+	headers map[string]bool
+	order   []string // the headers, as the pass lists them
+	load    func(path string) ([]byte, bool)
+	memo    map[string]memoRead // the headers read, by context
+}
+
+// A headerRead is one reading of a package header in a unit.
+type headerRead struct {
+	path string
+	res  scanResult
+	// undecided: included in an arm the scanner cannot decide, so its
+	// text may not be compiled at all
+	undecided bool
+	parsed    *bool // shared by the same reading in other units (env.memo)
+}
+
+// A scanResult is a file's text as blank returns it, the macros it had
+// in effect (inherited ones at offset -1), and what the scanner knows of
+// macros at its end.
+type scanResult struct {
+	out       []byte
+	undecided [][2]int
+	skipped   [][2]int // the lines of arms blanked as a whole (blankArms)
+	macros    map[string][]macroDef
+	ms        macros
+}
+
+const maxIncludeDepth = 16
+
+// start returns what the scanner knows before the first line of a
+// unit: the compiler's predefined macros and the build's -D and -U.
+func (e *env) start() (macros, map[string][]macroDef) {
+	ms := newMacros()
+	table := map[string][]macroDef{}
+	if e == nil {
+		return ms, table
+	}
+	for _, d := range e.predefs {
+		table[d.name] = append(table[d.name], macroDef{off: -1, body: d.body, undef: d.undef})
+		if d.undef {
+			ms[d.name] = undefined
+		} else {
+			ms[d.name] = valueOf(d.body)
+		}
+	}
+	return ms, table
+}
+
+// resolve returns the package header that `#include "name"` (quoted) or
+// `#include <name>` in a file of directory dir names, or "". The go
+// command gives the compiler `-I` of the package's directory first, so
+// both forms find the package's headers there; a quoted name is looked
+// for beside the including file first.
+func (e *env) resolve(dir, name string, quoted bool) string {
+	if e == nil || name == "" || filepath.IsAbs(name) {
+		return ""
+	}
+	var dirs []string
+	if quoted && dir != "" {
+		dirs = append(dirs, dir)
+	}
+	dirs = append(dirs, e.pkgDir)
+	for _, d := range dirs {
+		p := filepath.Clean(filepath.Join(d, name))
+		if e.headers[p] {
+			return p
+		}
+	}
+	return ""
+}
+
+// include reads the header at path, included with what the scanner
+// knows (ms) and the macros in effect (in). A header read again in the
+// same context (a header every file of the package includes first)
+// reads the same: its reading is kept (env.memo) and not parsed again.
+func (u *unit) include(path string, src []byte, ms macros, in map[string][]macroDef, undec bool) scanResult {
+	var open []string // the headers being read (a unit's own file is none)
+	for _, h := range u.stack {
+		if u.env.headers[h] {
+			open = append(open, h)
+		}
+	}
+	key := contextKey(path, ms, in, open, undec)
+	if m, ok := u.env.memo[key]; ok {
+		for _, h := range m.once {
+			u.once[h] = true
+		}
+		// the same readings, parsed once (a reading of a round that
+		// scan dropped was not)
+		u.reads = append(u.reads, m.reads...)
+		res := m.res
+		res.ms = maps.Clone(res.ms)
+		return res
+	}
+	before := maps.Clone(u.once)
+	nreads := len(u.reads)
+	u.stack = append(u.stack, path)
+	res := u.scan(src, path, ms, in)
+	u.stack = u.stack[:len(u.stack)-1]
+	reads := append([]headerRead{{path: path, res: res, undecided: undec, parsed: new(bool)}}, u.reads[nreads:]...)
+	u.reads = append(u.reads[:nreads], reads...)
+	var once []string
+	for h := range u.once {
+		if !before[h] {
+			once = append(once, h)
+		}
+	}
+	if u.env.memo == nil {
+		u.env.memo = map[string]memoRead{}
+	}
+	u.env.memo[key] = memoRead{res: res, once: once, reads: reads}
+	res.ms = maps.Clone(res.ms)
+	return res
+}
+
+// A memoRead is a header's reading in one context, and the headers it
+// made #pragma once.
+type memoRead struct {
+	res   scanResult
+	once  []string
+	reads []headerRead // its reading and those of the headers it includes
+}
+
+// contextKey identifies what a header's reading depends on: the header,
+// what the scanner knows of macros, the macros in effect, the headers
+// being read (which it cannot include again) and whether it is included
+// in an undecided arm.
+func contextKey(path string, ms macros, in map[string][]macroDef, stack []string, undec bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q %v %q\x00", path, undec, stack)
+	for _, name := range slices.Sorted(maps.Keys(ms)) {
+		fmt.Fprintf(&b, "%s=%d\x00", name, ms[name])
+	}
+	b.WriteString("\x01")
+	for _, name := range slices.Sorted(maps.Keys(in)) {
+		for _, d := range in[name] {
+			fmt.Fprintf(&b, "%s %q %v %v\x00", name, d.body, d.undef, d.maybe)
+		}
+	}
+	return b.String()
+}
+
+// includeName returns the file an #include names: "x.h" (quoted) or
+// <x.h>; "" for a computed include.
+func includeName(rest string) (string, bool) {
+	rest = strings.TrimSpace(rest)
+	if len(rest) < 2 {
+		return "", false
+	}
+	var close byte
+	switch rest[0] {
+	case '"':
+		close = '"'
+	case '<':
+		close = '>'
+	default:
+		return "", false
+	}
+	e := strings.IndexByte(rest[1:], close)
+	if e < 0 {
+		return "", false
+	}
+	return rest[1 : 1+e], rest[0] == '"'
+}
+
+// valueOf returns what the scanner knows of the value of a macro whose
+// #define has body after its name: definedOne (or definedZero) for an
+// integer literal, defined otherwise.
+func valueOf(body string) int8 {
+	if strings.HasPrefix(body, "(") {
+		return defined // a function-like macro
+	}
+	b := strings.TrimSpace(body)
+	if b == "" || b[0] < '0' || b[0] > '9' {
+		return defined
+	}
+	n, err := strconv.ParseUint(strings.TrimRight(b, "uUlL"), 0, 64)
+	switch {
+	case err != nil:
+		return defined
+	case n == 0:
+		return definedZero
+	}
+	return definedOne
+}
+
+// scan blanks src (see blank), the file at path ("" for text of no
+// file), starting from what the scanner knows (ms0, and table0: the
+// macros in effect, at offset -1). An #ifndef X whose next directive is
+// `#define X` of an object-like macro is read as an include guard, taken
+// to be true, only when it is the file's first #ifndef outside
+// conditionals and wraps the rest of the file (no #else or #elif,
+// nothing but comments after its #endif): the configurable default
+// (#ifndef MY_FREE / #define MY_FREE(p) free(p) / #endif) or a choice
+// (#ifndef USE_POOL / … #else … #endif) is not one, and is decided only
+// from what defines the macro. A guess a later line disproves is dropped
+// and the file read again.
+func (u *unit) scan(src []byte, path string, ms0 macros, table0 map[string][]macroDef) scanResult {
+	notGuard := map[int]bool{}
+	for round := 0; ; round++ {
+		nreads, once := len(u.reads), maps.Clone(u.once)
+		res, falsified := u.scan1(src, path, maps.Clone(ms0), table0, notGuard, round == 3)
+		if len(falsified) == 0 || round == 3 {
+			return res
+		}
+		for _, at := range falsified {
+			notGuard[at] = true
+		}
+		u.reads, u.once = u.reads[:nreads], once
+	}
+}
+
+func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]macroDef, notGuard map[int]bool, noGuess bool) (res scanResult, falsified []int) {
+	var undecided, skipped [][2]int
+	macros := map[string][]macroDef{}
+	for name, defs := range table0 {
+		macros[name] = slices.Clip(defs)
+	}
+	out := make([]byte, len(src))
 	copy(out, src)
 	space := func(i, j int) {
 		for k := i; k < j && k < len(out); k++ {
@@ -48,7 +298,7 @@ func blankArms(src []byte) (out []byte, undecided, skipped [][2]int, macros map[
 		}
 	}
 	lineStart := true
-	ms := newMacros()
+	last := -1 // the offset of the last code or directive
 	// one per open conditional
 	type cond struct {
 		skip  bool // the current arm is blanked
@@ -60,8 +310,12 @@ func blankArms(src []byte) (out []byte, undecided, skipped [][2]int, macros map[
 		// inside such an arm)
 		maybe bool
 		undec bool // an arm of this conditional was undecided
+		guard bool // read as an include guard, at offset at
+		at    int
 	}
 	var conds []*cond
+	var guardEnds [][2]int // a guard's #ifndef and the end of its #endif
+	firstIfndef := true    // no #ifndef outside conditionals was read yet
 	skipping := func() bool {
 		return len(conds) > 0 && (conds[len(conds)-1].skip || conds[len(conds)-1].outer)
 	}
@@ -94,6 +348,10 @@ func blankArms(src []byte) (out []byte, undecided, skipped [][2]int, macros map[
 			c.start = -1
 		}
 	}
+	dir := ""
+	if path != "" {
+		dir = filepath.Dir(path)
+	}
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
@@ -104,13 +362,57 @@ func blankArms(src []byte) (out []byte, undecided, skipped [][2]int, macros map[
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
 			i++
 			continue
-		case c == '#' && lineStart || skipping() && lineStart:
+		case lineStart && (c == '#' || c == '%' && i+1 < len(src) && src[i+1] == ':' || c == '/' && i+1 < len(src) && src[i+1] == '*' || skipping()):
 			// a line: a directive (with backslash continuations and
-			// comments), or a line of a blanked arm
-			j := i
+			// comments, after block comments: C replaces a comment
+			// by a space before it reads directives; %: is #), or a
+			// line of a blanked arm
+			k := i
+			for k < len(src) {
+				switch {
+				case src[k] == ' ' || src[k] == '\t' || src[k] == '\r' || src[k] == '\f' || src[k] == '\v':
+					k++
+					continue
+				case src[k] == '\\' && k+1 < len(src) && src[k+1] == '\n':
+					k += 2
+					continue
+				case src[k] == '/' && k+1 < len(src) && src[k+1] == '*':
+					if e := bytes.Index(src[k+2:], []byte("*/")); e >= 0 {
+						k += 2 + e + 2
+						continue
+					}
+					k = len(src)
+				}
+				break
+			}
+			hash := 0
+			switch {
+			case k < len(src) && src[k] == '#':
+				hash = 1
+			case k+1 < len(src) && src[k] == '%' && src[k+1] == ':':
+				hash = 2
+			}
+			if hash == 0 && !skipping() {
+				// a block comment before code on its line
+				j := len(src)
+				if e := bytes.Index(src[i+2:], []byte("*/")); e >= 0 {
+					j = i + 2 + e + 2
+				}
+				space(i, j)
+				i = j
+				continue
+			}
+			from := i
+			if hash > 0 {
+				from = k
+			}
+			j := from
 			for j < len(src) && src[j] != '\n' {
-				if src[j] == '\\' && j+1 < len(src) && src[j+1] == '\n' {
+				if src[j] == '\\' && j+1 < len(src) && (src[j+1] == '\n' || src[j+1] == '\r' && j+2 < len(src) && src[j+2] == '\n') {
 					j += 2
+					if src[j-1] == '\r' {
+						j++
+					}
 					continue
 				}
 				if src[j] == '/' && j+1 < len(src) && src[j+1] == '*' {
@@ -123,15 +425,22 @@ func blankArms(src []byte) (out []byte, undecided, skipped [][2]int, macros map[
 				}
 				j++
 			}
-			if c != '#' {
+			if hash == 0 {
 				skipped = append(skipped, [2]int{i, j})
 			}
-			if c == '#' {
-				d := directive(src[i+1 : j])
-				rest := condText(src[i+1 : j])
+			if hash > 0 {
+				last = k
+				// the line, its splices removed (phase 2 comes first)
+				line := bytes.ReplaceAll(bytes.ReplaceAll(src[k+hash:j], []byte("\\\r\n"), nil), []byte("\\\n"), nil)
+				d := directive(line)
+				rest := condText(line)
 				rest = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), d))
 				switch d {
 				case "if", "ifdef", "ifndef":
+					first := firstIfndef && d == "ifndef" && len(conds) == 0
+					if first {
+						firstIfndef = false
+					}
 					nc := &cond{start: -1, outer: skipping(), maybe: maybeSkipped()}
 					if !nc.outer {
 						var v tri
@@ -143,8 +452,9 @@ func blankArms(src []byte) (out []byte, undecided, skipped [][2]int, macros map[
 						case "ifndef":
 							name := firstWord(rest)
 							v = ms.defined(name).not()
-							if v == unknown && guards(src[j:], name) {
+							if v == unknown && first && !noGuess && !notGuard[k] && guards(src[j:], name) {
 								v = yes // an include guard
+								nc.guard, nc.at = true, k
 							}
 						}
 						enter(nc, v, j)
@@ -160,8 +470,13 @@ func blankArms(src []byte) (out []byte, undecided, skipped [][2]int, macros map[
 					if top.outer {
 						break
 					}
+					if top.guard {
+						// not an include guard: one has no other arm
+						falsified = append(falsified, top.at)
+						top.guard = false
+					}
 					if top.done {
-						leave(top, i)
+						leave(top, k)
 						top.skip = true
 						top.maybe = top.undec
 						break
@@ -180,7 +495,11 @@ func blankArms(src []byte) (out []byte, undecided, skipped [][2]int, macros map[
 					enter(top, v, j)
 				case "endif":
 					if len(conds) > 0 {
-						leave(conds[len(conds)-1], i)
+						top := conds[len(conds)-1]
+						leave(top, k)
+						if top.guard {
+							guardEnds = append(guardEnds, [2]int{top.at, j})
+						}
 						conds = conds[:len(conds)-1]
 					}
 				case "define", "undef":
@@ -188,14 +507,71 @@ func blankArms(src []byte) (out []byte, undecided, skipped [][2]int, macros map[
 					if name == "" || skipping() && !maybeSkipped() {
 						break
 					}
-					macros[name] = append(macros[name], macroDef{off: i, body: rest[len(name):], undef: d == "undef"})
+					body := rest[len(name):]
+					maybe := inUndecided()
+					macros[name] = append(macros[name], macroDef{off: k, body: body, undef: d == "undef", maybe: maybe})
 					switch {
-					case inUndecided():
+					case maybe:
 						delete(ms, name) // defined or not, the scanner cannot tell
 					case d == "undef":
 						ms[name] = undefined
 					default:
-						ms[name] = defined
+						ms[name] = valueOf(body)
+					}
+				case "pragma":
+					if firstWord(rest) == "once" && path != "" && !skipping() {
+						u.once[path] = true
+					}
+				case "include", "include_next", "import":
+					if u.env == nil || skipping() && !maybeSkipped() {
+						break
+					}
+					name, quoted := includeName(rest)
+					hpath := u.env.resolve(dir, name, quoted)
+					if hpath == "" || u.once[hpath] || slices.Contains(u.stack, hpath) || len(u.stack) >= maxIncludeDepth {
+						break
+					}
+					hsrc, ok := u.env.load(hpath)
+					if !ok {
+						break
+					}
+					// the header reads the macros in effect here
+					in := map[string][]macroDef{}
+					for name, defs := range macros {
+						if def, ok := macroAt(defs, k); ok {
+							def.off = -1
+							in[name] = []macroDef{def}
+						}
+					}
+					undec := inUndecided()
+					hres := u.include(hpath, hsrc, ms, in, undec)
+					// and what it leaves defined is in effect after the
+					// #include
+					for _, name := range slices.Sorted(maps.Keys(hres.macros)) {
+						defs := hres.macros[name]
+						def := defs[len(defs)-1]
+						if def.off < 0 {
+							continue // inherited
+						}
+						def.off = k
+						def.maybe = def.maybe || undec
+						macros[name] = append(macros[name], def)
+					}
+					if !undec {
+						ms = hres.ms
+						break
+					}
+					// included or not, the scanner cannot tell: what
+					// the header changes is unknown after it
+					for name, v := range hres.ms {
+						if w, ok := ms[name]; !ok || w != v {
+							delete(ms, name)
+						}
+					}
+					for name := range ms {
+						if _, ok := hres.ms[name]; !ok {
+							delete(ms, name)
+						}
 					}
 				}
 			}
@@ -215,13 +591,14 @@ func blankArms(src []byte) (out []byte, undecided, skipped [][2]int, macros map[
 			i = j
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			// a block comment after code on its line: a # after it
+			// is not a directive
 			j := len(src)
 			if e := bytes.Index(src[i+2:], []byte("*/")); e >= 0 {
 				j = i + 2 + e + 2
 			}
 			space(i, j)
 			i = j
-			lineStart = false
 			continue
 		case c == '"' || c == '\'':
 			j := i + 1
@@ -235,17 +612,27 @@ func blankArms(src []byte) (out []byte, undecided, skipped [][2]int, macros map[
 				j++
 			}
 			space(i, j)
+			last = i
 			i = j
 			lineStart = false
 			continue
 		}
+		last = i
 		lineStart = false
 		i++
 	}
 	for _, c := range conds {
 		leave(c, len(src)) // an unterminated conditional
+		if c.guard {
+			falsified = append(falsified, c.at)
+		}
 	}
-	return out, undecided, skipped, macros
+	for _, g := range guardEnds {
+		if last >= g[1] {
+			falsified = append(falsified, g[0]) // code after it: not a guard
+		}
+	}
+	return scanResult{out: out, undecided: undecided, skipped: skipped, macros: macros, ms: ms}, falsified
 }
 
 var puncts3 = []string{"<<=", ">>=", "..."}
@@ -407,8 +794,9 @@ func firstWord(s string) string {
 }
 
 // guards reports whether the first directive of rest (the text after an
-// `#ifndef name` line) is `#define name`: an include guard, whose arm is
-// compiled the first time the file is read.
+// `#ifndef name` line) is `#define name` of an object-like macro: an
+// include guard, whose arm is compiled the first time the file is read
+// (if the conditional wraps the rest of the file: unit.scan).
 func guards(rest []byte, name string) bool {
 	for line := range bytes.Lines(rest) {
 		t := bytes.TrimSpace(line)
@@ -420,30 +808,48 @@ func guards(rest []byte, name string) bool {
 		}
 		t = bytes.TrimSpace(t[1:])
 		d, ok := bytes.CutPrefix(t, []byte("define"))
-		return ok && name != "" && firstWord(string(d)) == name && len(d) > 0 && (d[0] == ' ' || d[0] == '\t')
+		if !ok || name == "" || len(d) == 0 || d[0] != ' ' && d[0] != '\t' {
+			return false
+		}
+		d = bytes.TrimSpace(d)
+		after, ok := bytes.CutPrefix(d, []byte(name))
+		return ok && (len(after) == 0 || !isIdentPart(after[0]) && after[0] != '(')
 	}
 	return false
 }
 
 // A macroDef is a #define (or #undef) of a macro, at offset off of the
-// text.
+// text (-1: before it, a -D or a macro in effect where a header was
+// included).
 type macroDef struct {
 	off   int
 	body  string // what follows the name: parameters and replacement
 	undef bool
+	// maybe: in an arm the scanner cannot decide (or a header included
+	// there): the macro may or may not be so
+	maybe bool
 }
 
-// macroAt returns the replacement of macro name in effect at offset off
-// (the last #define before it, unless an #undef came after that).
-func macroAt(defs []macroDef, off int) (string, bool) {
-	body, ok := "", false
+// macroAt returns the #define of macro name in effect at offset off (the
+// last one before it, unless an #undef came after that). A maybe #undef
+// leaves the definition in effect, marked maybe.
+func macroAt(defs []macroDef, off int) (macroDef, bool) {
+	var def macroDef
+	ok := false
 	for _, d := range defs {
 		if d.off >= off {
 			break
 		}
-		body, ok = d.body, !d.undef
+		switch {
+		case !d.undef:
+			def, ok = d, true
+		case d.maybe && ok:
+			def.maybe = true
+		default:
+			def, ok = macroDef{}, false
+		}
 	}
-	return body, ok
+	return def, ok
 }
 
 // Uncompiled returns a function that reports whether offset off of the C

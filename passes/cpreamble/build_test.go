@@ -1,0 +1,291 @@
+package cpreamble
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestPredefs reads the -D and -U of a compiler's arguments as C does:
+// -DX is X 1, -DX=V is X V, -D X separately, -D'F(a)=a' function-like.
+func TestPredefs(t *testing.T) {
+	got := predefsOf([]string{"-O2", "-DA", "-DB=pool_put", "-D", "C=0", "-UD", "-U", "E", "-I.", "-DF(p)=keep(p)", "-Dbad-name", "-include", "x.h"})
+	var s []string
+	for _, d := range got {
+		if d.undef {
+			s = append(s, "-"+d.name)
+		} else {
+			s = append(s, d.name+":"+d.body)
+		}
+	}
+	want := []string{"A: 1", "B: pool_put", "C: 0", "-D", "-E", "F:(p) keep(p)"}
+	if !slices.Equal(s, want) {
+		t.Errorf("predefs %q, want %q", s, want)
+	}
+}
+
+// TestCgoFlags reads a package's #cgo lines as cgo does: for the build's
+// GOOS and GOARCH only, CPPFLAGS and CFLAGS apart, ${SRCDIR} expanded.
+func TestCgoFlags(t *testing.T) {
+	other := "windows"
+	if runtime.GOOS == "windows" {
+		other = "linux"
+	}
+	mk := func(lines ...string) *ast.CommentGroup {
+		var cg ast.CommentGroup
+		for _, l := range lines {
+			cg.List = append(cg.List, &ast.Comment{Text: "// " + l})
+		}
+		return &cg
+	}
+	dir := t.TempDir()
+	pre := []*ast.CommentGroup{
+		mk("#cgo CFLAGS: -DMY_FREE=pool_put -I${SRCDIR}/inc", "#include <stdlib.h>"),
+		mk("#cgo "+other+" CFLAGS: -DMY_FREE=free", "#cgo "+runtime.GOOS+" CPPFLAGS: -UUSE_POOL '-DNAME=x y'"),
+		mk("#include <stdio.h>"),
+	}
+	cpp, c := cgoFlags(dir, pre)
+	if want := []string{"-DMY_FREE=pool_put", "-I" + filepath.Join(dir, "inc")}; !slices.Equal(c, want) {
+		t.Errorf("CFLAGS %q, want %q", c, want)
+	}
+	if want := []string{"-UUSE_POOL", "-DNAME=x y"}; !slices.Equal(cpp, want) {
+		t.Errorf("CPPFLAGS %q, want %q", cpp, want)
+	}
+	os.Setenv("CGO_CFLAGS", "-O2 -DFROM_ENV '-DQ=a b'")
+	defer os.Unsetenv("CGO_CFLAGS")
+	var names []string
+	for _, d := range buildPredefs(cpp, c) {
+		names = append(names, d.name)
+	}
+	if want := []string{"USE_POOL", "NAME", "FROM_ENV", "Q", "MY_FREE"}; !slices.Equal(names, want) {
+		t.Errorf("predefs %q, want %q (the go command's order)", names, want)
+	}
+}
+
+// TestIncludeGuard takes #ifndef X / #define X for an include guard only
+// when the conditional wraps the rest of the file and X is object-like:
+// the configurable default and a choice with an #else are decided from
+// what defines X, or not at all.
+func TestIncludeGuard(t *testing.T) {
+	for _, tc := range []struct {
+		src     string
+		decided bool // body() is read as compiled
+	}{
+		{"#ifndef H\n#define H\nbody();\n#endif\n", true},
+		{"/* header */\n#ifndef H\n#define H\nbody();\n#endif /* H */\n// end\n", true},
+		{"#ifndef MY_FREE\n#define MY_FREE(p) body(p)\n#endif\n", false},
+		{"#ifndef USE_POOL\n#define USE_POOL 1\nbody();\n#else\nother();\n#endif\n", false},
+		{"#ifndef H\n#define H\nbody();\n#endif\nafter();\n", false},
+		{"#ifndef H\n#define H\nbody();\n#endif\n#define AFTER 1\n", false},
+		{"#ifndef H\n#define H\nbody();\n", false}, // unterminated
+		{"#ifndef H\n#define HX\nbody();\n#endif\n", false},
+		{"#if defined(_MSC_VER)\n#pragma once\n#endif\n#ifndef H\n#define H\nbody();\n#endif\n", true},
+		{"#ifndef A\n#define A 1\n#endif\n#ifndef H\n#define H\nbody();\n#endif\n", false}, // only the first can be
+		{"#ifdef X\n#ifndef H\n#define H\nbody();\n#endif\n#endif\n", false},
+	} {
+		out, undecided, _ := blank([]byte(tc.src))
+		at := strings.Index(tc.src, "body")
+		read := strings.Contains(string(out), "body")
+		decided := read && !slices.ContainsFunc(undecided, func(r [2]int) bool { return at >= r[0] && at < r[1] })
+		if decided != tc.decided {
+			t.Errorf("%q: body decided %v, want %v", tc.src, decided, tc.decided)
+		}
+	}
+}
+
+// TestDirectiveLines reads a directive after a block comment on its line
+// (C strips comments first), %: as #, and a splice in the directive's
+// name; not a # after code.
+func TestDirectiveLines(t *testing.T) {
+	for _, src := range []string{
+		"/* off */ #if 0\ndead();\n/* off */ #endif\nlive();\n",
+		"/* a\n b */ #if 0\ndead();\n#endif\nlive();\n",
+		"%:if 0\ndead();\n%:endif\nlive();\n",
+		"#i\\\nf 0\ndead();\n#endif\nlive();\n",
+		"#if 0\ndead();\n/* x */ #else\nlive();\n#endif\n",
+		"#if 0\ndead();\n  /* a */ /* b */ #endif\nlive();\n",
+		"live(); /* c */ #if 0\nlive();\n",
+	} {
+		out := string(Compiled([]byte(src)))
+		if strings.Contains(out, "dead") || strings.Count(out, "live") != strings.Count(src, "live") {
+			t.Errorf("%q: read as %q", src, out)
+		}
+	}
+}
+
+// parseUnits reads the package of files (name to text, in a directory
+// /pkg; .h files are the package's headers) with the predefines flags,
+// as the pass does.
+func parseUnits(t *testing.T, flags []string, files map[string]string) *Result {
+	t.Helper()
+	fset := token.NewFileSet()
+	r := &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}, headers: map[string][]*Func{}, macros: map[string]bool{}}
+	r.env = &env{pkgDir: "/pkg", headers: map[string]bool{}, predefs: predefsOf(flags)}
+	var hs, cs []string
+	for name := range files {
+		if strings.HasSuffix(name, ".h") {
+			hs = append(hs, "/pkg/"+name)
+		} else {
+			cs = append(cs, name)
+		}
+	}
+	slices.Sort(hs)
+	slices.Sort(cs)
+	r.hfiles = r.env.setHeaders(fset, hs, func(name string) ([]byte, error) {
+		if s, ok := files[filepath.Base(name)]; ok {
+			return []byte(s), nil
+		}
+		return nil, os.ErrNotExist
+	})
+	r.headerDefs()
+	var all []*parser
+	for _, name := range cs {
+		src := files[name]
+		tf := fset.AddFile("/pkg/"+name, -1, len(src))
+		tf.SetLinesForContent([]byte(src))
+		file := &File{Name: "/pkg/" + name, segs: []seg{{off: 0, pos: tf.Pos(0), n: len(src)}}}
+		all = append(all, r.read(file, []byte(src)))
+	}
+	r.readHeaders()
+	r.link(all)
+	return r
+}
+
+// always returns the calls each definition of name makes on every path,
+// one definition a line.
+func alwaysOf(r *Result, name string) string {
+	var lines []string
+	for _, fn := range r.Defined(name) {
+		var got []string
+		for _, c := range fn.Always {
+			var args []string
+			for _, a := range c.Args {
+				args = append(args, fmt.Sprint(a))
+			}
+			got = append(got, c.Name+"("+strings.Join(args, ",")+")")
+		}
+		lines = append(lines, strings.Join(got, " "))
+	}
+	return strings.Join(lines, "|")
+}
+
+// TestUnits reads the package's C as the compiler sees it: the build's
+// -D and -U first, a package header's macros from its #include on, and a
+// header's functions with the macros in effect where it is included.
+func TestUnits(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		files map[string]string
+		fn    string
+		want  string
+	}{
+		{"-D picks the allocator", []string{"-DMY_FREE=pool_put"},
+			map[string]string{"a.c": "#ifndef MY_FREE\n#define MY_FREE(p) free(p)\n#endif\nvoid done(void *p) { MY_FREE(p); }\n"},
+			"done", "pool_put(0)"},
+		{"no -D: the default is undecided", nil,
+			map[string]string{"a.c": "#ifndef MY_FREE\n#define MY_FREE(p) free(p)\n#endif\nvoid done(void *p) { MY_FREE(p); }\n"},
+			"done", ""},
+		{"-D decides a choice", []string{"-DUSE_POOL"},
+			map[string]string{"a.c": "#ifndef USE_POOL\n#define USE_POOL 1\nvoid done(void *p) { free(p); }\n#else\nvoid done(void *p) { keep(p); }\n#endif\n"},
+			"done", "keep(0)"},
+		{"-U decides it the other way", []string{"-DUSE_POOL", "-UUSE_POOL"},
+			map[string]string{"a.c": "#ifndef USE_POOL\n#define USE_POOL 1\nvoid done(void *p) { free(p); }\n#else\nvoid done(void *p) { keep(p); }\n#endif\n"},
+			"done", "free(0)"},
+		{"-D to 0", []string{"-DUSE_POOL=0"},
+			map[string]string{"a.c": "#if USE_POOL\nvoid done(void *p) { keep(p); }\n#else\nvoid done(void *p) { free(p); }\n#endif\n"},
+			"done", "free(0)"},
+		{"a header's macro reaches the includer", nil,
+			map[string]string{"arena.h": "#ifndef ARENA_H\n#define ARENA_H\n#define free(x) ((void)(x))\n#endif\n", "a.c": "#include \"arena.h\"\nvoid done(void *p) { free(p); }\n"},
+			"done", ""},
+		{"from its #include on", nil,
+			map[string]string{"arena.h": "#define free(x) arena_put(x)\n", "a.c": "void before(void *p) { free(p); }\n#include <arena.h>\nvoid done(void *p) { free(p); }\n"},
+			"before", "free(0)"},
+		{"renamed through the header", nil,
+			map[string]string{"arena.h": "#define free(x) arena_put(x)\n", "a.c": "void before(void *p) { free(p); }\n#include <arena.h>\nvoid done(void *p) { free(p); }\n"},
+			"done", "arena_put(0)"},
+		{"through a header's header", nil,
+			map[string]string{"a.h": "#pragma once\n#include \"b.h\"\n", "b.h": "#define free(x) ((void)(x))\n", "a.c": "#include \"a.h\"\n#include \"a.h\"\nvoid done(void *p) { free(p); }\n"},
+			"done", ""},
+		{"the includer's macro reaches the header's bodies", nil,
+			map[string]string{"impl.h": "static inline void done(void *p) { free(p); }\n", "a.c": "#define free(x) ((void)(x))\n#include \"impl.h\"\n"},
+			"done", ""},
+		{"each inclusion its own reading", nil,
+			map[string]string{"impl.h": "static inline void done(void *p) { free(p); }\n", "a.c": "#define free(x) my_free(x)\n#include \"impl.h\"\n", "b.c": "#include \"impl.h\"\n"},
+			"done", "my_free(0)|free(0)"},
+		{"a header nobody includes, with the flags", []string{"-DNO_FREE"},
+			map[string]string{"impl.h": "#ifdef NO_FREE\nstatic inline void done(void *p) { keep(p); }\n#else\nstatic inline void done(void *p) { free(p); }\n#endif\n"},
+			"done", "keep(0)"},
+		{"a guard read twice", nil,
+			map[string]string{"g.h": "#ifndef G_H\n#define G_H\n#define free(x) ((void)(x))\n#endif\n", "a.c": "#include \"g.h\"\n#undef free\n#include \"g.h\"\nvoid done(void *p) { free(p); }\n"},
+			"done", "free(0)"},
+		{"a header's macro that returns", nil,
+			map[string]string{"check.h": "#define return_unless(c) do { if (!(c)) return; } while (0)\n", "a.c": "#include \"check.h\"\nvoid done(void *p) { return_unless(forget(p)); free(p); }\n"},
+			"done", ""},
+		{"a header's macro that does not", nil,
+			map[string]string{"check.h": "#define note(c) log_it(c)\n", "a.c": "#include \"check.h\"\nvoid done(void *p) { note(p); free(p); }\n"},
+			"done", "log_it(0) free(0)"},
+		{"a file read again (a guess of a guard disproved): its header still read", nil,
+			map[string]string{"impl.h": "static inline void done(void *p) { free(p); }\n", "a.c": "#define free(x) my_free(x)\n#include \"impl.h\"\n#ifndef CFG\n#define CFG\n#endif\nint after;\n"},
+			"done", "my_free(0)"},
+		{"a header read in the same context by two files: one reading", nil,
+			map[string]string{"impl.h": "static inline void done(void *p) { free(p); }\n", "a.c": "#include \"impl.h\"\n", "b.c": "#include \"impl.h\"\n"},
+			"done", "free(0)"},
+		{"a header included where the scanner cannot tell", nil,
+			map[string]string{"arena.h": "#define free(x) ((void)(x))\n", "a.c": "#ifdef ARENA\n#include \"arena.h\"\n#endif\nvoid done(void *p) { free(p); }\n"},
+			"done", ""},
+	} {
+		r := parseUnits(t, tc.flags, tc.files)
+		if got := alwaysOf(r, tc.fn); got != tc.want {
+			t.Errorf("%s: %s always %q, want %q", tc.name, tc.fn, got, tc.want)
+		}
+	}
+}
+
+// Garbage in, nothing out, through includes too: a header that includes
+// itself or its includer, an unterminated conditional in a header, an
+// #include in a function's body, computed and missing includes.
+func TestUnitsTolerant(t *testing.T) {
+	files := map[string]string{
+		"self.h":  "#include \"self.h\"\n#define free(x) ((void)(x))\n",
+		"a.h":     "#include \"b.h\"\n#ifdef X\nstatic void g(void *p) {\n",
+		"b.h":     "#include \"a.h\"\n#include <b.h>\n#ifndef B_H\n#define B_H\n",
+		"body.h":  "free(p);\n",
+		"macro.h": "#define CLEAR(x) ((x) = \n#define BAD(\n#define RET(x, return\n",
+		"a.c": "#include \"self.h\"\n#include \"a.h\"\n#include HEADER\n#include \"missing.h\"\n#include <\n#include \"\nvoid f(void *p) {\n#include \"body.h\"\n}\n" +
+			"#include \"macro.h\"\nvoid h(void *p) { CLEAR(p); BAD(p); RET(p, 1); free(p); }\n",
+	}
+	for k := 0; k < 3; k++ {
+		r := parseUnits(t, []string{"-D", "-U", "-D=", "-D(x)=1", "-DX=", "-UX"}, files)
+		_ = alwaysOf(r, "h")
+		files["a.c"] = files["a.c"][:len(files["a.c"])/2] // cut anywhere
+	}
+}
+
+// BenchmarkUnits reads a package of 20 .c files that each include a
+// header of 2000 lines (guarded, with configurable defaults and inline
+// wrappers): every inclusion is a reading of the header.
+func BenchmarkUnits(b *testing.B) {
+	var h strings.Builder
+	h.WriteString("#ifndef BIG_H\n#define BIG_H\n#include <stdlib.h>\n")
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&h, "#ifndef OPT_%d\n#define OPT_%d %d\n#endif\n", i, i, i)
+		fmt.Fprintf(&h, "static inline void w_%d(void *p) { if (p) free(p); }\n", i)
+	}
+	h.WriteString("#endif\n")
+	files := map[string]string{"big.h": h.String()}
+	for i := 0; i < 20; i++ {
+		files[fmt.Sprintf("f%d.c", i)] = "#include \"big.h\"\n#include \"big.h\"\nvoid done(void *p) { w_1(p); }\n"
+	}
+	t := &testing.T{}
+	b.ResetTimer()
+	for range b.N {
+		parseUnits(t, []string{"-DOPT_3=1"}, files)
+	}
+}

@@ -1,0 +1,195 @@
+package cpreamble
+
+import (
+	"bytes"
+	"go/ast"
+	"go/build"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// The build's C compiler flags are part of the text the compiler sees: a
+// `#cgo CFLAGS: -DMY_FREE=pool_put` makes every MY_FREE(p) of the
+// package's C a call of pool_put, and an `#ifndef MY_FREE` there false. So
+// the macros the flags define (-D) and undefine (-U) are the scanner's
+// predefines, in the order the go command gives them to the C compiler:
+// $CGO_CPPFLAGS, the package's CPPFLAGS, $CGO_CFLAGS, the package's
+// CFLAGS (a later one wins). The package's flags are read as cgo reads
+// them: go/build's reading of the #cgo lines of the package's Go files
+// (their GOOS/GOARCH conditions for the build's, quoting, ${SRCDIR}).
+
+// A predef is a macro a -D defines or a -U undefines.
+type predef struct {
+	name  string
+	body  string // what follows the name in the #define it stands for
+	undef bool
+}
+
+// cgoFlags returns the CPPFLAGS and CFLAGS of the #cgo lines of the
+// preambles (pre, one per Go file of the package in dir) as go/build reads
+// them for the build's GOOS and GOARCH.
+func cgoFlags(dir string, pre []*ast.CommentGroup) (cppflags, cflags []string) {
+	if len(pre) == 0 {
+		return nil, nil
+	}
+	files := map[string][]byte{}
+	var infos []fs.FileInfo
+	for i, cg := range pre {
+		if !hasCgoLine(cg) {
+			continue
+		}
+		var b bytes.Buffer
+		b.WriteString("package p\n\n")
+		for _, c := range cg.List {
+			b.WriteString(c.Text)
+			b.WriteByte('\n')
+		}
+		b.WriteString("import \"C\"\n")
+		name := "f" + string(rune('a'+i%26)) + strings.Repeat("_", i/26) + ".go"
+		files[name] = b.Bytes()
+		infos = append(infos, fileInfo{name: name, size: int64(b.Len())})
+	}
+	if len(files) == 0 {
+		return nil, nil
+	}
+	ctx := build.Default
+	ctx.CgoEnabled = true
+	ctx.UseAllFiles = true // the pass's files are those the build selected
+	ctx.IsDir = func(path string) bool { return path == dir }
+	ctx.HasSubdir = func(root, path string) (string, bool) { return "", false }
+	ctx.ReadDir = func(path string) ([]fs.FileInfo, error) {
+		if path != dir {
+			return nil, fs.ErrNotExist
+		}
+		return infos, nil
+	}
+	ctx.OpenFile = func(path string) (io.ReadCloser, error) {
+		if filepath.Dir(path) == dir {
+			if data, ok := files[filepath.Base(path)]; ok {
+				return io.NopCloser(bytes.NewReader(data)), nil
+			}
+		}
+		return nil, fs.ErrNotExist
+	}
+	p, _ := ctx.ImportDir(dir, build.ImportComment)
+	if p == nil {
+		return nil, nil
+	}
+	return p.CgoCPPFLAGS, p.CgoCFLAGS
+}
+
+func hasCgoLine(cg *ast.CommentGroup) bool {
+	for _, c := range cg.List {
+		if strings.Contains(c.Text, "#cgo") {
+			return true
+		}
+	}
+	return false
+}
+
+type fileInfo struct {
+	name string
+	size int64
+}
+
+func (f fileInfo) Name() string       { return f.name }
+func (f fileInfo) Size() int64        { return f.size }
+func (f fileInfo) Mode() fs.FileMode  { return 0o444 }
+func (f fileInfo) ModTime() time.Time { return time.Time{} }
+func (f fileInfo) IsDir() bool        { return false }
+func (f fileInfo) Sys() any           { return nil }
+
+// buildPredefs returns the -D and -U of the C compiler's command line for
+// the package's C, in order: the environment's flags and the package's
+// (cppflags, cflags), as the go command orders them.
+func buildPredefs(cppflags, cflags []string) []predef {
+	var args []string
+	args = append(args, envFields("CGO_CPPFLAGS")...)
+	args = append(args, cppflags...)
+	args = append(args, envFields("CGO_CFLAGS")...)
+	args = append(args, cflags...)
+	return predefsOf(args)
+}
+
+// predefsOf reads the -D NAME[=V] and -U NAME of a compiler's arguments.
+func predefsOf(args []string) []predef {
+	var out []predef
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		var d string
+		switch {
+		case a == "-D" || a == "-U":
+			if i+1 >= len(args) {
+				continue
+			}
+			d = args[i+1]
+			i++
+		case strings.HasPrefix(a, "-D") || strings.HasPrefix(a, "-U"):
+			d = a[2:]
+		default:
+			continue
+		}
+		if a[1] == 'U' {
+			if name := firstWord(d); name != "" && name == d {
+				out = append(out, predef{name: name, undef: true})
+			}
+			continue
+		}
+		// -DNAME means NAME 1; -DNAME=V, NAME V; -D'F(x)=V', F(x) V
+		lhs, value, hasValue := strings.Cut(d, "=")
+		if !hasValue {
+			value = "1"
+		}
+		name := firstWord(lhs)
+		if name == "" {
+			continue
+		}
+		params := lhs[len(name):]
+		if params != "" && (params[0] != '(' || !strings.HasSuffix(params, ")")) {
+			continue // not a macro name
+		}
+		out = append(out, predef{name: name, body: params + " " + value})
+	}
+	return out
+}
+
+// envFields splits the value of the environment variable v into
+// arguments as the go command does: at spaces, with single and double
+// quotes.
+func envFields(v string) []string {
+	s := os.Getenv(v)
+	var out []string
+	var cur strings.Builder
+	in := false
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+				continue
+			}
+			cur.WriteByte(c)
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			if in {
+				out = append(out, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		out = append(out, cur.String())
+	}
+	return out
+}
