@@ -83,9 +83,21 @@ func predefined(goos, goarch string) map[string]bool {
 		"__riscv":       goarch == "riscv64",
 		"__mips__":      strings.HasPrefix(goarch, "mips"),
 		"__loongarch64": goarch == "loong64",
+		// the C standard's: a hosted implementation, and NDEBUG, which
+		// only the build's flags define (assert.h's convention; a -D
+		// in the package's #cgo flags is read as such, flags.go)
+		"__STDC__":        true,
+		"__STDC_HOSTED__": true,
+		"NDEBUG":          false,
 	}
 	return m
 }
+
+// predefinedValues are the macros the C compiler cgo runs (gcc, or clang,
+// which defines __GNUC__ too) defines to a value the scanner does not
+// evaluate: defined, so #ifdef and defined() are decided, and #if on
+// their value is not.
+var predefinedValues = []string{"__GNUC__", "__GNUC_MINOR__", "__STDC_VERSION__", "__SIZEOF_POINTER__", "__SIZEOF_LONG__", "__has_include", "__BYTE_ORDER__", "__ORDER_LITTLE_ENDIAN__"}
 
 // macros is what the scanner knows of macros at a point of the text:
 // undefined, definedOne (the compiler's predefined macros, which expand
@@ -108,6 +120,9 @@ func newMacros() macros {
 		if v {
 			m[k] = definedOne
 		}
+	}
+	for _, k := range predefinedValues {
+		m[k] = defined
 	}
 	return m
 }

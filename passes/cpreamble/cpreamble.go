@@ -119,10 +119,10 @@ func preambleSource(cg *ast.CommentGroup) ([]byte, []seg) {
 
 // PreambleUncompiled reports, for positions in the cgo preamble cg,
 // whether they lie in a conditional arm of its C that the build does not
-// certainly compile (Uncompiled).
-func PreambleUncompiled(cg *ast.CommentGroup) func(token.Pos) bool {
+// certainly compile (UncompiledWith, with the build's -D and -U pre).
+func PreambleUncompiled(cg *ast.CommentGroup, pre *Predefines) func(token.Pos) bool {
 	src, segs := preambleSource(cg)
-	un := Uncompiled(src)
+	un := UncompiledWith(src, pre)
 	return func(pos token.Pos) bool {
 		for _, s := range segs {
 			if s.pos <= pos && pos <= s.pos+token.Pos(s.n) {

@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"go/ast"
 	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lifetimevet/lifetimevet/internal/cgofile"
 )
 
 // tokKind is the kind of a C token.
@@ -43,9 +48,41 @@ func blank(src []byte) (out []byte, undecided [][2]int, macros map[string][]macr
 // the arms not compiled (blanked as a whole: decided false, after the
 // compiled or the undecided arm, or inside such an arm).
 func blankArms(src []byte) (out []byte, undecided, skipped [][2]int, macros map[string][]macroDef) {
-	u := &unit{once: map[string]bool{}}
-	res := u.scan(src, "", newMacros(), nil)
+	return blankArmsWith(src, nil)
+}
+
+// blankArmsWith is blankArms with the build's -D and -U known before the
+// first line (nil: none).
+func blankArmsWith(src []byte, pre *Predefines) (out []byte, undecided, skipped [][2]int, macros map[string][]macroDef) {
+	var e *env
+	if pre != nil {
+		e = &env{predefs: pre.p, headers: map[string]bool{}}
+	}
+	u := &unit{env: e, once: map[string]bool{}}
+	ms, table := e.start()
+	res := u.scan(src, "", ms, table)
 	return res.out, res.undecided, res.skipped, res.macros
+}
+
+// Predefines are the build's -D and -U for a package's C: what the C
+// compiler knows before the first line of each file (the package's #cgo
+// CPPFLAGS and CFLAGS for the build's GOOS and GOARCH, after
+// $CGO_CPPFLAGS and $CGO_CFLAGS, as go/build reads them; flags.go).
+type Predefines struct{ p []predef }
+
+// PackagePredefines returns the Predefines of the package pass analyses.
+func PackagePredefines(pass *analysis.Pass) *Predefines {
+	var pres []*ast.CommentGroup
+	dir := ""
+	for _, f := range pass.Files {
+		if pre := cgofile.Preamble(f); pre != nil {
+			pres = append(pres, pre)
+		}
+		if dir == "" {
+			dir = filepath.Dir(pass.Fset.Position(f.Package).Filename)
+		}
+	}
+	return &Predefines{p: buildPredefs(cgoFlags(dir, pres))}
 }
 
 // A unit is the reading of one translation unit: a cgo preamble or a .c
@@ -864,13 +901,17 @@ func macroAt(defs []macroDef, off int) (macroDef, bool) {
 //
 // The source is scanned at the first question (most files hold no
 // directive to ask about).
-func Uncompiled(src []byte) func(off int) bool {
+func Uncompiled(src []byte) func(off int) bool { return UncompiledWith(src, nil) }
+
+// UncompiledWith is Uncompiled with the build's -D and -U (pre; nil for
+// none): an arm a -D decides is decided.
+func UncompiledWith(src []byte, pre *Predefines) func(off int) bool {
 	var merged [][2]int // sorted, disjoint (one per arm, not one per line)
 	scanned := false
 	return func(off int) bool {
 		if !scanned {
 			scanned = true
-			_, undecided, skipped, _ := blankArms(src)
+			_, undecided, skipped, _ := blankArmsWith(src, pre)
 			all := append(undecided, skipped...)
 			slices.SortFunc(all, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
 			for _, r := range all {

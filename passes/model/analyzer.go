@@ -338,7 +338,7 @@ func run(pass *analysis.Pass) (any, error) {
 		Types: map[*types.TypeName]TypeDirectives{},
 		Funcs: map[*types.Func]*FuncDirectives{},
 	}
-	c := &collector{fset: pass.Fset, info: pass.TypesInfo, res: res, preamble: New(), base: m}
+	c := &collector{fset: pass.Fset, info: pass.TypesInfo, res: res, preamble: New(), base: m, predefs: cpreamble.PackagePredefines(pass)}
 	cfuncs := calledCFuncs(pass.Pkg)
 	c.collect(pass.Files, cfuncs)
 	if cfuncs != nil {

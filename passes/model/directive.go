@@ -108,8 +108,9 @@ type collector struct {
 	info     *types.Info
 	res      *Result
 	preamble *Model
-	base     *Model    // the built-in model and the model files, which preamble entries must not silently redefine
-	file     *ast.File // the file being read
+	base     *Model                // the built-in model and the model files, which preamble entries must not silently redefine
+	file     *ast.File             // the file being read
+	predefs  *cpreamble.Predefines // the build's -D and -U, or nil
 }
 
 // near returns copies of entries whose Source, when it is a position in
@@ -493,12 +494,13 @@ func paramIndex(sig *types.Signature, name string) int {
 //
 // A directive in a conditional arm of the C that the build does not
 // certainly compile (#if 0, #ifdef _WIN32 on Linux, an arm whose condition
-// the scanner cannot decide) is not read, nor checked: it is read as the
-// code around it is (cpreamble.Uncompiled).
+// the scanner cannot decide, with the build's -D and -U known) is not
+// read, nor checked: it is read as the code around it is
+// (cpreamble.UncompiledWith).
 func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 	var ds []*directive
 	inBlock := false // in a C /* */ comment, across the lines of a // preamble
-	uncompiled := cpreamble.PreambleUncompiled(cg)
+	uncompiled := cpreamble.PreambleUncompiled(cg, c.predefs)
 	for _, cm := range cg.List {
 		if strings.HasPrefix(cm.Text, "//") {
 			// A preamble written as line comments hands each line to C
@@ -591,7 +593,7 @@ func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 		var ds []*directive
 		off := 0
 		inBlock := false // in a C /* */ comment
-		uncompiled := cpreamble.Uncompiled(data)
+		uncompiled := cpreamble.UncompiledWith(data, c.predefs)
 		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
 			trimmed := bytes.TrimLeft(line, " \t")
 			// a directive, or a line comment that may be a near miss of
