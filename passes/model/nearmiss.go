@@ -42,6 +42,12 @@ func nearMiss(text string) (suggestion string, ok bool) {
 	if c := dropFormat(body); c != body {
 		body, invisible = c, true
 	}
+	// other spaces than ASCII's (a no-break space, an ideographic
+	// space): read as spaces, so the placement rules below apply
+	uspace := false
+	if u := asciiSpaces(body); u != body {
+		body, uspace = u, true
+	}
 	wide := false
 	if h := halfWidth(body); h != body {
 		body, wide = h, true
@@ -98,7 +104,7 @@ func nearMiss(text string) (suggestion string, ok bool) {
 	if known == "" {
 		return "", false
 	}
-	if word == "lifetime" && sep == ':' && !space && !block && !ns && !spacedSep && !wide && !slashes && !invisible {
+	if word == "lifetime" && sep == ':' && !space && !block && !ns && !spacedSep && !wide && !slashes && !invisible && !uspace {
 		return "", false // a directive (an unknown verb is reported as such)
 	}
 	if block {
@@ -118,7 +124,14 @@ func nearMissProblem(text, suggestion string) string {
 		why = "a directive is a line comment"
 	case dropFormat(text) != text:
 		r, _ := utf8.DecodeRuneInString(text[strings.IndexFunc(text, isFormat):])
-		why = fmt.Sprintf("it holds the invisible character U+%04X; write //lifetime:VERB without it", r)
+		what := "the invisible character"
+		if unicode.Is(unicode.Mn, r) {
+			what = "the combining mark"
+		}
+		why = fmt.Sprintf("it holds %s U+%04X; write //lifetime:VERB without it", what, r)
+	case asciiSpaces(text) != text:
+		r, _ := utf8.DecodeRuneInString(text[strings.IndexFunc(text, isOtherSpace):])
+		why = fmt.Sprintf("it holds the space U+%04X, which is not an ASCII space; write //lifetime:VERB with no space after // or before the colon", r)
 	case strings.HasPrefix(text, "///"):
 		why = "write //lifetime:VERB, with two slashes"
 	default:
@@ -149,8 +162,27 @@ func closestVerb(verb string) string {
 
 // isFormat reports whether r is an invisible format character (Unicode
 // category Cf: zero-width spaces and joiners, the soft hyphen, the byte
-// order mark, directional marks).
-func isFormat(r rune) bool { return unicode.Is(unicode.Cf, r) }
+// order mark, directional marks) or a combining mark (Mn: an accent
+// written as a mark of its own, as decomposed text brings).
+func isFormat(r rune) bool { return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Mn, r) }
+
+// isOtherSpace reports whether r is a space that is not ASCII's (Unicode
+// category Zs: the no-break space, the ideographic space, U+2000-U+200A).
+func isOtherSpace(r rune) bool { return r >= utf8.RuneSelf && unicode.Is(unicode.Zs, r) }
+
+// asciiSpaces returns s with its other spaces (isOtherSpace) as ASCII
+// spaces.
+func asciiSpaces(s string) string {
+	if strings.IndexFunc(s, isOtherSpace) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isOtherSpace(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
 
 // dropFormat returns s without its format characters.
 func dropFormat(s string) string {

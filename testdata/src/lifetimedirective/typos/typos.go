@@ -88,6 +88,15 @@ type ZeroWidthAfter struct{ b *C.buf }
 //life­time:handle // want `invisible character U\+00AD; .*did you mean //lifetime:handle\?`
 type SoftHyphen struct{ b *C.buf }
 
+// lifetime:handle // want `the space U\+00A0, which is not an ASCII space; .*did you mean //lifetime:handle\?`
+type NoBreakSpace struct{ b *C.buf }
+
+//lifetime　:handle // want `the space U\+3000, .*did you mean //lifetime:handle\?`
+type IdeographicSpace struct{ b *C.buf }
+
+//lifétime:handle // want `the combining mark U\+0301; .*did you mean //lifetime:handle\?`
+type CombiningMark struct{ b *C.buf }
+
 /// lifetime: the buffer lives until Close (Doxygen-style prose)
 /////////////////////////////////////////////////////////////////
 // ​ lifetime of a pool (prose after an invisible space)
