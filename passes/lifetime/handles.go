@@ -132,12 +132,47 @@ func (a *fnAnalysis) derefUse(s *state, addr ssa.Value, instr ssa.Instruction, w
 	if write {
 		class = "derefwrite"
 	}
-	use := &Site{Instr: instr, Pos: instr.Pos(), Class: class, Handle: first.Handle, id: -1 - a.inum[instr]}
+	h := first.Handle
+	if n := valueName(base, 0); n != "" {
+		h = n // the pointer as the read names it (head, not the loop's n that freed it)
+	}
+	use := &Site{Instr: instr, Pos: instr.Pos(), Class: class, Handle: h, id: -1 - a.inum[instr]}
 	if use.Pos == token.NoPos {
 		use.Pos = addr.Pos()
 	}
-	a.event(&Event{Kind: UseAfterRelease, First: first, Second: use, Handle: first.Handle},
+	a.event(&Event{Kind: UseAfterRelease, First: first, Second: use, Handle: h},
 		fmt.Sprint(class, first.id, "/", a.inum[instr]))
+}
+
+// valueName returns how the source names the pointer v: a parameter, a
+// variable, a field of one (b.it), or "".
+func valueName(v ssa.Value, depth int) string {
+	if depth > 4 {
+		return ""
+	}
+	switch v := access.StripConv(v).(type) {
+	case *ssa.Parameter:
+		return v.Name()
+	case *ssa.Global:
+		return v.Name()
+	case *ssa.UnOp:
+		if v.Op != token.MUL {
+			return ""
+		}
+		switch x := access.StripConv(v.X).(type) {
+		case *ssa.Alloc:
+			return x.Comment
+		case *ssa.Global:
+			return x.Name()
+		case *ssa.FieldAddr:
+			if base := valueName(x.X, depth+1); base != "" {
+				if st, ok := types.Unalias(x.X.Type().Underlying().(*types.Pointer).Elem()).Underlying().(*types.Struct); ok && x.Field < st.NumFields() {
+					return base + "." + st.Field(x.Field).Name()
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // keyUse checks a map key: a released handle used as a registry key (the

@@ -68,3 +68,14 @@ func Copy() int {
 	C.free(unsafe.Pointer(p))
 	return int(v.flags)
 }
+
+// The list freed item by item, then its head read: the message names the
+// pointer read, not the loop variable that freed it.
+func FreeAllThenHead(head *C.item) int {
+	for it := head; it != nil; {
+		next := it.next
+		C.free(unsafe.Pointer(it))
+		it = next
+	}
+	return int(head.flags) // want `the memory head points to is read after C.free released it`
+}
