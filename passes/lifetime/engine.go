@@ -921,7 +921,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				// number, and nothing is said. A handle a retain was
 				// applied to is counted from then on, whatever releases
 				// it (obj_unref, read as a release by its name).
-				if a.dropCounted(s, t, e.Global, func() *Site {
+				if a.dropCounted(s, t, e.Global, a.loop[instr.Block()], func() *Site {
 					return a.site(instr, nil, c.Name, e.Class(), e.Arg, deferred, func() string {
 						return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(e.Arg))
 					})
@@ -1108,8 +1108,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			if t != nil && s.open[t] {
 				// a handle retained on this path: the release drops one
 				// of its references (a Release method calling obj_unref)
-				a.dropCounted(s, t, false, func() *Site { return site })
-				continue
+				if a.dropCounted(s, t, false, a.loop[instr.Block()], func() *Site { return site }) {
+					continue
+				}
 			}
 			a.release(s, t, site)
 		}
@@ -1119,7 +1120,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 					return a.pathText(instr, eff.callee, r.Path)
 				})
 				if s.open[t] {
-					a.dropCounted(s, t, false, func() *Site { return site })
+					a.dropCounted(s, t, false, a.loop[instr.Block()], func() *Site { return site })
 					continue
 				}
 				a.drop(site, t)
@@ -1367,17 +1368,28 @@ func (a *fnAnalysis) retain(s *state, instr ssa.Instruction, t *tok, existing bo
 // the references the path counts remains. Otherwise it has dropped the
 // last reference the path counts (or found none left), and the release
 // goes on as a release of t.
-func (a *fnAnalysis) dropCounted(s *state, t *tok, global bool, site func() *Site) bool {
+func (a *fnAnalysis) dropCounted(s *state, t *tok, global, inLoop bool, site func() *Site) bool {
 	n, known := s.counts[t]
 	if s.open[t] {
-		// a handle that held references before the retain: one of them
-		// may be the last, and none is known to be
+		// a handle that held references before the retain: at most one
+		// of them is this path's to drop (whatever gives a handle gives
+		// at most one reference with it). The references the path took
+		// are dropped first; the next drop is that one, the last, a
+		// release: a use after it, or one more drop, is a use after
+		// release, or a double release (ref, unref, unref, unref).
 		if known && n > 0 {
 			s.counts[t] = n - 1
 			if n == 1 {
 				delete(s.acquired, t) // the references this path took are dropped
 			}
 			return true
+		}
+		if known && n == 0 && !inLoop {
+			// (in a loop, whose trips the path states do not count,
+			// a drop past the path's references says nothing)
+			delete(s.open, t)
+			delete(s.acquired, t)
+			return false // a release, once
 		}
 		delete(s.acquired, t)
 		a.drop(site(), t)

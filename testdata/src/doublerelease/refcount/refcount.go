@@ -185,3 +185,22 @@ func loops(o *C.obj) {
 }
 
 var _ = unsafe.Pointer(nil)
+
+// A retain raises what the path may drop by one; whatever gave the handle
+// gave at most one reference with it: ref, then three unrefs, is one too
+// many, in the package's own pair and in GLib's.
+func ownPairOverRelease() {
+	o := C.obj_new()
+	C.obj_ref(o)
+	C.obj_unref(o)
+	C.obj_unref(o)
+	C.obj_unref(o) // want `o is released twice`
+}
+
+func gobjectOverRelease() {
+	o := C.mkobj()
+	C.g_object_ref(o)
+	C.g_object_unref(o)
+	C.g_object_unref(o)
+	C.g_object_unref(o) // want `o is released twice`
+}
