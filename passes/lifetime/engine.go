@@ -334,7 +334,6 @@ func (a *fnAnalysis) edge(b *ssa.BasicBlock, _ int, succ *ssa.BasicBlock, out *s
 				// each trip: what the previous trip knew of it is
 				// forgotten.
 				r := a.ts.rootOf(phi)
-				a.kill(ns, r)
 				a.forget(ns, r)
 				t = r
 			}
@@ -719,9 +718,11 @@ func (a *fnAnalysis) store(s *state, st *ssa.Store) {
 }
 
 // forget removes what the state knows of t and of the tokens derived from
-// it (its fields, what it points to), which now stand for another value.
+// it (its fields, what it points to, what has t as its root), which now
+// stand for another value: all that kill forgets of a root, and its
+// guards.
 func (a *fnAnalysis) forget(s *state, t *tok) {
-	of := func(x *tok) bool { return x.derivesFrom(t) }
+	of := func(x *tok) bool { return x.root == t || x.derivesFrom(t) }
 	for l, c := range s.content {
 		if of(l) || of(c) {
 			delete(s.content, l)

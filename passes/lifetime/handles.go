@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -133,7 +134,7 @@ func (a *fnAnalysis) derefUse(s *state, addr ssa.Value, instr ssa.Instruction, w
 		class = "derefwrite"
 	}
 	h := first.Handle
-	if n := valueName(base, 0); n != "" {
+	if n := valueName(base); n != "" {
 		h = n // the pointer as the read names it (head, not the loop's n that freed it)
 	}
 	use := &Site{Instr: instr, Pos: instr.Pos(), Class: class, Handle: h, id: -1 - a.inum[instr]}
@@ -145,31 +146,35 @@ func (a *fnAnalysis) derefUse(s *state, addr ssa.Value, instr ssa.Instruction, w
 }
 
 // valueName returns how the source names the pointer v: a parameter, a
-// variable, a field of one (b.it), or "".
-func valueName(v ssa.Value, depth int) string {
-	if depth > 4 {
-		return ""
-	}
-	switch v := access.StripConv(v).(type) {
-	case *ssa.Parameter:
-		return v.Name()
-	case *ssa.Global:
-		return v.Name()
-	case *ssa.UnOp:
-		if v.Op != token.MUL {
-			return ""
-		}
-		switch x := access.StripConv(v.X).(type) {
-		case *ssa.Alloc:
-			return x.Comment
-		case *ssa.Global:
-			return x.Name()
-		case *ssa.FieldAddr:
-			if base := valueName(x.X, depth+1); base != "" {
-				if st, ok := types.Unalias(x.X.Type().Underlying().(*types.Pointer).Elem()).Underlying().(*types.Struct); ok && x.Field < st.NumFields() {
-					return base + "." + st.Field(x.Field).Name()
-				}
+// variable, a field of one (b.it), rendered as access.Render spells paths;
+// "" for anything else.
+func valueName(v ssa.Value) string {
+	var ops []access.Op // from v back to its root
+	for range 8 {
+		switch x := access.StripConv(v).(type) {
+		case *ssa.Parameter:
+			slices.Reverse(ops)
+			return access.Render(x.Name(), x.Type(), ops)
+		case *ssa.Alloc, *ssa.Global:
+			// a variable's address: its loads read the variable
+			name := x.Name()
+			if al, ok := x.(*ssa.Alloc); ok {
+				name = al.Comment
 			}
+			slices.Reverse(ops)
+			if name == "" || len(ops) == 0 || ops[0].Kind != access.Load {
+				return ""
+			}
+			return access.Render(name, access.Deref(x.Type()), ops[1:])
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return ""
+			}
+			ops, v = append(ops, access.Op{Kind: access.Load}), x.X
+		case *ssa.FieldAddr:
+			ops, v = append(ops, access.Op{Kind: access.FieldAddr, Index: x.Field}), x.X
+		default:
+			return ""
 		}
 	}
 	return ""
