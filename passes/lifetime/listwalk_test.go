@@ -1,10 +1,7 @@
 package lifetime_test
 
 import (
-	"path/filepath"
 	"testing"
-
-	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 )
@@ -96,39 +93,5 @@ func FreeThenNext(head *C.item) { // want FreeThenNext:"lifetime summary"
 	want := map[string][2]int{
 		"CList": {}, "GoListParam": {}, "Drain": {}, "Tree": {}, "Tree$1": {}, "FreeEach": {}, "FreeThenNext": {0, 1},
 	}
-	dir := t.TempDir()
-	lifetime.WriteFile(t, filepath.Join(dir, "src", "walks", "walks.go"), src)
-	results := analysistest.Run(t, dir, lifetime.Analyzer, "walks")
-	if len(results) != 1 || results[0].Err != nil {
-		t.Fatalf("results %v", results)
-	}
-	res := results[0].Result.(*lifetime.Result)
-	for _, fn := range res.Incomplete() {
-		t.Errorf("%s stopped at its work budget", fn.Name())
-	}
-	seen := map[string]bool{}
-	for fn, trace := range res.Traces {
-		w, ok := want[fn.Name()]
-		if !ok {
-			continue
-		}
-		seen[fn.Name()] = true
-		var got [2]int
-		for _, ev := range trace.Events {
-			switch ev.Kind {
-			case lifetime.DoubleRelease:
-				got[0]++
-			case lifetime.UseAfterRelease:
-				got[1]++
-			}
-		}
-		if got != w {
-			t.Errorf("%s: %d double releases and %d uses after release, want %d and %d", fn.Name(), got[0], got[1], w[0], w[1])
-		}
-	}
-	for name := range want {
-		if !seen[name] {
-			t.Errorf("%s not analysed", name)
-		}
-	}
+	checkComplete(t, "walks", src, [2]lifetime.EventKind{lifetime.DoubleRelease, lifetime.UseAfterRelease}, want)
 }

@@ -124,9 +124,21 @@ func Nested(n int) {
 		"FreeAll": {}, "FreeAllTwice": {1, 0}, "NewEach": {}, "NewEachBreak": {}, "Same": {1, 0},
 		"SharedArg": {1, 0}, "Wrappers": {}, "MethodValues": {}, "MapClosures": {}, "Nested": {},
 	}
+	checkComplete(t, "loops", src, [2]lifetime.EventKind{lifetime.DoubleRelease, lifetime.Leak}, want)
+}
+
+var kindNames = map[lifetime.EventKind]string{
+	lifetime.DoubleRelease: "double releases", lifetime.Leak: "leaks", lifetime.UseAfterRelease: "uses after release",
+}
+
+// checkComplete runs the lifetime pass on src, package pkg: no function
+// stops at its work budget, and each function want names is analysed and
+// has as many events of kinds[0] and kinds[1] as want gives.
+func checkComplete(t *testing.T, pkg, src string, kinds [2]lifetime.EventKind, want map[string][2]int) {
+	t.Helper()
 	dir := t.TempDir()
-	lifetime.WriteFile(t, filepath.Join(dir, "src", "loops", "loops.go"), src)
-	results := analysistest.Run(t, dir, lifetime.Analyzer, "loops")
+	lifetime.WriteFile(t, filepath.Join(dir, "src", pkg, pkg+".go"), src)
+	results := analysistest.Run(t, dir, lifetime.Analyzer, pkg)
 	if len(results) != 1 || results[0].Err != nil {
 		t.Fatalf("results %v", results)
 	}
@@ -143,15 +155,14 @@ func Nested(n int) {
 		seen[fn.Name()] = true
 		var got [2]int
 		for _, ev := range trace.Events {
-			switch ev.Kind {
-			case lifetime.DoubleRelease:
-				got[0]++
-			case lifetime.Leak:
-				got[1]++
+			for i, k := range kinds {
+				if ev.Kind == k {
+					got[i]++
+				}
 			}
 		}
 		if got != w {
-			t.Errorf("%s: %d double releases and %d leaks, want %d and %d", fn.Name(), got[0], got[1], w[0], w[1])
+			t.Errorf("%s: %d %s and %d %s, want %d and %d", fn.Name(), got[0], kindNames[kinds[0]], got[1], kindNames[kinds[1]], w[0], w[1])
 		}
 	}
 	for name := range want {
