@@ -45,7 +45,10 @@ import (
 //     analyzer of lifetimevet reads them);
 //   - its actions: each analyzer's name and the values of its flags;
 //   - the keys of its imports, so that a change in a dependency (a
-//     wrapper that stops releasing) changes the key of every importer.
+//     wrapper that stops releasing) changes the key of every importer;
+//   - the files its last analysis read outside its own (a header of an
+//     -I directory; see outside.go), through a manifest the key of the
+//     above names.
 //
 // An entry that cannot be read or decoded (truncated, corrupt, of another
 // format) is a miss: the package is analysed as if there were no cache.

@@ -270,7 +270,13 @@ type node struct {
 	// its cache key (see cacheKey), if keyed
 	key   [sha256.Size]byte
 	keyed bool
-	sums  map[string][sha256.Size]byte // of the files its key hashed
+	// key0 is the key of its files alone, which names its manifest;
+	// manifest says one was found; outside is what its analysis read
+	// outside the package (see outside.go)
+	key0     [sha256.Size]byte
+	manifest bool
+	outside  map[string]outsideRead
+	sums     map[string][sha256.Size]byte // of the files its key hashed
 	// unstable: what its analysis read, or an import's, is not what its
 	// key hashed (a file changed during the run): not cached
 	unstable bool
@@ -479,7 +485,7 @@ func (d *driver) run(order []*node, workers int) error {
 // what its importers do not need.
 func (d *driver) process(n *node) {
 	pkg := n.pkg
-	if d.opts.Cache != nil && d.cacheKey(n) {
+	if d.opts.Cache != nil && d.cacheKey(n) && d.applyManifest(n) {
 		if d.loadCached(n) {
 			d.hits.Add(1)
 			if n.root {
@@ -527,6 +533,7 @@ func (d *driver) analyse(n *node) {
 		d.exec(n, act)
 	}
 	if d.opts.Cache != nil && n.keyed {
+		d.keyOutside(n)
 		d.storeCached(n)
 	}
 	for _, act := range n.actions {
@@ -874,6 +881,7 @@ func (d *driver) exec(n *node, act *Action) {
 		AllPackageFacts: func() []analysis.PackageFact { return d.allPackageFacts(act.Analyzer) },
 	}
 	pass.ReadFile = d.readFileOf(pass, pkg)
+	defer d.watchOutside(n, pass)()
 	if d.opts.Run != nil {
 		d.opts.Run(act, func() { act.result, act.Err = run(pass) })
 	} else {

@@ -30,6 +30,19 @@ func TestPredefs(t *testing.T) {
 	}
 }
 
+// TestIncludeDirs reads the include search of a compiler's arguments in
+// GCC's order: -iquote apart; -I, then -isystem, then -idirafter; joined
+// or separate; relative to the package's directory.
+func TestIncludeDirs(t *testing.T) {
+	quote, dirs := includeDirs([]string{"-idirafter", "/late", "-I/a", "-isystem/sys", "-iquote", "q", "-I", "b/../c", "-O2", "-I"}, "/pkg")
+	if want := []string{"/pkg/q"}; !slices.Equal(quote, want) {
+		t.Errorf("quote %q, want %q", quote, want)
+	}
+	if want := []string{"/a", "/pkg/c", "/sys", "/late"}; !slices.Equal(dirs, want) {
+		t.Errorf("dirs %q, want %q", dirs, want)
+	}
+}
+
 // TestCgoFlags reads a package's #cgo lines as cgo does: for the build's
 // GOOS and GOARCH only, CPPFLAGS and CFLAGS apart, ${SRCDIR} expanded.
 func TestCgoFlags(t *testing.T) {
@@ -126,9 +139,15 @@ func parseUnits(t *testing.T, flags []string, files map[string]string) *Result {
 	t.Helper()
 	fset := token.NewFileSet()
 	r := &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}, headers: map[string][]*Func{}, macros: map[string]bool{}}
-	r.env = &env{pkgDir: "/pkg", headers: map[string]bool{}, predefs: predefsOf(flags)}
+	r.env = &env{pkgDir: "/pkg", headers: map[string]bool{}, predefs: predefsOf(flags), root: "/"}
+	r.env.quoteDirs, r.env.incDirs = includeDirs(flags, "/pkg")
 	var hs, cs []string
-	for name := range files {
+	outside := map[string]string{} // a name with a slash: a header of the module, not the package's
+	for name, src := range files {
+		if strings.Contains(name, "/") {
+			outside[filepath.Join("/pkg", name)] = src
+			continue
+		}
 		if strings.HasSuffix(name, ".h") {
 			hs = append(hs, "/pkg/"+name)
 		} else {
@@ -139,6 +158,11 @@ func parseUnits(t *testing.T, flags []string, files map[string]string) *Result {
 	slices.Sort(cs)
 	r.hfiles = r.env.setHeaders(fset, hs, func(name string) ([]byte, error) {
 		if s, ok := files[filepath.Base(name)]; ok {
+			return []byte(s), nil
+		}
+		return nil, os.ErrNotExist
+	}, func(path string) ([]byte, error) {
+		if s, ok := outside[path]; ok {
 			return []byte(s), nil
 		}
 		return nil, os.ErrNotExist
@@ -240,6 +264,32 @@ func TestUnits(t *testing.T) {
 		{"a header included where the scanner cannot tell", nil,
 			map[string]string{"arena.h": "#define free(x) ((void)(x))\n", "a.c": "#ifdef ARENA\n#include \"arena.h\"\n#endif\nvoid done(void *p) { free(p); }\n"},
 			"done", ""},
+		// the module's headers that are not the package's ("inc/x.h":
+		// /pkg/inc/x.h; "../inc/x.h": /inc/x.h, outside the package)
+		{"a header in a subdirectory", nil,
+			map[string]string{"inc/arena.h": "#define free(x) ((void)(x))\n", "a.c": "#include \"inc/arena.h\"\nvoid done(void *p) { free(p); }\n"},
+			"done", ""},
+		{"a header of an -I directory, with <>", []string{"-I/pkg/inc"},
+			map[string]string{"inc/arena.h": "#define free(x) arena_put(x)\n", "a.c": "#include <arena.h>\nvoid done(void *p) { free(p); }\n"},
+			"done", "arena_put(0)"},
+		{"a relative -I directory is the package's", []string{"-I", "../inc"},
+			map[string]string{"../inc/arena.h": "#define free(x) arena_put(x)\n", "a.c": "#include \"arena.h\"\nvoid done(void *p) { free(p); }\n"},
+			"done", "arena_put(0)"},
+		{"-iquote is for quoted names only", []string{"-iquote/pkg/inc"},
+			map[string]string{"inc/arena.h": "#define free(x) arena_put(x)\n", "a.c": "#include <arena.h>\nvoid done(void *p) { free(p); }\n"},
+			"done", "free(0)"},
+		{"a header's header, beside it", nil,
+			map[string]string{"inc/top.h": "#include \"arena.h\"\n", "inc/arena.h": "#define free(x) ((void)(x))\n", "a.c": "#include \"inc/top.h\"\nvoid done(void *p) { free(p); }\n"},
+			"done", ""},
+		{"beside it before the package's", nil,
+			map[string]string{"inc/top.h": "#include \"arena.h\"\n", "inc/arena.h": "#define ARENA 1\n", "arena.h": "#define free(x) ((void)(x))\n", "a.c": "#include \"inc/top.h\"\nvoid done(void *p) { free(p); }\n"},
+			"done", "free(0)"},
+		{"an -I header's inline function", []string{"-I/pkg/inc"},
+			map[string]string{"inc/impl.h": "static inline void done(void *p) { free(p); }\n", "a.c": "#include \"impl.h\"\n"},
+			"done", "free(0)"},
+		{"a name found nowhere is the system's", []string{"-I/pkg/inc"},
+			map[string]string{"a.c": "#include \"arena.h\"\nvoid done(void *p) { free(p); }\n"},
+			"done", "free(0)"},
 	} {
 		r := parseUnits(t, tc.flags, tc.files)
 		if got := alwaysOf(r, tc.fn); got != tc.want {

@@ -54,6 +54,7 @@ import (
 	"go/ast"
 	"go/token"
 	"maps"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -263,6 +264,9 @@ type Result struct {
 	// hdr: the typedefs, tags and macros the package's headers define
 	// (resolve.go), for the declarations of every file
 	hdr *defs
+	// outsideDone: how many of env.outsideRead have their definitions
+	// in hdr
+	outsideDone int
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -324,38 +328,63 @@ func (r *Result) link(all []*parser) {
 // file resolve (resolve.go): a header's typedef of _Atomic makes a
 // variable declared with it atomic wherever it is included. (Their
 // functions are read by the units that include them, readHeaders.)
+//
+// The module's headers outside the package (a subdirectory, an -I
+// directory) are known only once an #include reaches them: their
+// definitions are read when a unit or header first does (outsideDefs),
+// before that unit is parsed.
 func (r *Result) headerDefs() {
 	r.hdr = newDefs()
 	if r.env == nil {
 		return
 	}
 	for _, name := range r.env.order {
-		content, ok := r.env.load(name) // before hfiles: it adds the header's File
-		file := r.hfiles[name]
-		if file == nil || !ok {
-			continue
-		}
-		u := &unit{env: r.env, once: map[string]bool{}, stack: []string{name}}
-		ms, table := r.env.start()
-		res := u.scan(content, name, ms, table)
-		p := &parser{file: file, toks: tokenize(res.out), undecided: res.undecided, macros: res.macros, own: newDefs(), hdr: r.hdr}
-		p.parse()
-		for name, a := range p.own.atomicTypes {
-			r.hdr.atomicTypes[name] = a
-		}
-		for name, a := range p.own.atomicTags {
-			r.hdr.atomicTags[name] = a
-		}
-		for name, tag := range p.own.typeTags {
-			r.hdr.typeTags[name] = tag
-		}
-		for name, defs := range res.macros {
-			// what the header leaves defined at its end
-			if def, ok := macroAt(defs, len(content)+1); ok {
-				r.hdr.macros[name] = def.body
-			} else {
-				delete(r.hdr.macros, name)
-			}
+		r.headerDef(name)
+	}
+	r.outsideDefs()
+}
+
+// outsideDefs reads the definitions of the module's headers read since
+// the last call that are not the package's (env.outsideRead).
+func (r *Result) outsideDefs() {
+	if r.env == nil {
+		return
+	}
+	for r.outsideDone < len(r.env.outsideRead) {
+		name := r.env.outsideRead[r.outsideDone]
+		r.outsideDone++
+		r.headerDef(name)
+	}
+}
+
+// headerDef reads the typedefs, tags and macros of the header at path,
+// alone, with the build's flags, into r.hdr.
+func (r *Result) headerDef(name string) {
+	content, ok := r.env.load(name) // before hfiles: it adds the header's File
+	file := r.hfiles[name]
+	if file == nil || !ok {
+		return
+	}
+	u := &unit{env: r.env, once: map[string]bool{}, stack: []string{name}}
+	ms, table := r.env.start()
+	res := u.scan(content, name, ms, table)
+	p := &parser{file: file, toks: tokenize(res.out), undecided: res.undecided, macros: res.macros, own: newDefs(), hdr: r.hdr}
+	p.parse()
+	for name, a := range p.own.atomicTypes {
+		r.hdr.atomicTypes[name] = a
+	}
+	for name, a := range p.own.atomicTags {
+		r.hdr.atomicTags[name] = a
+	}
+	for name, tag := range p.own.typeTags {
+		r.hdr.typeTags[name] = tag
+	}
+	for name, defs := range res.macros {
+		// what the header leaves defined at its end
+		if def, ok := macroAt(defs, len(content)+1); ok {
+			r.hdr.macros[name] = def.body
+		} else {
+			delete(r.hdr.macros, name)
 		}
 	}
 }
@@ -381,6 +410,7 @@ func (r *Result) readHeaders() {
 		u := &unit{env: r.env, once: map[string]bool{}, stack: []string{name}}
 		ms, table := r.env.start()
 		res := u.scan(content, name, ms, table)
+		r.outsideDefs()
 		r.parseHeader(headerRead{path: name, res: res})
 		for _, h := range u.reads {
 			r.parseHeader(h)
@@ -406,14 +436,43 @@ func newEnv(pass *analysis.Pass) (*env, map[string]*File) {
 	if e.pkgDir == "" && len(pass.Files) > 0 {
 		e.pkgDir = filepath.Dir(pass.Fset.Position(pass.Files[0].Package).Filename)
 	}
-	e.predefs = buildPredefs(cgoFlags(e.pkgDir, pres))
+	args := compilerArgs(cgoFlags(e.pkgDir, pres))
+	e.predefs = predefsOf(args)
+	e.quoteDirs, e.incDirs = includeDirs(args, e.pkgDir)
+	e.root = moduleRoot(e.pkgDir)
 	hnames, readH := cgofile.Sources(pass, ".h")
-	files := e.setHeaders(pass.Fset, hnames, readH)
+	files := e.setHeaders(pass.Fset, hnames, readH, func(path string) ([]byte, error) {
+		return cgofile.ReadOutside(pass, path)
+	})
 	return e, files
 }
 
-// setHeaders makes names the package's headers, read with read.
-func (e *env) setHeaders(fset *token.FileSet, names []string, read func(string) ([]byte, error)) map[string]*File {
+// moduleRoot returns the directory of the go.mod that governs dir (the
+// nearest above it, dir included), or dir if there is none (GOPATH
+// mode). The headers the package's C includes from there down are the
+// module's own and are read (env.outside); those elsewhere (the system's,
+// a library's install directory) are the library's, which the models
+// describe.
+func moduleRoot(dir string) string {
+	if dir == "" || !filepath.IsAbs(dir) {
+		return ""
+	}
+	for d := dir; ; {
+		if fi, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && !fi.IsDir() {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return dir
+		}
+		d = up
+	}
+}
+
+// setHeaders makes names the package's headers, read with read, and
+// makes outside how the headers of the module that are not the
+// package's are read (nil: they are not).
+func (e *env) setHeaders(fset *token.FileSet, names []string, read, outside func(string) ([]byte, error)) map[string]*File {
 	files := map[string]*File{}
 	contents := map[string][]byte{}
 	byClean := map[string]string{}
@@ -429,12 +488,20 @@ func (e *env) setHeaders(fset *token.FileSet, names []string, read func(string) 
 		}
 		contents[path] = nil
 		name, ok := byClean[path]
+		readFile := read
 		if !ok {
-			return nil, false
+			if outside == nil || !e.inModule(path) {
+				return nil, false
+			}
+			name, readFile = path, outside
 		}
-		data, err := read(name)
+		data, err := readFile(name)
 		if err != nil || bytes.Count(data, []byte("\n")) >= MaxLines && !largeC {
 			return nil, false
+		}
+		if !ok {
+			e.headers[path] = true
+			e.outsideRead = append(e.outsideRead, path)
 		}
 		if data == nil {
 			data = []byte{}
@@ -455,6 +522,7 @@ func (r *Result) read(file *File, src []byte) *parser {
 	u := &unit{env: r.env, once: map[string]bool{}, stack: []string{file.Name}}
 	ms, table := r.env.start()
 	res := u.scan(src, file.Name, ms, table)
+	r.outsideDefs() // those of the module's headers it reached
 	p := &parser{file: file, toks: tokenize(res.out), undecided: res.undecided, macros: res.macros, own: newDefs(), hdr: r.hdr}
 	r.noteMacros(res.macros)
 	p.parse()

@@ -107,12 +107,70 @@ func (f fileInfo) Sys() any           { return nil }
 // the package's C, in order: the environment's flags and the package's
 // (cppflags, cflags), as the go command orders them.
 func buildPredefs(cppflags, cflags []string) []predef {
+	return predefsOf(compilerArgs(cppflags, cflags))
+}
+
+// compilerArgs returns the C compiler's arguments for the package's C
+// that concern the preprocessor: the environment's flags and the
+// package's (cppflags, cflags), as the go command orders them.
+func compilerArgs(cppflags, cflags []string) []string {
 	var args []string
 	args = append(args, envFields("CGO_CPPFLAGS")...)
 	args = append(args, cppflags...)
 	args = append(args, envFields("CGO_CFLAGS")...)
 	args = append(args, cflags...)
-	return predefsOf(args)
+	return args
+}
+
+// includeDirs returns the directories the compiler's arguments add to the
+// include search, as GCC and Clang order them: quote, the -iquote
+// directories (searched for `#include "x.h"` only, after the including
+// file's directory), and dirs, those of -I, then -isystem, then
+// -idirafter (searched for both forms). A relative directory is relative
+// to dir, the package's directory, where the go command runs the
+// compiler. (go/build has expanded ${SRCDIR} in the package's flags.)
+func includeDirs(args []string, dir string) (quote, dirs []string) {
+	var iflag, isystem, after []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		var opt string
+		for _, o := range []string{"-iquote", "-isystem", "-idirafter", "-I"} {
+			if strings.HasPrefix(a, o) {
+				opt = o
+				break
+			}
+		}
+		if opt == "" {
+			continue
+		}
+		d := a[len(opt):]
+		if d == "" {
+			if i+1 >= len(args) {
+				continue
+			}
+			i++
+			d = args[i]
+		}
+		if d == "" || d == "-" {
+			continue
+		}
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(dir, d)
+		}
+		d = filepath.Clean(d)
+		switch opt {
+		case "-iquote":
+			quote = append(quote, d)
+		case "-I":
+			iflag = append(iflag, d)
+		case "-isystem":
+			isystem = append(isystem, d)
+		default:
+			after = append(after, d)
+		}
+	}
+	dirs = append(append(iflag, isystem...), after...)
+	return quote, dirs
 }
 
 // predefsOf reads the -D NAME[=V] and -U NAME of a compiler's arguments.

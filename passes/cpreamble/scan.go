@@ -104,6 +104,14 @@ type unit struct {
 type env struct {
 	predefs []predef
 	pkgDir  string
+	// quoteDirs and incDirs are the -iquote and the -I, -isystem and
+	// -idirafter directories of the build's flags; root is the module's
+	// directory, under which a header is read wherever it is
+	quoteDirs, incDirs []string
+	root               string
+	// outsideRead are the headers read that are not the package's
+	// files, in the order read
+	outsideRead []string
 	// headers are the package's own headers (cgofile.Sources), by
 	// clean path; load returns one's content, false for one the pass
 	// does not read
@@ -155,27 +163,66 @@ func (e *env) start() (macros, map[string][]macroDef) {
 	return ms, table
 }
 
-// resolve returns the package header that `#include "name"` (quoted) or
-// `#include <name>` in a file of directory dir names, or "". The go
-// command gives the compiler `-I` of the package's directory first, so
-// both forms find the package's headers there; a quoted name is looked
-// for beside the including file first.
+// resolve returns the header of the module that `#include "name"`
+// (quoted) or `#include <name>` in a file of directory dir names, or "",
+// searched as the compiler searches: a quoted name beside the including
+// file, then in the -iquote directories; both forms in the package's
+// directory (the go command gives the compiler `-I` of it first), then
+// in the -I, -isystem and -idirafter directories of the flags. A header
+// found outside the module, or not at all, is the system's or a
+// library's ("" here): its macros and functions are those the models
+// know.
 func (e *env) resolve(dir, name string, quoted bool) string {
-	if e == nil || name == "" || filepath.IsAbs(name) {
+	if e == nil || name == "" {
+		return ""
+	}
+	if filepath.IsAbs(name) {
+		p := filepath.Clean(name)
+		if e.headers[p] || e.load != nil && e.inModule(p) && e.found(p) {
+			return p
+		}
 		return ""
 	}
 	var dirs []string
 	if quoted && dir != "" {
 		dirs = append(dirs, dir)
 	}
+	if quoted {
+		dirs = append(dirs, e.quoteDirs...)
+	}
 	dirs = append(dirs, e.pkgDir)
+	dirs = append(dirs, e.incDirs...)
 	for _, d := range dirs {
 		p := filepath.Clean(filepath.Join(d, name))
 		if e.headers[p] {
 			return p
 		}
+		if !e.inModule(p) {
+			continue
+		}
+		if e.found(p) {
+			return p
+		}
 	}
 	return ""
+}
+
+// found reports whether the header at path, of the module, can be read.
+func (e *env) found(path string) bool {
+	if e.load == nil {
+		return false
+	}
+	_, ok := e.load(path)
+	return ok
+}
+
+// inModule reports whether path is under the module's directory.
+func (e *env) inModule(path string) bool {
+	if e.root == "" || !filepath.IsAbs(path) {
+		return false
+	}
+	rel, err := filepath.Rel(e.root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // include reads the header at path, included with what the scanner

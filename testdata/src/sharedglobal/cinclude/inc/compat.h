@@ -1,0 +1,5 @@
+#include <pthread.h>
+#include <stdatomic.h>
+typedef atomic_long counter_t;
+#define LOCK(m) pthread_mutex_lock(m)
+#define UNLOCK(m) pthread_mutex_unlock(m)
