@@ -2,6 +2,8 @@ package cpreamble
 
 import (
 	"go/build"
+	"go/types"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -94,24 +96,89 @@ func predefined(goos, goarch string) map[string]bool {
 }
 
 // predefinedValues are the macros the C compiler cgo runs (gcc, or clang,
-// which defines __GNUC__ too) defines to a value the scanner does not
-// evaluate: defined, so #ifdef and defined() are decided, and #if on
-// their value is not.
+// which defines __GNUC__ too) defines to a value the scanner knows only a
+// range of, for goarch (see predefinedRanges) or not at all: defined, so
+// #ifdef and defined() are decided.
 var predefinedValues = []string{"__GNUC__", "__GNUC_MINOR__", "__STDC_VERSION__", "__SIZEOF_POINTER__", "__SIZEOF_LONG__", "__has_include", "__BYTE_ORDER__", "__ORDER_LITTLE_ENDIAN__"}
 
-// macros is what the scanner knows of macros at a point of the text:
-// undefined, definedOne (the compiler's predefined macros, which expand
-// to 1, and any macro defined as a nonzero integer), definedZero (one
-// defined as 0) or defined (to what the scanner does not evaluate);
-// absent for unknown.
-type macros map[string]int8
+// predefinedRanges returns the values, as ranges, of the compiler's
+// predefined macros that the scanner evaluates, for goos and goarch:
+// the sizes of the C types (LP64 on 64-bit Unix, LLP64 on Windows), the
+// byte order, __GNUC__ (gcc 5 and later, and clang, which says 4), and
+// __STDC_VERSION__ (gnu17, the default of gcc 8 to 14 and of clang, or a
+// later one: gcc 15 defaults to C23; a -std flag makes it exact, flags.go).
+func predefinedRanges(goos, goarch string) map[string]mval {
+	ptr := int64(8)
+	if types.SizesFor("gc", goarch) != nil {
+		ptr = types.SizesFor("gc", goarch).Sizeof(types.Typ[types.UnsafePointer])
+	}
+	long := ptr
+	if goos == "windows" {
+		long = 4
+	}
+	order := int64(1234)
+	switch goarch {
+	case "s390x", "ppc64", "mips", "mips64", "sparc64":
+		order = 4321
+	}
+	return map[string]mval{
+		"__SIZEOF_POINTER__":      exact(ptr),
+		"__SIZEOF_LONG__":         exact(long),
+		"__SIZEOF_INT__":          exact(4),
+		"__SIZEOF_SHORT__":        exact(2),
+		"__SIZEOF_LONG_LONG__":    exact(8),
+		"__SIZEOF_SIZE_T__":       exact(ptr),
+		"__CHAR_BIT__":            exact(8),
+		"__ORDER_LITTLE_ENDIAN__": exact(1234),
+		"__ORDER_BIG_ENDIAN__":    exact(4321),
+		"__ORDER_PDP_ENDIAN__":    exact(3412),
+		"__BYTE_ORDER__":          exact(order),
+		"__GNUC__":                {def: true, lo: 4, hi: math.MaxInt64},
+		"__STDC_VERSION__":        {def: true, lo: 201710, hi: math.MaxInt64},
+	}
+}
 
-const (
-	undefined int8 = iota
-	definedOne
-	defined
-	definedZero
+// stdVersion returns the value of __STDC_VERSION__ under a C compiler's
+// -std=std, and false for a standard that does not define it (C90) or
+// one it does not know.
+func stdVersion(std string) (mval, bool) {
+	switch std {
+	case "c99", "c9x", "gnu99", "gnu9x", "iso9899:1999", "iso9899:199x":
+		return exact(199901), true
+	case "c11", "c1x", "gnu11", "gnu1x", "iso9899:2011":
+		return exact(201112), true
+	case "c17", "c18", "gnu17", "gnu18", "iso9899:2017", "iso9899:2018":
+		return exact(201710), true
+	case "c2x", "c23", "gnu2x", "gnu23", "iso9899:2024":
+		return mval{def: true, lo: 202000, hi: 202311}, true
+	case "iso9899:199409":
+		return exact(199409), true
+	case "c89", "c90", "gnu89", "gnu90", "iso9899:1990", "ansi":
+		return undefined, true
+	}
+	return mval{}, false
+}
+
+// An mval is what the scanner knows of a macro: undefined, or defined to
+// a value in [lo, hi] (the whole range: one it does not evaluate, a
+// function-like macro, text).
+type mval struct {
+	def    bool
+	lo, hi int64
+}
+
+func exact(n int64) mval { return mval{def: true, lo: n, hi: n} }
+
+var (
+	undefined   = mval{}
+	definedOne  = exact(1)
+	definedZero = exact(0)
+	defined     = mval{def: true, lo: math.MinInt64, hi: math.MaxInt64}
 )
+
+// macros is what the scanner knows of macros at a point of the text;
+// absent for unknown (defined or not).
+type macros map[string]mval
 
 func newMacros() macros {
 	m := macros{}
@@ -123,6 +190,9 @@ func newMacros() macros {
 	}
 	for _, k := range predefinedValues {
 		m[k] = defined
+	}
+	for k, v := range predefinedRanges(build.Default.GOOS, build.Default.GOARCH) {
+		m[k] = v
 	}
 	return m
 }
@@ -153,15 +223,19 @@ func condText(line []byte) string {
 	return b.String()
 }
 
-// eval decides the condition of #if or #elif (expr) from ms.
+// eval decides the condition of #if or #elif (expr) from ms, as the
+// preprocessor evaluates it: integers (in ranges, for what the scanner
+// knows only bounds of), defined, the C operators; an identifier that is
+// not a macro is 0. Anything else (a function-like macro's call such as
+// __has_include(<x.h>), a character constant) is any value.
 func (ms macros) eval(expr string) tri {
 	toks := tokenize([]byte(expr))
 	p := condParser{toks: toks, ms: ms}
-	v := p.or()
-	if p.i != len(p.toks) {
+	v := p.ternary()
+	if p.bad || p.i != len(p.toks) {
 		return unknown
 	}
-	return v
+	return v.truth()
 }
 
 // defined decides `defined(name)`.
@@ -170,16 +244,48 @@ func (ms macros) defined(name string) tri {
 	switch {
 	case !ok:
 		return unknown
-	case d == undefined:
+	case !d.def:
 		return no
 	}
 	return yes
 }
 
+// An ival is the range [lo, hi] an expression's value is in.
+type ival struct{ lo, hi int64 }
+
+var anyVal = ival{math.MinInt64, math.MaxInt64}
+
+func val(n int64) ival { return ival{n, n} }
+
+func (v ival) exact() bool { return v.lo == v.hi }
+
+func (v ival) truth() tri {
+	switch {
+	case v.lo == 0 && v.hi == 0:
+		return no
+	case v.lo > 0 || v.hi < 0:
+		return yes
+	}
+	return unknown
+}
+
+func boolVal(t tri) ival {
+	switch t {
+	case yes:
+		return val(1)
+	case no:
+		return val(0)
+	}
+	return ival{0, 1}
+}
+
+func hull(a, b ival) ival { return ival{min(a.lo, b.lo), max(a.hi, b.hi)} }
+
 type condParser struct {
 	toks []tok
 	i    int
 	ms   macros
+	bad  bool // not an expression the parser reads
 }
 
 func (p *condParser) peek() string {
@@ -189,60 +295,268 @@ func (p *condParser) peek() string {
 	return ""
 }
 
-func (p *condParser) or() tri {
+func (p *condParser) fail() ival {
+	p.bad = true
+	p.i = len(p.toks)
+	return anyVal
+}
+
+func (p *condParser) ternary() ival {
+	c := p.or()
+	if p.peek() != "?" {
+		return c
+	}
+	p.i++
+	a := p.ternary()
+	if p.peek() != ":" {
+		return p.fail()
+	}
+	p.i++
+	b := p.ternary()
+	switch c.truth() {
+	case yes:
+		return a
+	case no:
+		return b
+	}
+	return hull(a, b)
+}
+
+func (p *condParser) or() ival {
 	v := p.and()
 	for p.peek() == "||" {
 		p.i++
 		w := p.and()
-		switch {
-		case v == yes || w == yes:
-			v = yes
-		case v == no && w == no:
-			v = no
+		switch a, b := v.truth(), w.truth(); {
+		case a == yes || b == yes:
+			v = val(1)
+		case a == no && b == no:
+			v = val(0)
 		default:
-			v = unknown
+			v = boolVal(unknown)
 		}
 	}
 	return v
 }
 
-func (p *condParser) and() tri {
-	v := p.unary()
+func (p *condParser) and() ival {
+	v := p.bits(0)
 	for p.peek() == "&&" {
 		p.i++
-		w := p.unary()
-		switch {
-		case v == no || w == no:
-			v = no
-		case v == yes && w == yes:
-			v = yes
+		w := p.bits(0)
+		switch a, b := v.truth(), w.truth(); {
+		case a == no || b == no:
+			v = val(0)
+		case a == yes && b == yes:
+			v = val(1)
 		default:
-			v = unknown
+			v = boolVal(unknown)
 		}
 	}
 	return v
 }
 
-func (p *condParser) unary() tri {
-	if p.peek() == "!" {
+// bitOps are |, ^ and &, loosest first.
+var bitOps = []string{"|", "^", "&"}
+
+// bits reads the bitwise operators from bitOps[level] on: exact values
+// only.
+func (p *condParser) bits(level int) ival {
+	if level == len(bitOps) {
+		return p.equality()
+	}
+	v := p.bits(level + 1)
+	for p.peek() == bitOps[level] {
 		p.i++
-		return p.unary().not()
+		w := p.bits(level + 1)
+		if !v.exact() || !w.exact() {
+			v = anyVal
+			continue
+		}
+		switch bitOps[level] {
+		case "|":
+			v = val(v.lo | w.lo)
+		case "^":
+			v = val(v.lo ^ w.lo)
+		default:
+			v = val(v.lo & w.lo)
+		}
+	}
+	return v
+}
+
+func (p *condParser) equality() ival {
+	v := p.relational()
+	for op := p.peek(); op == "==" || op == "!="; op = p.peek() {
+		p.i++
+		w := p.relational()
+		t := unknown
+		switch {
+		case v.exact() && w.exact() && v.lo == w.lo:
+			t = yes
+		case v.hi < w.lo || w.hi < v.lo:
+			t = no
+		}
+		if op == "!=" {
+			t = t.not()
+		}
+		v = boolVal(t)
+	}
+	return v
+}
+
+func (p *condParser) relational() ival {
+	v := p.shift()
+	for op := p.peek(); op == "<" || op == ">" || op == "<=" || op == ">="; op = p.peek() {
+		p.i++
+		w := p.shift()
+		a, b := v, w
+		if op == ">" || op == ">=" {
+			a, b = w, v // a < b, a <= b
+		}
+		t := unknown
+		if op == "<" || op == ">" {
+			switch {
+			case a.hi < b.lo:
+				t = yes
+			case a.lo >= b.hi:
+				t = no
+			}
+		} else {
+			switch {
+			case a.hi <= b.lo:
+				t = yes
+			case a.lo > b.hi:
+				t = no
+			}
+		}
+		v = boolVal(t)
+	}
+	return v
+}
+
+func (p *condParser) shift() ival {
+	v := p.additive()
+	for op := p.peek(); op == "<<" || op == ">>"; op = p.peek() {
+		p.i++
+		w := p.additive()
+		if !v.exact() || !w.exact() || w.lo < 0 || w.lo > 62 {
+			v = anyVal
+			continue
+		}
+		if op == "<<" {
+			if r := v.lo << w.lo; r>>w.lo == v.lo {
+				v = val(r)
+			} else {
+				v = anyVal
+			}
+		} else {
+			v = val(v.lo >> w.lo)
+		}
+	}
+	return v
+}
+
+func (p *condParser) additive() ival {
+	v := p.multiplicative()
+	for op := p.peek(); op == "+" || op == "-"; op = p.peek() {
+		p.i++
+		w := p.multiplicative()
+		if op == "-" {
+			w = neg(w)
+		}
+		lo, ok1 := addOK(v.lo, w.lo)
+		hi, ok2 := addOK(v.hi, w.hi)
+		if ok1 && ok2 {
+			v = ival{lo, hi}
+		} else {
+			v = anyVal
+		}
+	}
+	return v
+}
+
+func (p *condParser) multiplicative() ival {
+	v := p.unary()
+	for op := p.peek(); op == "*" || op == "/" || op == "%"; op = p.peek() {
+		p.i++
+		w := p.unary()
+		if !v.exact() || !w.exact() || (op != "*" && w.lo == 0) {
+			v = anyVal
+			continue
+		}
+		switch op {
+		case "*":
+			if r := v.lo * w.lo; v.lo == 0 || r/v.lo == w.lo && !(v.lo == -1 && w.lo == math.MinInt64) {
+				v = val(r)
+			} else {
+				v = anyVal
+			}
+		case "/":
+			if v.lo == math.MinInt64 && w.lo == -1 {
+				v = anyVal
+			} else {
+				v = val(v.lo / w.lo)
+			}
+		default:
+			if w.lo == -1 {
+				v = val(0)
+			} else {
+				v = val(v.lo % w.lo)
+			}
+		}
+	}
+	return v
+}
+
+func neg(v ival) ival {
+	if v.lo == math.MinInt64 {
+		return anyVal
+	}
+	return ival{-v.hi, -v.lo}
+}
+
+// addOK returns a+b, false on overflow.
+func addOK(a, b int64) (int64, bool) {
+	r := a + b
+	if (b > 0 && r < a) || (b < 0 && r > a) {
+		return 0, false
+	}
+	return r, true
+}
+
+func (p *condParser) unary() ival {
+	switch p.peek() {
+	case "!":
+		p.i++
+		return boolVal(p.unary().truth().not())
+	case "-":
+		p.i++
+		return neg(p.unary())
+	case "+":
+		p.i++
+		return p.unary()
+	case "~":
+		p.i++
+		if v := p.unary(); v.exact() {
+			return val(^v.lo)
+		}
+		return anyVal
 	}
 	return p.primary()
 }
 
-func (p *condParser) primary() tri {
+func (p *condParser) primary() ival {
 	if p.i >= len(p.toks) {
-		return unknown
+		return p.fail()
 	}
 	t := p.toks[p.i]
 	switch {
 	case t.text == "(":
 		p.i++
-		v := p.or()
+		v := p.ternary()
 		if p.peek() != ")" {
-			p.i = len(p.toks) + 1 // not decided
-			return unknown
+			return p.fail()
 		}
 		p.i++
 		return v
@@ -253,43 +567,61 @@ func (p *condParser) primary() tri {
 			p.i++
 		}
 		if p.i >= len(p.toks) || p.toks[p.i].kind != ident {
-			p.i = len(p.toks) + 1
-			return unknown
+			return p.fail()
 		}
 		v := p.ms.defined(p.toks[p.i].text)
 		p.i++
 		if paren {
 			if p.peek() != ")" {
-				p.i = len(p.toks) + 1
-				return unknown
+				return p.fail()
 			}
 			p.i++
 		}
-		return v
+		return boolVal(v)
 	case t.kind == number:
 		p.i++
 		// an integer literal, decimal, octal or hex, with its suffixes
-		n, err := strconv.ParseUint(strings.TrimRight(t.text, "uUlL"), 0, 64)
-		switch {
-		case err != nil:
-			return unknown
-		case n == 0:
-			return no
+		// (an unsigned one is read as signed: a value past MaxInt64, or
+		// a suffix of another kind, is any value)
+		n, err := strconv.ParseInt(strings.TrimRight(t.text, "uUlL"), 0, 64)
+		if err != nil {
+			return anyVal
 		}
-		return yes
+		return val(n)
 	case t.kind == ident:
-		// a macro's value: 0 when it is known not to be defined (C
-		// replaces an undefined identifier by 0), 1 for the compiler's;
-		// otherwise unknown
 		p.i++
-		switch d, ok := p.ms[t.text]; {
-		case ok && (d == undefined || d == definedZero):
-			return no
-		case ok && d == definedOne:
-			return yes
+		if p.peek() == "(" {
+			// a function-like macro's call (__has_include(<x.h>),
+			// __has_attribute(x)): any value
+			depth := 0
+			for ; p.i < len(p.toks); p.i++ {
+				switch p.toks[p.i].text {
+				case "(":
+					depth++
+				case ")":
+					depth--
+				}
+				if depth == 0 {
+					p.i++
+					return anyVal
+				}
+			}
+			return p.fail()
 		}
-		return unknown
+		// a macro's value: 0 when it is known not to be defined (C
+		// replaces an identifier that is no macro by 0)
+		d, ok := p.ms[t.text]
+		switch {
+		case !ok:
+			return anyVal
+		case !d.def:
+			return val(0)
+		}
+		return ival{d.lo, d.hi}
 	}
-	p.i = len(p.toks) + 1
-	return unknown
+	if t.kind == punct || t.kind == ident {
+		return p.fail()
+	}
+	p.i++
+	return anyVal // a character or string constant
 }

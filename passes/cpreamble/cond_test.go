@@ -95,3 +95,75 @@ func TestUncompiled(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalValues evaluates #if arithmetic on the values the scanner
+// knows, exactly or as ranges: the compiler's sizes and byte order for the
+// build's GOARCH, __STDC_VERSION__ of gnu17 or later, __GNUC__ of 4 or
+// later, a -D's value; a comparison the range cannot decide, a
+// function-like macro's call and a macro of unknown value stay undecided.
+func TestEvalValues(t *testing.T) {
+	ms := macros{"OWN": exact(3), "ZERO": definedZero, "HAVE_X": defined, "_WIN32": undefined}
+	for k, v := range predefinedRanges("linux", "amd64") {
+		ms[k] = v
+	}
+	for expr, want := range map[string]tri{
+		"OWN > 2":                     yes,
+		"OWN >= 4":                    no,
+		"OWN == 3 && !ZERO":           yes,
+		"OWN * 2 + 1 == 7":            yes,
+		"(OWN << 2) == 12":            yes,
+		"(OWN & 1) && (OWN | 4) == 7": yes,
+		"OWN - 3":                     no,
+		"-OWN < 0":                    yes,
+		"OWN / 0":                     unknown,
+		"__SIZEOF_POINTER__ == 8":     yes,
+		"__SIZEOF_POINTER__ == 4":     no,
+		"__SIZEOF_LONG__ >= 8":        yes,
+		"__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__":           yes,
+		"__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__":              no,
+		"__STDC_VERSION__ >= 199901L":                         yes,
+		"__STDC_VERSION__ >= 201112L":                         yes,
+		"__STDC_VERSION__ > 201710L":                          unknown, // gcc 15 says C23
+		"__STDC_VERSION__ == 201710L":                         unknown,
+		"__STDC_VERSION__ < 199901L":                          no,
+		"__GNUC__ >= 4":                                       yes,
+		"__GNUC__ >= 9":                                       unknown,
+		"__GNUC__ > 3 || defined(__clang__)":                  yes,
+		"__has_include(<stdlib.h>)":                           unknown,
+		"defined(__has_include) && __has_include(<stdlib.h>)": unknown,
+		"HAVE_X > 2":                                          unknown,
+		"UNKNOWN_MACRO == 1":                                  unknown,
+		"_WIN32 == 0":                                         yes,
+		"OWN ? 1 : HAVE_X":                                    yes,
+		"ZERO ? HAVE_X : 0":                                   no,
+		"OWN >":                                               unknown,
+		"(OWN":                                                unknown,
+		"'a' == 97":                                           unknown,
+		"9223372036854775807 + 1 > 0":                         unknown,
+		"18446744073709551615u > 0":                           unknown,
+	} {
+		if got := ms.eval(expr); got != want {
+			t.Errorf("#if %s: %v, want %v", expr, got, want)
+		}
+	}
+	// -std makes __STDC_VERSION__ exact; C90 leaves it undefined
+	for _, tc := range []struct {
+		flag string
+		expr string
+		want tri
+	}{
+		{"-std=c99", "__STDC_VERSION__ == 199901L", yes},
+		{"-std=gnu11", "__STDC_VERSION__ >= 201710L", no},
+		{"-std=c17", "__STDC_VERSION__ == 201710L", yes},
+		{"-std=c2x", "__STDC_VERSION__ > 201710L", yes},
+		{"-std=c89", "defined(__STDC_VERSION__)", no},
+		{"-ansi", "defined(__STDC_VERSION__)", no},
+		{"-std=weird", "__STDC_VERSION__ >= 199901L", unknown},
+	} {
+		e := &env{predefs: predefsOf([]string{tc.flag})}
+		ms, _ := e.start()
+		if got := ms.eval(tc.expr); got != tc.want {
+			t.Errorf("%s: #if %s: %v, want %v", tc.flag, tc.expr, got, tc.want)
+		}
+	}
+}

@@ -59,6 +59,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -122,16 +123,55 @@ func preambleSource(cg *ast.CommentGroup) ([]byte, []seg) {
 // whether they lie in a conditional arm of its C that the build does not
 // certainly compile (UncompiledWith, with the build's -D and -U pre).
 func PreambleUncompiled(cg *ast.CommentGroup, pre *Predefines) func(token.Pos) bool {
-	src, segs := preambleSource(cg)
-	un := UncompiledWith(src, pre)
+	arm := PreambleArms(cg, pre)
 	return func(pos token.Pos) bool {
+		a, _, _ := arm(pos)
+		return a != ArmCompiled
+	}
+}
+
+// PreambleArms says, for positions in the cgo preamble cg, which kind of
+// conditional arm of its C they lie in (ArmsWith, with the build's -D and
+// -U pre), and for ArmUndecided the position of the directive of the
+// conditional the scanner could not decide.
+// The text is that of the directive's line (DirectiveText).
+func PreambleArms(cg *ast.CommentGroup, pre *Predefines) func(token.Pos) (Arm, token.Pos, string) {
+	src, segs := preambleSource(cg)
+	arm := ArmsWith(src, pre)
+	return func(pos token.Pos) (Arm, token.Pos, string) {
 		for _, s := range segs {
 			if s.pos <= pos && pos <= s.pos+token.Pos(s.n) {
-				return un(s.off + int(pos-s.pos))
+				a, dir := arm(s.off + int(pos-s.pos))
+				if a != ArmUndecided || dir < 0 {
+					return a, token.NoPos, ""
+				}
+				f := File{segs: segs}
+				return a, f.pos(dir), DirectiveText(src, dir)
 			}
 		}
-		return false
+		return ArmCompiled, token.NoPos, ""
 	}
+}
+
+// DirectiveText returns the preprocessor line of src at offset off, its
+// continuations joined and its spaces squeezed, cut to 60 bytes.
+func DirectiveText(src []byte, off int) string {
+	if off < 0 || off >= len(src) {
+		return ""
+	}
+	end := off
+	for end < len(src) && (src[end] != '\n' || end > off && src[end-1] == '\\') {
+		end++
+	}
+	line := strings.Join(strings.Fields(strings.ReplaceAll(string(src[off:end]), "\\\n", " ")), " ")
+	if len(line) > 60 {
+		cut := 57
+		for cut > 0 && !utf8.RuneStart(line[cut]) {
+			cut--
+		}
+		line = line[:cut] + "..."
+	}
+	return line
 }
 
 func (f *File) pos(off int) token.Pos {

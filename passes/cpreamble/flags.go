@@ -2,6 +2,7 @@ package cpreamble
 
 import (
 	"bytes"
+	"fmt"
 	"go/ast"
 	"go/build"
 	"io"
@@ -27,6 +28,9 @@ type predef struct {
 	name  string
 	body  string // what follows the name in the #define it stands for
 	undef bool
+	// val, if set, is what the scanner knows of the value, for a
+	// macro the compiler defines (a -std flag's __STDC_VERSION__)
+	val *mval
 }
 
 // cgoFlags returns the CPPFLAGS and CFLAGS of the #cgo lines of the
@@ -180,6 +184,23 @@ func predefsOf(args []string) []predef {
 		a := args[i]
 		var d string
 		switch {
+		case a == "-ansi" || strings.HasPrefix(a, "-std="):
+			// the C standard picks __STDC_VERSION__
+			std := strings.TrimPrefix(a, "-std=")
+			if a == "-ansi" {
+				std = "ansi"
+			}
+			v, ok := stdVersion(std)
+			switch {
+			case !ok:
+				v = defined // a standard the scanner does not know
+				out = append(out, predef{name: "__STDC_VERSION__", val: &v})
+			case !v.def:
+				out = append(out, predef{name: "__STDC_VERSION__", undef: true})
+			default:
+				out = append(out, predef{name: "__STDC_VERSION__", body: fmt.Sprintf(" %dL", v.hi), val: &v})
+			}
+			continue
 		case a == "-D" || a == "-U":
 			if i+1 >= len(args) {
 				continue

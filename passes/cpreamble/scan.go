@@ -138,8 +138,20 @@ type scanResult struct {
 	out       []byte
 	undecided [][2]int
 	skipped   [][2]int // the lines of arms blanked as a whole (blankArms)
+	maybe     []maybeArm
 	macros    map[string][]macroDef
 	ms        macros
+}
+
+// A maybeArm is text the build may or may not compile: an arm whose
+// condition the scanner cannot decide (its lines from, to), or a line
+// of an arm it blanked only because an earlier one was such (skipped),
+// with dir, the offset of the directive of the outermost such
+// conditional.
+type maybeArm struct {
+	from, to int
+	dir      int
+	skipped  bool
 }
 
 const maxIncludeDepth = 16
@@ -154,9 +166,12 @@ func (e *env) start() (macros, map[string][]macroDef) {
 	}
 	for _, d := range e.predefs {
 		table[d.name] = append(table[d.name], macroDef{off: -1, body: d.body, undef: d.undef})
-		if d.undef {
+		switch {
+		case d.undef:
 			ms[d.name] = undefined
-		} else {
+		case d.val != nil:
+			ms[d.name] = *d.val
+		default:
 			ms[d.name] = valueOf(d.body)
 		}
 	}
@@ -285,7 +300,7 @@ func contextKey(path string, ms macros, in map[string][]macroDef, stack []string
 	var b strings.Builder
 	fmt.Fprintf(&b, "%q %v %q\x00", path, undec, stack)
 	for _, name := range slices.Sorted(maps.Keys(ms)) {
-		fmt.Fprintf(&b, "%s=%d\x00", name, ms[name])
+		fmt.Fprintf(&b, "%s=%v\x00", name, ms[name])
 	}
 	b.WriteString("\x01")
 	for _, name := range slices.Sorted(maps.Keys(in)) {
@@ -320,24 +335,24 @@ func includeName(rest string) (string, bool) {
 }
 
 // valueOf returns what the scanner knows of the value of a macro whose
-// #define has body after its name: definedOne (or definedZero) for an
-// integer literal, defined otherwise.
-func valueOf(body string) int8 {
+// #define has body after its name: the value of an integer literal,
+// any value otherwise.
+func valueOf(body string) mval {
 	if strings.HasPrefix(body, "(") {
 		return defined // a function-like macro
 	}
 	b := strings.TrimSpace(body)
-	if b == "" || b[0] < '0' || b[0] > '9' {
+	if b == "" {
+		return defined // (`#define X` is empty text: #if X is an error)
+	}
+	if b[0] < '0' || b[0] > '9' {
 		return defined
 	}
-	n, err := strconv.ParseUint(strings.TrimRight(b, "uUlL"), 0, 64)
-	switch {
-	case err != nil:
+	n, err := strconv.ParseInt(strings.TrimRight(b, "uUlL"), 0, 64)
+	if err != nil {
 		return defined
-	case n == 0:
-		return definedZero
 	}
-	return definedOne
+	return exact(n)
 }
 
 // scan blanks src (see blank), the file at path ("" for text of no
@@ -368,6 +383,7 @@ func (u *unit) scan(src []byte, path string, ms0 macros, table0 map[string][]mac
 
 func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]macroDef, notGuard map[int]bool, noGuess bool) (res scanResult, falsified []int) {
 	var undecided, skipped [][2]int
+	var maybeArms []maybeArm
 	macros := map[string][]macroDef{}
 	for name, defs := range table0 {
 		macros[name] = slices.Clip(defs)
@@ -396,6 +412,7 @@ func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]mac
 		undec bool // an arm of this conditional was undecided
 		guard bool // read as an include guard, at offset at
 		at    int
+		dirAt int // the offset of the directive that began the current arm
 	}
 	var conds []*cond
 	var guardEnds [][2]int // a guard's #ifndef and the end of its #endif
@@ -426,9 +443,21 @@ func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]mac
 			c.skip, c.done, c.start, c.undec = false, true, at, true
 		}
 	}
+	// undecidedDir: the directive of the outermost conditional whose
+	// arm being read the scanner cannot decide, or whose blanked arm the
+	// build may compile
+	undecidedDir := func() int {
+		for _, c := range conds {
+			if c.start >= 0 || c.maybe {
+				return c.dirAt
+			}
+		}
+		return -1
+	}
 	leave := func(c *cond, at int) {
 		if c.start >= 0 {
 			undecided = append(undecided, [2]int{c.start, at})
+			maybeArms = append(maybeArms, maybeArm{from: c.start, to: at, dir: undecidedDir()})
 			c.start = -1
 		}
 	}
@@ -511,6 +540,9 @@ func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]mac
 			}
 			if hash == 0 {
 				skipped = append(skipped, [2]int{i, j})
+				if maybeSkipped() {
+					maybeArms = append(maybeArms, maybeArm{from: i, to: j, dir: undecidedDir(), skipped: true})
+				}
 			}
 			if hash > 0 {
 				last = k
@@ -525,7 +557,7 @@ func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]mac
 					if first {
 						firstIfndef = false
 					}
-					nc := &cond{start: -1, outer: skipping(), maybe: maybeSkipped()}
+					nc := &cond{start: -1, outer: skipping(), maybe: maybeSkipped(), dirAt: k}
 					if !nc.outer {
 						var v tri
 						switch d {
@@ -575,6 +607,9 @@ func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]mac
 						v = ms.defined(firstWord(rest))
 					case "elifndef":
 						v = ms.defined(firstWord(rest)).not()
+					}
+					if v == unknown {
+						top.dirAt = k // (an #else is of the conditional's #if)
 					}
 					enter(top, v, j)
 				case "endif":
@@ -716,7 +751,7 @@ func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]mac
 			falsified = append(falsified, g[0]) // code after it: not a guard
 		}
 	}
-	return scanResult{out: out, undecided: undecided, skipped: skipped, macros: macros, ms: ms}, falsified
+	return scanResult{out: out, undecided: undecided, skipped: skipped, maybe: maybeArms, macros: macros, ms: ms}, falsified
 }
 
 var puncts3 = []string{"<<=", ">>=", "..."}
@@ -953,23 +988,59 @@ func Uncompiled(src []byte) func(off int) bool { return UncompiledWith(src, nil)
 // UncompiledWith is Uncompiled with the build's -D and -U (pre; nil for
 // none): an arm a -D decides is decided.
 func UncompiledWith(src []byte, pre *Predefines) func(off int) bool {
-	var merged [][2]int // sorted, disjoint (one per arm, not one per line)
-	scanned := false
+	arm := ArmsWith(src, pre)
 	return func(off int) bool {
+		a, _ := arm(off)
+		return a != ArmCompiled
+	}
+}
+
+// An Arm says whether the build compiles a piece of C text.
+type Arm int8
+
+const (
+	// ArmCompiled: outside conditionals, or in an arm decided true.
+	ArmCompiled Arm = iota
+	// ArmDead: in an arm the build certainly does not compile (decided
+	// false, or after the compiled arm).
+	ArmDead
+	// ArmUndecided: in an arm whose condition the scanner cannot decide (a
+	// macro a system header may define, __has_include), or in an arm
+	// after one such, which the build may compile or not.
+	ArmUndecided
+)
+
+// ArmsWith returns a function that says, for offset off of the C source
+// src read with the build's -D and -U (pre; nil for none), which kind of
+// arm it lies in, and for ArmUndecided the offset of the directive (#if,
+// #elif, #else) of the outermost conditional the scanner could not
+// decide. The source is scanned at the first question.
+func ArmsWith(src []byte, pre *Predefines) func(off int) (Arm, int) {
+	var dead [][2]int // sorted, disjoint
+	var maybe []maybeArm
+	scanned := false
+	in := func(from, to, off int) bool { return from <= off && off < to }
+	return func(off int) (Arm, int) {
 		if !scanned {
 			scanned = true
-			_, undecided, skipped, _ := blankArmsWith(src, pre)
-			all := append(undecided, skipped...)
-			slices.SortFunc(all, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
-			for _, r := range all {
-				if n := len(merged); n > 0 && r[0] <= merged[n-1][1]+1 {
-					merged[n-1][1] = max(merged[n-1][1], r[1])
-					continue
-				}
-				merged = append(merged, r)
+			var e *env
+			if pre != nil {
+				e = &env{predefs: pre.p, headers: map[string]bool{}}
+			}
+			u := &unit{env: e, once: map[string]bool{}}
+			ms, table := e.start()
+			res := u.scan(src, "", ms, table)
+			dead = mergeRanges(res.skipped)
+			maybe = res.maybe
+		}
+		// a blanked line the build may compile, before the arm around
+		// it: an #if 0 inside an undecided arm is dead
+		for _, m := range maybe {
+			if m.skipped && in(m.from, m.to, off) {
+				return ArmUndecided, m.dir
 			}
 		}
-		i, _ := slices.BinarySearchFunc(merged, off, func(r [2]int, off int) int {
+		i, _ := slices.BinarySearchFunc(dead, off, func(r [2]int, off int) int {
 			switch {
 			case r[1] <= off:
 				return -1
@@ -978,8 +1049,31 @@ func UncompiledWith(src []byte, pre *Predefines) func(off int) bool {
 			}
 			return 0
 		})
-		return i < len(merged) && merged[i][0] <= off && off < merged[i][1]
+		if i < len(dead) && in(dead[i][0], dead[i][1], off) {
+			return ArmDead, -1
+		}
+		for _, m := range maybe {
+			if !m.skipped && in(m.from, m.to, off) {
+				return ArmUndecided, m.dir
+			}
+		}
+		return ArmCompiled, -1
 	}
+}
+
+// mergeRanges returns rs sorted, adjacent and overlapping ones merged.
+func mergeRanges(rs [][2]int) [][2]int {
+	rs = slices.Clone(rs)
+	slices.SortFunc(rs, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	var merged [][2]int
+	for _, r := range rs {
+		if n := len(merged); n > 0 && r[0] <= merged[n-1][1]+1 {
+			merged[n-1][1] = max(merged[n-1][1], r[1])
+			continue
+		}
+		merged = append(merged, r)
+	}
+	return merged
 }
 
 // Compiled returns the C source src as far as the build certainly

@@ -131,6 +131,33 @@ func (c *collector) near(pos token.Pos, entries []*Entry) []*Entry {
 	return out
 }
 
+// inArm returns what of a directive d, or of the problem p of a
+// malformed one, the arm of the C it is in leaves to read: in an arm the
+// build certainly does not compile, nothing; in one whose condition the
+// checker cannot decide (cond, the directive at dir), the problem (a
+// typo is one wherever it is) and, for a directive, a problem saying that
+// it is not read, so that it never switches a check off unseen.
+func (c *collector) inArm(a cpreamble.Arm, dir token.Pos, cond string, d *directive, p *Problem) (*directive, *Problem) {
+	switch a {
+	case cpreamble.ArmDead:
+		return nil, nil
+	case cpreamble.ArmUndecided:
+		if d != nil {
+			where := "a C conditional arm the checker cannot decide"
+			if cond != "" && c.fset != nil && dir.IsValid() {
+				where = fmt.Sprintf("an arm of `%s` (line %d), a C condition the checker cannot decide", cond, c.fset.Position(dir).Line)
+			}
+			name := "//lifetime:" + d.verb
+			if len(d.args) > 0 {
+				name += " " + d.args[0]
+			}
+			c.problem(d.pos, "%s is not read: it is inside %s; move it outside the conditional, or define the macro with a #cgo CFLAGS -D flag", name, where)
+		}
+		return nil, p
+	}
+	return d, p
+}
+
 func (c *collector) problem(pos token.Pos, format string, args ...any) {
 	c.res.Problems = append(c.res.Problems, Problem{pos, fmt.Sprintf(format, args...)})
 }
@@ -500,7 +527,16 @@ func paramIndex(sig *types.Signature, name string) int {
 func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 	var ds []*directive
 	inBlock := false // in a C /* */ comment, across the lines of a // preamble
-	uncompiled := cpreamble.PreambleUncompiled(cg, c.predefs)
+	arms := cpreamble.PreambleArms(cg, c.predefs)
+	uncompiled := func(pos token.Pos) bool {
+		a, _, _ := arms(pos)
+		return a != cpreamble.ArmCompiled
+	}
+	// armed: what a directive or problem at pos leaves, by its arm
+	armed := func(pos token.Pos, d *directive, p *Problem) (*directive, *Problem) {
+		a, dir, cond := arms(pos)
+		return c.inArm(a, dir, cond, d, p)
+	}
 	for _, cm := range cg.List {
 		if strings.HasPrefix(cm.Text, "//") {
 			// A preamble written as line comments hands each line to C
@@ -525,8 +561,8 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 			d, p := parseDirective(text, pos)
 			// (the line's C text starts after the Go comment's //)
 			at := cm.Slash + token.Pos(len(cm.Text)-len(strings.TrimLeft(cm.Text[2:], " \t")))
-			if (d != nil || p != nil) && uncompiled(at) {
-				continue
+			if d != nil || p != nil {
+				d, p = armed(at, d, p)
 			}
 			if p != nil {
 				c.res.Problems = append(c.res.Problems, *p)
@@ -547,8 +583,8 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 				text := strings.TrimRight(line[lead:], " \t\r\n")
 				pos := cm.Slash + token.Pos(off+lead)
 				d, p := parseDirective(text, pos)
-				if (d != nil || p != nil) && uncompiled(pos) {
-					d, p = nil, nil
+				if d != nil || p != nil {
+					d, p = armed(pos, d, p)
 				}
 				if p != nil {
 					c.res.Problems = append(c.res.Problems, *p)
@@ -593,7 +629,11 @@ func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 		var ds []*directive
 		off := 0
 		inBlock := false // in a C /* */ comment
-		uncompiled := cpreamble.UncompiledWith(data, c.predefs)
+		arms := cpreamble.ArmsWith(data, c.predefs)
+		uncompiled := func(off int) bool {
+			a, _ := arms(off)
+			return a != cpreamble.ArmCompiled
+		}
 		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
 			trimmed := bytes.TrimLeft(line, " \t")
 			// a directive, or a line comment that may be a near miss of
@@ -603,8 +643,14 @@ func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 			if bytes.HasPrefix(trimmed, []byte("//")) {
 				at := off + len(line) - len(trimmed)
 				d, p := parseDirective(strings.TrimRight(string(trimmed), " \t\r\n"), tf.Pos(at))
-				if (d != nil || p != nil) && uncompiled(at) {
-					d, p = nil, nil
+				if d != nil || p != nil {
+					a, dir := arms(at)
+					var dirPos token.Pos
+					var cond string
+					if a == cpreamble.ArmUndecided && dir >= 0 {
+						dirPos, cond = tf.Pos(dir), cpreamble.DirectiveText(data, dir)
+					}
+					d, p = c.inArm(a, dirPos, cond, d, p)
 				}
 				if p != nil {
 					c.res.Problems = append(c.res.Problems, *p)
