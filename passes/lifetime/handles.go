@@ -101,24 +101,26 @@ func (a *fnAnalysis) useAt(s *state, t *tok, instr ssa.CallInstruction, cname st
 // already reuse it. Only a pointer to C memory counts: one whose pointee
 // is a C type, not the address of a Go variable, field or element (a
 // release through &v clears what v refers to; v is still Go's).
+//
+// The pointer is C's by its type as the read uses it, which a conversion
+// may give after the release ((*C.struct_node)(p) of an unsafe.Pointer p
+// that C.free released), or before it.
 func (a *fnAnalysis) derefUse(s *state, addr ssa.Value, instr ssa.Instruction, write bool) {
+	typed := addr // the pointer as the read uses it
 	base := access.StripConv(addr)
 	for {
 		fa, ok := base.(*ssa.FieldAddr)
 		if !ok {
 			break
 		}
+		typed = fa.X
 		base = access.StripConv(fa.X)
 	}
 	switch base.(type) {
 	case *ssa.Alloc, *ssa.Global, *ssa.IndexAddr, *ssa.FieldAddr, *ssa.Const:
 		return
 	}
-	ptr, ok := types.Unalias(base.Type()).(*types.Pointer)
-	if !ok {
-		return
-	}
-	if n, ok := types.Unalias(ptr.Elem()).(*types.Named); !ok || !strings.HasPrefix(n.Obj().Name(), "_Ctype_") {
+	if !pointsToC(typed.Type()) && !pointsToC(base.Type()) {
 		return
 	}
 	t := a.tokOf(s, base)
@@ -143,6 +145,16 @@ func (a *fnAnalysis) derefUse(s *state, addr ssa.Value, instr ssa.Instruction, w
 	}
 	a.event(&Event{Kind: UseAfterRelease, First: first, Second: use, Handle: h},
 		fmt.Sprint(class, first.id, "/", a.inum[instr]))
+}
+
+// pointsToC reports whether t is a pointer to a C type (cgo's _Ctype_).
+func pointsToC(t types.Type) bool {
+	ptr, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	return ok && strings.HasPrefix(n.Obj().Name(), "_Ctype_")
 }
 
 // valueName returns how the source names the pointer v: a parameter, a

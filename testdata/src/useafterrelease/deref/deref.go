@@ -79,3 +79,29 @@ func FreeAllThenHead(head *C.item) int {
 	}
 	return int(head.flags) // want `the memory head points to is read after C.free released it`
 }
+
+// The block freed as an unsafe.Pointer, then made a struct pointer and
+// read: the conversion after the free gives its type.
+func CastAfter() int {
+	p := C.calloc(1, C.size_t(unsafe.Sizeof(C.item{})))
+	C.free(p)
+	it := (*C.item)(p)
+	return int(it.flags) // want `the memory p points to is read after C.free released it`
+}
+
+// Corrected: read, then freed.
+func CastAfterFixed() int {
+	p := C.calloc(1, C.size_t(unsafe.Sizeof(C.item{})))
+	flags := int((*C.item)(p).flags)
+	C.free(p)
+	return flags
+}
+
+// Silent: a Go variable's address made a C struct pointer is Go's memory,
+// whatever C was given it.
+func GoMemory() int {
+	var v C.item
+	p := unsafe.Pointer(&v)
+	C.item_unref((*C.item)(p))
+	return int((*C.item)(p).flags)
+}
