@@ -1071,9 +1071,11 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			a.deriveStatus(s, instr, sum, args)
 		}
 		// Uses first (a function uses its argument, then may release it),
-		// leaving out what the callee itself releases: that is its release.
+		// leaving out what the callee itself releases or drops a
+		// reference of: that is its release (after a release, a double
+		// one, below).
 		for _, u := range sum.Uses {
-			if sum.ReleaseOf(u) != nil {
+			if sum.ReleaseOf(u) != nil || sum.DropOf(u) != nil {
 				continue
 			}
 			if t := a.evalPath(s, eff, args, u); t != nil {
@@ -1121,7 +1123,15 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 					return a.pathText(instr, eff.callee, r.Path)
 				})
 				if s.open[t] {
-					a.dropCounted(s, t, false, a.loop[instr.Block()], func() *Site { return site })
+					// as a drop the C call makes here (above): past the
+					// path's references, one is a release
+					if !a.dropCounted(s, t, false, a.loop[instr.Block()], func() *Site { return site }) {
+						a.release(s, t, site)
+					}
+					continue
+				}
+				if _, ok := s.released[t]; ok {
+					a.release(s, t, site) // a drop after that release: a double release
 					continue
 				}
 				a.drop(site, t)

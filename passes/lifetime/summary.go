@@ -147,6 +147,17 @@ func (s *Summary) ReleaseOf(p access.Path) *Release {
 	return nil
 }
 
+// DropOf returns the counted-reference drop of path p the summary
+// records, or nil.
+func (s *Summary) DropOf(p access.Path) *Release {
+	for _, r := range s.Drops {
+		if r.Path.Key() == p.Key() {
+			return r
+		}
+	}
+	return nil
+}
+
 // StoresTo reports whether the summary stores to p or to a location that
 // contains it (a field of p), or clobbers it.
 func (s *Summary) StoresTo(p access.Path) bool {

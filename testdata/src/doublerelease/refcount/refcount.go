@@ -152,6 +152,30 @@ func methodsTwice() {
 	r.Release()
 }
 
+// A GLib wrapper with Ref and Close methods over a handle of unknown
+// count: past the path's references one Close is the release, as with
+// the C calls, so the third Close after one Ref is one too many (a double
+// release, not also a use after release); two balance.
+type GWrap struct{ o C.gpointer }
+
+func (w *GWrap) Ref()   { C.g_object_ref(w.o) }
+func (w *GWrap) Close() { C.g_object_unref(w.o) } // want `w.o is released twice when \(\*GWrap\).Close is called twice on the same value, as gwrapThrice does`
+
+func gwrapThrice() {
+	w := &GWrap{o: C.mkobj()}
+	w.Ref()
+	w.Close()
+	w.Close()
+	w.Close()
+}
+
+func gwrapBalanced() {
+	w := &GWrap{o: C.mkobj()}
+	w.Ref()
+	w.Close()
+	w.Close()
+}
+
 // Glued names of another convention.
 func boxPair() {
 	b := C.BoxCreate()

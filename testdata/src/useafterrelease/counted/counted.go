@@ -18,6 +18,7 @@ static obj *obj_new(void) { obj *o = calloc(1, sizeof(obj)); o->refs = 1; return
 static obj *obj_ref(obj *o) { o->refs++; return o; }
 static void obj_unref(obj *o) { if (--o->refs == 0) free(o); }
 static void obj_use(obj *o) {}
+static gpointer mkobj(void) { GObject *o = calloc(1, sizeof(GObject)); o->refs = 1; return o; }
 */
 import "C"
 
@@ -45,4 +46,20 @@ func ownUse() {
 	C.obj_unref(o)
 	C.obj_use(o)
 	C.obj_unref(o)
+}
+
+// A wrapper's Close past the last reference is a double release
+// (doublerelease reports it), not also a use after release: the drop is
+// Close's release, not a use.
+type gwrap struct{ o C.gpointer }
+
+func (w *gwrap) ref()   { C.g_object_ref(w.o) }
+func (w *gwrap) close() { C.g_object_unref(w.o) }
+
+func wrapperCloses() {
+	w := &gwrap{o: C.mkobj()}
+	w.ref()
+	w.close()
+	w.close()
+	w.close()
 }
