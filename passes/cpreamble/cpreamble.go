@@ -24,11 +24,15 @@
 // scanner gets these from tokens: comments, strings and preprocessor
 // lines are blanked (nothing is expanded; of a conditional, the arms the
 // build does not compile for the target are blanked, as cond.go decides
-// from 0 and 1, the macros the text defines, the C compiler's
-// predefined platform macros, the build's -D and -U (flags.go) and the
-// macros of the package's headers the text includes, in include order
-// (scan.go), and in an arm it cannot decide the writes and calls are not
-// taken as evidence), a
+// by evaluating the conditions' integer expressions over what it knows:
+// the macros the text defines, the C compiler's predefined macros (the
+// platform's, the type sizes and byte order, __STDC_VERSION__ as a
+// range or as -std says), the build's -D and -U (flags.go) and the
+// macros of the module's headers the text includes, in include order and
+// found as the compiler finds them (scan.go: beside the includer, the
+// package's directory, the flags' -I directories; a header outside the
+// module is the library's), and in an arm it cannot decide the writes and
+// calls are not taken as evidence), a
 // file-scope declaration ends at a ';' outside brackets, a '{' after a
 // parameter list opens a function body, and inside a body a name followed
 // by an assignment operator or ++/-- (or preceded by ++/--) is written
