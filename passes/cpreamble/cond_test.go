@@ -167,3 +167,31 @@ func TestEvalValues(t *testing.T) {
 		}
 	}
 }
+
+// FuzzArms reads any text as C: the evaluator of conditions and the arm
+// scanner never panic, every offset is in one kind of arm, and an arm
+// the scanner calls undecided names a directive inside the text.
+func FuzzArms(f *testing.F) {
+	for _, s := range []string{
+		"#if __STDC_VERSION__ >= 199901L\nx();\n#else\ny();\n#endif\n",
+		"#if (1 << 62) * 4 / -1 % 0 ? A : B\n#elif ~0 == -1 && 0x7fffffffffffffff + 1\n#endif\n",
+		"#ifndef G\n#define G\n#if __has_include(<a.h>)\n//lifetime:release f arg=0\n#endif\n#endif\nint x;\n",
+		"#if defined(\n#elif (\n#else\n#endif\n#endif\n#if\n",
+		"#if -9223372036854775807 - 1 < 0 && 18446744073709551615u\n#endif\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		_ = newMacros().eval(string(src))
+		arm := ArmsWith(src, &Predefines{p: predefsOf([]string{"-DOWN=3", "-std=c11"})})
+		for off := 0; off <= len(src); off++ {
+			a, dir := arm(off)
+			if a == ArmUndecided && (dir < 0 || dir >= len(src)) {
+				t.Fatalf("offset %d: undecided, directive at %d of %d", off, dir, len(src))
+			}
+			if a == ArmUndecided {
+				_ = DirectiveText(src, dir)
+			}
+		}
+	})
+}
