@@ -657,6 +657,55 @@ func Twice(r *C.res) {
 	}
 }
 
+// TestLSPSaveOfIncludeHeader: a header of an -I directory outside the
+// package (none of its files) decides what its C means, and the analysis
+// cache is keyed on it: saving it analyses the open package again, and the
+// cached result of the header's old content is not reused.
+func TestLSPSaveOfIncludeHeader(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":      "module example.com/isave\n\ngo 1.24\n",
+		"inc/arena.h": "#define free(x) ((void)(x))\n",
+		"p/p.go": `package p
+
+// #cgo CFLAGS: -I${SRCDIR}/../inc
+// #include <stdlib.h>
+// #include "arena.h"
+// static void *mk(void) { return calloc(1, 8); }
+// static void done(void *p) { free(p); }
+import "C"
+
+func Twice() {
+	p := C.mk()
+	C.done(p)
+	C.done(p)
+}
+`,
+	}
+	for name, text := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o777)
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666)
+	}
+	pfile, hfile := filepath.Join(dir, "p", "p.go"), filepath.Join(dir, "inc", "arena.h")
+	c := startLSPEnv(t, bin, dir, "LIFETIMEVET_CACHE="+t.TempDir())
+	initialize(t, c, dir)
+	didOpen(t, c, pfile)
+	if ds := c.waitN(t, fileURI(pfile), 1); len(ds) != 0 {
+		t.Fatalf("p.go while arena.h makes free keep the block: %+v", ds)
+	}
+	os.WriteFile(hfile, []byte("/* free is libc's */\n"), 0o666)
+	didSave(t, c, hfile)
+	if ds := c.waitN(t, fileURI(pfile), 2); len(ds) != 1 || ds[0].Code != "doublerelease" {
+		t.Errorf("p.go after arena.h stopped redefining free: %+v, want the double release", ds)
+	}
+	os.WriteFile(hfile, []byte(files["inc/arena.h"]), 0o666)
+	didSave(t, c, hfile)
+	if ds := c.waitN(t, fileURI(pfile), 3); len(ds) != 0 {
+		t.Errorf("p.go after arena.h redefined free again: %+v, want none", ds)
+	}
+}
+
 // TestLSPExit checks that the server ends on the exit notification after
 // shutdown, with status 0 (glsp's handler refused exit once shutdown had
 // been answered, so the server ran until its input closed).
