@@ -60,6 +60,9 @@ func inputsHex() (string, error) {
 //     directory go vet runs in is walked even inside one of those), and
 //     those on the way up from that directory to its module's root; with
 //     the model files they name;
+//   - the C headers of those trees in directories without Go files (the
+//     include directories of -I flags, which are no package's files and
+//     so in no key of go vet's), by name, size and modification time;
 //   - the model files of -model flags on the go command's own command line
 //     (the flags go vet passes to the tool are not passed to -V=full; on
 //     Linux the go command's arguments are read from /proc).
@@ -81,6 +84,8 @@ func inputsDigest(h hash.Hash) error {
 		fmt.Fprintf(h, "outside any module: unique %d %d\n", os.Getpid(), time.Now().UnixNano())
 	}
 	found := map[string]bool{}
+	headers := map[string][]string{} // C headers, by directory
+	goDirs := map[string]bool{}      // directories with Go files
 	walk := func(root string) {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -92,8 +97,13 @@ func inputsDigest(h hash.Hash) error {
 				}
 				return nil
 			}
-			if d.Name() == configName {
+			switch name := d.Name(); {
+			case name == configName:
 				found[path] = true
+			case strings.HasSuffix(name, ".go"):
+				goDirs[filepath.Dir(path)] = true
+			case slices.Contains(headerSuffixes, filepath.Ext(name)):
+				headers[filepath.Dir(path)] = append(headers[filepath.Dir(path)], path)
 			}
 			return nil
 		})
@@ -131,6 +141,19 @@ func inputsDigest(h hash.Hash) error {
 	if len(errs) > 0 {
 		slices.Sort(errs)
 		return fmt.Errorf("%s", strings.Join(slices.Compact(errs), "\n"))
+	}
+	// the headers of include directories (no Go files: no package's
+	// files, so in no key of go vet's), by name, size and modification
+	// time: the C a package includes from them decides what it means
+	for _, dir := range slices.Sorted(maps.Keys(headers)) {
+		if goDirs[dir] {
+			continue
+		}
+		for _, path := range headers[dir] {
+			if fi, err := os.Stat(path); err == nil {
+				fmt.Fprintf(h, "header %q %d %d\n", path, fi.Size(), fi.ModTime().UnixNano())
+			}
+		}
 	}
 	root := moduleRoot(cwd)
 	for _, m := range parentModelFlags() {
@@ -247,6 +270,9 @@ func goWorkFile(dir string) string {
 		}
 	}
 }
+
+// headerSuffixes are the names of C and C++ headers.
+var headerSuffixes = []string{".h", ".hh", ".hpp", ".hxx", ".inc"}
 
 // hashFile writes kind, name and name's content (or that it cannot be
 // read) to h.

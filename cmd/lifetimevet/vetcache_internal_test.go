@@ -66,3 +66,45 @@ func TestVetInputsRoots(t *testing.T) {
 		t.Error("walkedFrom: testdata is skipped, p/q and the root are walked")
 	}
 }
+
+// go vet's -V=full digest stamps the headers of include directories (no
+// Go files), which are in no package's go vet key: changing, adding or
+// removing one changes it. A header beside a package's Go files is that
+// package's, in go vet's own key, and left out.
+func TestVetInputsHeaders(t *testing.T) {
+	top := t.TempDir()
+	writeTree(t, top, map[string]string{
+		"go.mod":      "module example.com/h\n\ngo 1.22\n",
+		"inc/arena.h": "#define free(x) ((void)(x))\n",
+		"p/p.go":      "package p\n",
+		"p/own.h":     "int x;\n",
+	})
+	t.Setenv("GOWORK", "off")
+	t.Chdir(filepath.Join(top, "p"))
+	digest := func() [sha256.Size]byte {
+		t.Helper()
+		h := sha256.New()
+		if err := inputsDigest(h); err != nil {
+			t.Fatal(err)
+		}
+		return [sha256.Size]byte(h.Sum(nil))
+	}
+	d0 := digest()
+	if digest() != d0 {
+		t.Fatal("the digest changed with nothing changed")
+	}
+	writeTree(t, top, map[string]string{"inc/arena.h": "/* free is libc's, and the size changed */\n"})
+	d1 := digest()
+	if d1 == d0 {
+		t.Error("a header of an include directory changed; the digest did not")
+	}
+	writeTree(t, top, map[string]string{"inc/new.h": "\n"})
+	d2 := digest()
+	if d2 == d1 {
+		t.Error("a header was added to an include directory; the digest did not change")
+	}
+	writeTree(t, top, map[string]string{"p/own.h": "int y, z;\n"})
+	if digest() != d2 {
+		t.Error("a package's own header changed the digest (go vet keys it already)")
+	}
+}
