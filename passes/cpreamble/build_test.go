@@ -339,3 +339,27 @@ func BenchmarkUnits(b *testing.B) {
 		parseUnits(t, []string{"-DOPT_3=1"}, files)
 	}
 }
+
+// TestModuleRoot finds the go.mod that governs a package's directory: the
+// nearest above it; none (GOPATH mode) leaves the package's directory.
+func TestModuleRoot(t *testing.T) {
+	top := t.TempDir()
+	for _, d := range []string{"m/p/q", "m/n/r", "gopath/p"} {
+		os.MkdirAll(filepath.Join(top, d), 0o777)
+	}
+	os.WriteFile(filepath.Join(top, "m", "go.mod"), []byte("module m\n"), 0o666)
+	os.WriteFile(filepath.Join(top, "m", "n", "go.mod"), []byte("module n\n"), 0o666)
+	for dir, want := range map[string]string{
+		"m/p/q":    "m",
+		"m/n/r":    "m/n",
+		"m":        "m",
+		"gopath/p": "gopath/p",
+	} {
+		if got := moduleRoot(filepath.Join(top, dir)); got != filepath.Join(top, want) {
+			t.Errorf("moduleRoot(%s) = %s, want %s", dir, got, filepath.Join(top, want))
+		}
+	}
+	if got := moduleRoot("relative/dir"); got != "" {
+		t.Errorf("moduleRoot of a relative directory = %q, want none", got)
+	}
+}

@@ -493,7 +493,8 @@ func newEnv(pass *analysis.Pass) (*env, map[string]*File) {
 
 // moduleRoot returns the directory of the go.mod that governs dir (the
 // nearest above it, dir included), or dir if there is none (GOPATH
-// mode). The headers the package's C includes from there down are the
+// mode) or it is the file system's root (a container's /go.mod, under
+// which the system's headers are too). The headers the package's C includes from there down are the
 // module's own and are read (env.outside); those elsewhere (the system's,
 // a library's install directory) are the library's, which the models
 // describe.
@@ -502,12 +503,12 @@ func moduleRoot(dir string) string {
 		return ""
 	}
 	for d := dir; ; {
-		if fi, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && !fi.IsDir() {
-			return d
-		}
 		up := filepath.Dir(d)
 		if up == d {
 			return dir
+		}
+		if fi, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && !fi.IsDir() {
+			return d
 		}
 		d = up
 	}
