@@ -231,6 +231,11 @@ func condText(line []byte) string {
 func (ms macros) eval(expr string) tri {
 	toks := tokenize([]byte(expr))
 	p := condParser{toks: toks, ms: ms}
+	for _, t := range toks {
+		if t.kind == number && (strings.ContainsAny(t.text, "uU") || !fitsInt64(t.text)) {
+			p.uns = true
+		}
+	}
 	v := p.ternary()
 	if p.bad || p.i != len(p.toks) {
 		return unknown
@@ -286,6 +291,31 @@ type condParser struct {
 	i    int
 	ms   macros
 	bad  bool // not an expression the parser reads
+	// uns: an unsigned constant (1u, or one past INTMAX_MAX) is in the
+	// expression, so some operations may be unsigned (C's usual
+	// arithmetic conversions): a negative value there is any value
+	uns bool
+}
+
+// fitsInt64 reports whether integer literal text, without its suffixes,
+// is at most INTMAX_MAX.
+func fitsInt64(text string) bool {
+	_, err := strconv.ParseInt(strings.TrimRight(text, "uUlL"), 0, 64)
+	return err == nil
+}
+
+// signedOK reports whether an operation of p on vs is read as signed: no
+// unsigned constant is in the expression, or no operand may be negative.
+func (p *condParser) signedOK(vs ...ival) bool {
+	if !p.uns {
+		return true
+	}
+	for _, v := range vs {
+		if v.lo < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *condParser) peek() string {
@@ -369,7 +399,7 @@ func (p *condParser) bits(level int) ival {
 	for p.peek() == bitOps[level] {
 		p.i++
 		w := p.bits(level + 1)
-		if !v.exact() || !w.exact() {
+		if !v.exact() || !w.exact() || !p.signedOK(v, w) {
 			v = anyVal
 			continue
 		}
@@ -392,6 +422,7 @@ func (p *condParser) equality() ival {
 		w := p.relational()
 		t := unknown
 		switch {
+		case !p.signedOK(v, w):
 		case v.exact() && w.exact() && v.lo == w.lo:
 			t = yes
 		case v.hi < w.lo || w.hi < v.lo:
@@ -415,14 +446,16 @@ func (p *condParser) relational() ival {
 			a, b = w, v // a < b, a <= b
 		}
 		t := unknown
-		if op == "<" || op == ">" {
+		switch {
+		case !p.signedOK(a, b):
+		case op == "<" || op == ">":
 			switch {
 			case a.hi < b.lo:
 				t = yes
 			case a.lo >= b.hi:
 				t = no
 			}
-		} else {
+		default:
 			switch {
 			case a.hi <= b.lo:
 				t = yes
@@ -440,7 +473,7 @@ func (p *condParser) shift() ival {
 	for op := p.peek(); op == "<<" || op == ">>"; op = p.peek() {
 		p.i++
 		w := p.additive()
-		if !v.exact() || !w.exact() || w.lo < 0 || w.lo > 62 {
+		if !v.exact() || !w.exact() || w.lo < 0 || w.lo > 62 || !p.signedOK(v) {
 			v = anyVal
 			continue
 		}
@@ -467,7 +500,7 @@ func (p *condParser) additive() ival {
 		}
 		lo, ok1 := addOK(v.lo, w.lo)
 		hi, ok2 := addOK(v.hi, w.hi)
-		if ok1 && ok2 {
+		if ok1 && ok2 && p.signedOK(v, w, ival{lo, hi}) {
 			v = ival{lo, hi}
 		} else {
 			v = anyVal
@@ -481,7 +514,7 @@ func (p *condParser) multiplicative() ival {
 	for op := p.peek(); op == "*" || op == "/" || op == "%"; op = p.peek() {
 		p.i++
 		w := p.unary()
-		if !v.exact() || !w.exact() || (op != "*" && w.lo == 0) {
+		if !v.exact() || !w.exact() || (op != "*" && w.lo == 0) || !p.signedOK(v, w) {
 			v = anyVal
 			continue
 		}
@@ -532,13 +565,16 @@ func (p *condParser) unary() ival {
 		return boolVal(p.unary().truth().not())
 	case "-":
 		p.i++
-		return neg(p.unary())
+		if v := neg(p.unary()); p.signedOK(v) {
+			return v
+		}
+		return anyVal
 	case "+":
 		p.i++
 		return p.unary()
 	case "~":
 		p.i++
-		if v := p.unary(); v.exact() {
+		if v := p.unary(); v.exact() && !p.uns {
 			return val(^v.lo)
 		}
 		return anyVal

@@ -141,6 +141,17 @@ func TestEvalValues(t *testing.T) {
 		"'a' == 97":                                           unknown,
 		"9223372036854775807 + 1 > 0":                         unknown,
 		"18446744073709551615u > 0":                           unknown,
+		// unsigned arithmetic (C's usual conversions): undecided
+		// wherever a value may be negative
+		"-1 > 0u":                unknown,
+		"(0u - 1) > 0":           unknown,
+		"-1 / 2u > 1":            unknown,
+		"~0u == 0":               unknown,
+		"OWN + 1u == 4":          yes,
+		"OWN > 2u":               yes,
+		"-1 < 0":                 yes,
+		"~0 == -1":               yes,
+		"0x8000000000000000 > 0": unknown,
 	} {
 		if got := ms.eval(expr); got != want {
 			t.Errorf("#if %s: %v, want %v", expr, got, want)
