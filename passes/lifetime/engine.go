@@ -1366,6 +1366,13 @@ func (a *fnAnalysis) retain(s *state, instr ssa.Instruction, t *tok, existing bo
 	}
 	s.counts[t]++
 	inLoop := instr != nil && a.loop[instr.Block()]
+	if inLoop && s.open[t] {
+		// a retain in a loop, whose trips the path states do not count,
+		// of a handle that held references before: the count is
+		// unbounded above from here on, and no release past it can be
+		// proved (for i < 3 { ref }, then four unrefs, balances)
+		delete(s.counts, t)
+	}
 	if s.counts[t] > maxLoopCount && inLoop {
 		delete(s.counts, t)
 		s.open[t] = true

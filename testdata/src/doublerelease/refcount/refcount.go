@@ -208,6 +208,20 @@ func loops(o *C.obj) {
 	}
 }
 
+// Silent: retains in a loop, whose trips are not counted, then as many
+// releases in straight line (three trips and the constructor's: four);
+// after a retain in a loop no release past the count can be proved.
+func loopRetainsThenReleases() {
+	o := C.obj_new()
+	for i := 0; i < 3; i++ {
+		C.obj_ref(o)
+	}
+	C.obj_unref(o)
+	C.obj_unref(o)
+	C.obj_unref(o)
+	C.obj_unref(o)
+}
+
 var _ = unsafe.Pointer(nil)
 
 // A retain raises what the path may drop by one; whatever gave the handle
