@@ -363,3 +363,30 @@ func TestModuleRoot(t *testing.T) {
 		t.Errorf("moduleRoot of a relative directory = %q, want none", got)
 	}
 }
+
+// TestConfigPredefs: a macro a #cgo line defines for another build
+// context only is undefined in this one (so a per-platform pair of
+// directives is decided), one this build's flags define keeps its value,
+// and another context's -std leaves __STDC_VERSION__ alone.
+func TestConfigPredefs(t *testing.T) {
+	other := "windows"
+	if runtime.GOOS == "windows" {
+		other = "linux"
+	}
+	cg := &ast.CommentGroup{List: []*ast.Comment{
+		{Text: "// #cgo " + other + " CFLAGS: -DHAVE_Q -DBOTH=2 -std=c99"},
+		{Text: "// #cgo CFLAGS: -DBOTH=1"},
+		{Text: "// #include <stdlib.h>"},
+	}}
+	e := &env{predefs: configPredefs(t.TempDir(), []*ast.CommentGroup{cg})}
+	ms, _ := e.start()
+	for expr, want := range map[string]tri{
+		"defined(HAVE_Q)":             no,
+		"BOTH == 1":                   yes,
+		"__STDC_VERSION__ >= 201710L": yes,
+	} {
+		if got := ms.eval(expr); got != want {
+			t.Errorf("#if %s: %v, want %v", expr, got, want)
+		}
+	}
+}

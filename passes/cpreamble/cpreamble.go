@@ -96,6 +96,101 @@ type File struct {
 	Lines    int
 	Skipped  bool // a large file left out
 	segs     []seg
+	// readings are how each reading of the file (a header's, one per
+	// context it is included in) compiled its conditional arms
+	readings []reading
+}
+
+// A reading is the arms of one reading of a file: the lines blanked as
+// a whole (merged) and the text the build may or may not compile, with
+// the file's text (for the directives' lines).
+type reading struct {
+	dead  [][2]int
+	maybe []maybeArm
+	src   []byte
+	whole bool // included where the scanner cannot tell: all of it undecided
+}
+
+func (f *File) addReading(res scanResult, src []byte, whole bool) {
+	f.readings = append(f.readings, reading{dead: mergeRanges(res.skipped), maybe: res.maybe, src: src, whole: whole})
+}
+
+// arm says which kind of arm offset off lies in over every reading of
+// f: compiled by one of them, else undecided by one, else dead; for
+// undecided, the offset of the deciding directive (-1: none in f) and its
+// reading's text.
+func (f *File) arm(off int) (Arm, int, []byte) {
+	best, dir := ArmDead, -1
+	var src []byte
+	for _, rd := range f.readings {
+		a, d := ArmCompiled, -1
+		switch {
+		case rd.whole:
+			a = ArmUndecided
+		default:
+			a, d = armIn(rd.dead, rd.maybe, off)
+		}
+		switch {
+		case a == ArmCompiled:
+			return ArmCompiled, -1, nil
+		case a == ArmUndecided && best == ArmDead:
+			best, dir, src = ArmUndecided, d, rd.src
+		}
+	}
+	if len(f.readings) == 0 {
+		return ArmCompiled, -1, nil
+	}
+	return best, dir, src
+}
+
+// ArmAt says, over every reading of the unit or header named name that
+// the pass read (a .c or .h file of the package or of its module), which
+// kind of conditional arm offset off of it lies in, as the build reads it
+// (with its -D and -U, and the macros of the headers included before),
+// and for ArmUndecided the deciding directive's offset (-1: none in the
+// file) and line; ok is false for a file the pass did not read.
+func (r *Result) ArmAt(name string, off int) (a Arm, dir int, cond string, ok bool) {
+	f := r.fileNamed(name)
+	if f == nil || len(f.readings) == 0 {
+		return ArmCompiled, -1, "", false
+	}
+	a, dir, src := f.arm(off)
+	if a == ArmUndecided && dir >= 0 {
+		cond = DirectiveText(src, dir)
+	}
+	return a, dir, cond, true
+}
+
+// PreambleArmAt is ArmAt for a position in a cgo preamble: the deciding
+// directive is a position.
+func (r *Result) PreambleArmAt(pos token.Pos) (a Arm, dir token.Pos, cond string, ok bool) {
+	for _, f := range r.Files {
+		if !f.Preamble || len(f.readings) == 0 {
+			continue
+		}
+		for _, sg := range f.segs {
+			if sg.pos <= pos && pos <= sg.pos+token.Pos(sg.n) {
+				a, d, src := f.arm(sg.off + int(pos-sg.pos))
+				if a == ArmUndecided && d >= 0 {
+					return a, f.pos(d), DirectiveText(src, d), true
+				}
+				return a, token.NoPos, "", true
+			}
+		}
+	}
+	return ArmCompiled, token.NoPos, "", false
+}
+
+func (r *Result) fileNamed(name string) *File {
+	if f := r.hfiles[filepath.Clean(name)]; f != nil {
+		return f
+	}
+	for _, f := range r.Files {
+		if !f.Preamble && f.Name == name {
+			return f
+		}
+	}
+	return nil
 }
 
 // seg maps a stretch of scanned text to positions in the file set.
@@ -481,7 +576,7 @@ func newEnv(pass *analysis.Pass) (*env, map[string]*File) {
 		e.pkgDir = filepath.Dir(pass.Fset.Position(pass.Files[0].Package).Filename)
 	}
 	args := compilerArgs(cgoFlags(e.pkgDir, pres))
-	e.predefs = predefsOf(args)
+	e.predefs = configPredefs(e.pkgDir, pres)
 	e.quoteDirs, e.incDirs = includeDirs(args, e.pkgDir)
 	e.root = moduleRoot(e.pkgDir)
 	hnames, readH := cgofile.Sources(pass, ".h")
@@ -568,6 +663,7 @@ func (r *Result) read(file *File, src []byte) *parser {
 	ms, table := r.env.start()
 	res := u.scan(src, file.Name, ms, table)
 	r.outsideDefs() // those of the module's headers it reached
+	file.addReading(res, src, false)
 	p := &parser{file: file, toks: tokenize(res.out), undecided: res.undecided, macros: res.macros, own: newDefs(), hdr: r.hdr}
 	r.noteMacros(res.macros)
 	p.parse()
@@ -606,6 +702,9 @@ func (r *Result) parseHeader(h headerRead) {
 	undecided := h.res.undecided
 	if h.undecided {
 		undecided = [][2]int{{0, len(h.res.out) + 1}}
+	}
+	if content, ok := r.env.load(h.path); ok {
+		file.addReading(h.res, content, h.undecided)
 	}
 	p := &parser{file: file, toks: tokenize(h.res.out), undecided: undecided, macros: h.res.macros, own: newDefs(), hdr: r.hdr}
 	r.noteMacros(h.res.macros)

@@ -107,6 +107,45 @@ func (f fileInfo) ModTime() time.Time { return time.Time{} }
 func (f fileInfo) IsDir() bool        { return false }
 func (f fileInfo) Sys() any           { return nil }
 
+// configPredefs returns the build's predefines for the package whose
+// preambles are pres, in dir: those of its C compiler's command line
+// (buildPredefs), after the undefinition of every macro a #cgo line of
+// the package defines for another build context only (#cgo windows
+// CFLAGS: -DHAVE_Q). Such a macro is the build's configuration, which
+// headers do not define: where this build's flags do not define it, it is
+// undefined, and a per-platform pair (#ifdef HAVE_Q / ... / #else / ... /
+// #endif) is decided.
+func configPredefs(dir string, pres []*ast.CommentGroup) []predef {
+	own := buildPredefs(cgoFlags(dir, pres))
+	var out []predef
+	seen := map[string]bool{}
+	for _, d := range own {
+		seen[d.name] = true
+	}
+	for _, cg := range pres {
+		for _, c := range cg.List {
+			for line := range strings.Lines(c.Text) {
+				line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "//"))
+				rest, ok := strings.CutPrefix(line, "#cgo")
+				if !ok || rest == "" || rest[0] != ' ' && rest[0] != '\t' {
+					continue
+				}
+				_, flags, ok := strings.Cut(rest, ":")
+				if !ok {
+					continue
+				}
+				for _, d := range predefsOf(strings.Fields(flags)) {
+					if !d.undef && d.val == nil && !seen[d.name] {
+						seen[d.name] = true
+						out = append(out, predef{name: d.name, undef: true})
+					}
+				}
+			}
+		}
+	}
+	return append(out, own...)
+}
+
 // buildPredefs returns the -D and -U of the C compiler's command line for
 // the package's C, in order: the environment's flags and the package's
 // (cppflags, cflags), as the go command orders them.

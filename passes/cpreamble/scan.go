@@ -82,7 +82,7 @@ func PackagePredefines(pass *analysis.Pass) *Predefines {
 			dir = filepath.Dir(pass.Fset.Position(f.Package).Filename)
 		}
 	}
-	return &Predefines{p: buildPredefs(cgoFlags(dir, pres))}
+	return &Predefines{p: configPredefs(dir, pres)}
 }
 
 // A unit is the reading of one translation unit: a cgo preamble or a .c
@@ -1019,7 +1019,6 @@ func ArmsWith(src []byte, pre *Predefines) func(off int) (Arm, int) {
 	var dead [][2]int // sorted, disjoint
 	var maybe []maybeArm
 	scanned := false
-	in := func(from, to, off int) bool { return from <= off && off < to }
 	return func(off int) (Arm, int) {
 		if !scanned {
 			scanned = true
@@ -1033,32 +1032,40 @@ func ArmsWith(src []byte, pre *Predefines) func(off int) (Arm, int) {
 			dead = mergeRanges(res.skipped)
 			maybe = res.maybe
 		}
-		// a blanked line the build may compile, before the arm around
-		// it: an #if 0 inside an undecided arm is dead
-		for _, m := range maybe {
-			if m.skipped && in(m.from, m.to, off) {
-				return ArmUndecided, m.dir
-			}
-		}
-		i, _ := slices.BinarySearchFunc(dead, off, func(r [2]int, off int) int {
-			switch {
-			case r[1] <= off:
-				return -1
-			case r[0] > off:
-				return 1
-			}
-			return 0
-		})
-		if i < len(dead) && in(dead[i][0], dead[i][1], off) {
-			return ArmDead, -1
-		}
-		for _, m := range maybe {
-			if !m.skipped && in(m.from, m.to, off) {
-				return ArmUndecided, m.dir
-			}
-		}
-		return ArmCompiled, -1
+		return armIn(dead, maybe, off)
 	}
+}
+
+// armIn says which kind of arm offset off lies in, of a reading whose
+// blanked lines are dead (sorted, disjoint) and whose text the build may
+// or may not compile is maybe.
+func armIn(dead [][2]int, maybe []maybeArm, off int) (Arm, int) {
+	in := func(from, to, off int) bool { return from <= off && off < to }
+	// a blanked line the build may compile, before the arm around it:
+	// an #if 0 inside an undecided arm is dead
+	for _, m := range maybe {
+		if m.skipped && in(m.from, m.to, off) {
+			return ArmUndecided, m.dir
+		}
+	}
+	i, _ := slices.BinarySearchFunc(dead, off, func(r [2]int, off int) int {
+		switch {
+		case r[1] <= off:
+			return -1
+		case r[0] > off:
+			return 1
+		}
+		return 0
+	})
+	if i < len(dead) && in(dead[i][0], dead[i][1], off) {
+		return ArmDead, -1
+	}
+	for _, m := range maybe {
+		if !m.skipped && in(m.from, m.to, off) {
+			return ArmUndecided, m.dir
+		}
+	}
+	return ArmCompiled, -1
 }
 
 // mergeRanges returns rs sorted, adjacent and overlapping ones merged.

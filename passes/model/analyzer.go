@@ -338,14 +338,14 @@ func run(pass *analysis.Pass) (any, error) {
 		Types: map[*types.TypeName]TypeDirectives{},
 		Funcs: map[*types.Func]*FuncDirectives{},
 	}
-	c := &collector{fset: pass.Fset, info: pass.TypesInfo, res: res, preamble: New(), base: m, predefs: cpreamble.PackagePredefines(pass)}
+	cres, _ := pass.ResultOf[cpreamble.Analyzer].(*cpreamble.Result)
+	c := &collector{fset: pass.Fset, info: pass.TypesInfo, res: res, preamble: New(), base: m, predefs: cpreamble.PackagePredefines(pass), cres: cres}
 	cfuncs := calledCFuncs(pass.Pkg)
 	c.collect(pass.Files, cfuncs)
 	if cfuncs != nil {
 		c.cFiles(pass, cfuncs) // a cgo package's own .h and .c files
 	}
 	m.Merge(c.preamble)
-	cres, _ := pass.ResultOf[cpreamble.Analyzer].(*cpreamble.Result)
 	inferDefined(m, pass.Fset, cres)
 	if cfuncs != nil {
 		inferRetains(m, pass.Pkg)

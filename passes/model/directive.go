@@ -111,6 +111,10 @@ type collector struct {
 	base     *Model                // the built-in model and the model files, which preamble entries must not silently redefine
 	file     *ast.File             // the file being read
 	predefs  *cpreamble.Predefines // the build's -D and -U, or nil
+	// cres is the pass's reading of the package's C, whose arms are
+	// decided with the macros of the headers each file includes; nil
+	// when there is none (arms are then decided from predefs alone)
+	cres *cpreamble.Result
 }
 
 // near returns copies of entries whose Source, when it is a position in
@@ -528,6 +532,15 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 	var ds []*directive
 	inBlock := false // in a C /* */ comment, across the lines of a // preamble
 	arms := cpreamble.PreambleArms(cg, c.predefs)
+	if c.cres != nil {
+		alone := arms
+		arms = func(pos token.Pos) (cpreamble.Arm, token.Pos, string) {
+			if a, dir, cond, ok := c.cres.PreambleArmAt(pos); ok {
+				return a, dir, cond
+			}
+			return alone(pos)
+		}
+	}
 	uncompiled := func(pos token.Pos) bool {
 		a, _, _ := arms(pos)
 		return a != cpreamble.ArmCompiled
@@ -629,9 +642,23 @@ func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 		var ds []*directive
 		off := 0
 		inBlock := false // in a C /* */ comment
-		arms := cpreamble.ArmsWith(data, c.predefs)
+		alone := cpreamble.ArmsWith(data, c.predefs)
+		// armOf: the arm of offset off, the deciding directive's offset
+		// and its line
+		armOf := func(off int) (cpreamble.Arm, int, string) {
+			if c.cres != nil {
+				if a, dir, cond, ok := c.cres.ArmAt(name, off); ok {
+					return a, dir, cond
+				}
+			}
+			a, dir := alone(off)
+			if a == cpreamble.ArmUndecided && dir >= 0 {
+				return a, dir, cpreamble.DirectiveText(data, dir)
+			}
+			return a, dir, ""
+		}
 		uncompiled := func(off int) bool {
-			a, _ := arms(off)
+			a, _, _ := armOf(off)
 			return a != cpreamble.ArmCompiled
 		}
 		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
@@ -644,11 +671,10 @@ func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 				at := off + len(line) - len(trimmed)
 				d, p := parseDirective(strings.TrimRight(string(trimmed), " \t\r\n"), tf.Pos(at))
 				if d != nil || p != nil {
-					a, dir := arms(at)
+					a, dir, cond := armOf(at)
 					var dirPos token.Pos
-					var cond string
-					if a == cpreamble.ArmUndecided && dir >= 0 {
-						dirPos, cond = tf.Pos(dir), cpreamble.DirectiveText(data, dir)
+					if a == cpreamble.ArmUndecided && dir >= 0 && dir <= len(data) {
+						dirPos = tf.Pos(dir)
 					}
 					d, p = c.inArm(a, dirPos, cond, d, p)
 				}

@@ -1,0 +1,2 @@
+/* the package's configuration header */
+#define CF_HAVE_QUEUE 1
