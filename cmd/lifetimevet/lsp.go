@@ -79,6 +79,8 @@ Flags:
 		tests:     *tests,
 		pubs:      map[string]*lspPub{},
 		deps:      map[string]map[string]bool{},
+		outside:   map[string]map[string]bool{},
+		watched:   map[string]bool{},
 		broken:    map[string]bool{},
 		models:    map[string]bool{},
 		fixes:     map[string][]lspFix{},
@@ -232,6 +234,12 @@ type langServer struct {
 	// had errors (a missing import that a new package may provide)
 	deps   map[string]map[string]bool
 	broken map[string]bool
+	// outside: by package directory analysed, from its last analysis, the
+	// files outside its packages that it read or looked for (the module's
+	// headers its C includes, whatever their names); watched: those the
+	// client was asked to watch
+	outside map[string]map[string]bool
+	watched map[string]bool
 	// the model files (-model, and those the configuration files read by
 	// an analysis name), absolute; a change to one re-analyses every
 	// open package
@@ -670,6 +678,7 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []strin
 		ls.fixes[name] = fileFixes[name]
 	}
 	ls.publishPackage(notify, dir, pkgs, byFile, graph.Digest)
+	ls.noteOutside(dir, graph.Outside)
 	ls.noteModels(configs.snap.names())
 	ls.mu.Unlock()
 	return paths, imports

@@ -706,6 +706,68 @@ func Twice() {
 	}
 }
 
+// TestLSPWatchedOutsideFiles: a change on disk, told by a watched-file
+// event, to a file outside the open package that its analysis read (an
+// X-macro header not named .h; a header in another Go package's
+// directory) analyses the open package again.
+func TestLSPWatchedOutsideFiles(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	noop := "#define free(x) ((void)(x))\n"
+	files := map[string]string{
+		"go.mod":          "module example.com/wout\n\ngo 1.24\n",
+		"inc/arena.inc":   noop,
+		"shared/arena.h":  noop,
+		"shared/share.go": "package shared\n\n// #include \"arena.h\"\nimport \"C\"\n",
+		"p/p.go": `package p
+
+// #include <stdlib.h>
+// #include "../inc/arena.inc"
+// static void *mk(void) { return calloc(1, 8); }
+// static void done(void *p) { free(p); }
+import "C"
+
+func Twice() {
+	p := C.mk()
+	C.done(p)
+	C.done(p)
+}
+`,
+		"q/q.go": `package q
+
+// #include <stdlib.h>
+// #include "../shared/arena.h"
+// static void *mk(void) { return calloc(1, 8); }
+// static void done(void *p) { free(p); }
+import "C"
+
+func Twice() {
+	p := C.mk()
+	C.done(p)
+	C.done(p)
+}
+`,
+	}
+	for name, text := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o777)
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666)
+	}
+	c := startLSPEnv(t, bin, dir, "LIFETIMEVET_CACHE="+t.TempDir())
+	initialize(t, c, dir)
+	for _, tc := range []struct{ pkg, header string }{{"p", "inc/arena.inc"}, {"q", "shared/arena.h"}} {
+		gofile, hfile := filepath.Join(dir, tc.pkg, tc.pkg+".go"), filepath.Join(dir, tc.header)
+		didOpen(t, c, gofile)
+		if ds := c.waitN(t, fileURI(gofile), 1); len(ds) != 0 {
+			t.Fatalf("%s while %s makes free keep the block: %+v", tc.pkg, tc.header, ds)
+		}
+		os.WriteFile(hfile, []byte("/* free is libc's */\n"), 0o666)
+		watched(t, c, changed, hfile)
+		if ds := c.waitN(t, fileURI(gofile), 2); len(ds) != 1 || ds[0].Code != "doublerelease" {
+			t.Errorf("%s after %s changed on disk: %+v, want the double release", tc.pkg, tc.header, ds)
+		}
+	}
+}
+
 // TestLSPExit checks that the server ends on the exit notification after
 // shutdown, with status 0 (glsp's handler refused exit once shutdown had
 // been answered, so the server ran until its input closed).

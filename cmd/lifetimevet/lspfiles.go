@@ -235,6 +235,11 @@ func (ls *langServer) kindOf(name string) inputKind {
 	case base == configName, slices.Contains(moduleFiles, base), ls.models[name]:
 		return allInputs
 	}
+	for _, set := range ls.outside {
+		if set[name] {
+			return cInput // a header an analysis read, whatever its name
+		}
+	}
 	return notInput
 }
 
@@ -284,7 +289,7 @@ func (ls *langServer) filesChanged(notify glsp.NotifyFunc, names []string) {
 		}
 		hit := false
 		for _, d := range dirs {
-			mine := d == dir || kind == notInput && inTree(d, dir)
+			mine := d == dir || kind == notInput && inTree(d, dir) || ls.outside[d][name]
 			if !mine {
 				for dep := range ls.deps[d] {
 					if dep == dir || kind == notInput && inTree(dep, dir) {
@@ -355,6 +360,30 @@ func (ls *langServer) noteModels(names []string) {
 		ls.models[abs] = true
 		globs = append(globs, filepath.ToSlash(abs))
 	}
+	if ls.watch && ls.call != nil && len(globs) > 0 {
+		ls.register(globs)
+	}
+}
+
+// noteOutside records the files outside its packages that the analysis of
+// dir read or looked for (a header of an -I directory, an X-macro .inc
+// file), and has the client watch those it does not watch yet: a change
+// to one analyses dir again (filesChanged). ls.mu is held.
+func (ls *langServer) noteOutside(dir string, names []string) {
+	set := map[string]bool{}
+	var globs []string
+	for _, name := range names {
+		set[name] = true
+		if ls.watched[name] {
+			continue
+		}
+		ls.watched[name] = true
+		// (the static globs cover the usual C suffixes already)
+		if !slices.Contains(cgoSuffixes, filepath.Ext(name)) {
+			globs = append(globs, filepath.ToSlash(name))
+		}
+	}
+	ls.outside[dir] = set
 	if ls.watch && ls.call != nil && len(globs) > 0 {
 		ls.register(globs)
 	}

@@ -34,6 +34,7 @@ import (
 	"go/token"
 	"go/types"
 	"iter"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -138,6 +139,11 @@ type Graph struct {
 	// latter (package IDs, sorted).
 	CacheHits, CacheMisses int
 	Missed                 []string
+	// Outside are the files outside their packages that the analyses
+	// read or looked for (cgofile.ReadOutside: the module's headers a
+	// package's C includes), or, for a package from the cache, that its
+	// manifest lists; sorted. A change to one changes the results.
+	Outside []string
 }
 
 // ReadFile reads a file as the driver parsed it: for cgo's rewrite of a
@@ -276,6 +282,7 @@ type node struct {
 	key0     [sha256.Size]byte
 	manifest bool
 	outside  map[string]outsideRead
+	listed   []string                     // the manifest's files, for a hit
 	sums     map[string][sha256.Size]byte // of the files its key hashed
 	// unstable: what its analysis read, or an import's, is not what its
 	// key hashed (a file changed during the run): not cached
@@ -412,6 +419,13 @@ func Analyze(analyzers []*analysis.Analyzer, fset *token.FileSet, roots []*packa
 	g.CacheHits, g.CacheMisses = int(d.hits.Load()), int(d.misses.Load())
 	g.Missed = d.missed
 	slices.Sort(g.Missed)
+	outside := map[string]bool{}
+	for _, n := range order {
+		for _, name := range n.outsideNames() {
+			outside[name] = true
+		}
+	}
+	g.Outside = slices.Sorted(maps.Keys(outside))
 	return g, nil
 }
 

@@ -129,8 +129,18 @@ func (d *driver) applyManifest(n *node) bool {
 		}
 	}
 	n.manifest = true
+	n.listed = sortedKeys(reads)
 	n.key = outsideKey(n.key0, reads)
 	return true
+}
+
+// outsideNames returns the outside files n's analysis read or looked
+// for, or its manifest lists.
+func (n *node) outsideNames() []string {
+	if len(n.outside) > 0 {
+		return sortedKeys(n.outside)
+	}
+	return n.listed
 }
 
 // keyOutside, after n's analysis, makes its key that of what the analysis
