@@ -199,11 +199,42 @@ func newMacros() macros {
 
 // condText returns a directive line's text after its name, without
 // comments and line continuations.
+//
+// A string literal or header name is copied as it is: the // of
+// "inc//arena.h" or "http://x" is no comment.
 func condText(line []byte) string {
 	s := string(line)
 	var b strings.Builder
+	// the offset of an #include's <header-name>, if the line is one
+	angle := -1
+	t := strings.TrimLeft(s, " \t")
+	for _, d := range []string{"include_next", "include", "import"} {
+		if rest, ok := strings.CutPrefix(t, d); ok {
+			if r := strings.TrimLeft(rest, " \t"); strings.HasPrefix(r, "<") {
+				angle = len(s) - len(r)
+			}
+			break
+		}
+	}
 	for i := 0; i < len(s); i++ {
 		switch {
+		case s[i] == '"' || i == angle:
+			end := byte('"')
+			if i == angle {
+				end = '>'
+			}
+			j := i + 1
+			for j < len(s) && s[j] != end && s[j] != '\n' {
+				if s[j] == '\\' && end == '"' && j+1 < len(s) {
+					j++
+				}
+				j++
+			}
+			if j < len(s) && s[j] == end {
+				j++
+			}
+			b.WriteString(s[i:j])
+			i = j - 1
 		case s[i] == '\\' && i+1 < len(s) && s[i+1] == '\n':
 			i++
 			b.WriteByte(' ')
