@@ -293,6 +293,12 @@ func TestUnits(t *testing.T) {
 		{"nor inside a <name>", []string{"-I/pkg"},
 			map[string]string{"inc/arena.h": "#define free(x) ((void)(x))\n", "a.c": "#include <inc//arena.h>\nvoid done(void *p) { free(p); }\n"},
 			"done", ""},
+		{"a computed include", nil,
+			map[string]string{"inc/arena.h": "#define free(x) ((void)(x))\n", "a.c": "#define HDR \"inc/arena.h\"\n#include HDR\nvoid done(void *p) { free(p); }\n"},
+			"done", ""},
+		{"#include_next goes on after the includer's directory", []string{"-I/pkg/inc"},
+			map[string]string{"arena.h": "#include_next <arena.h>\n", "inc/arena.h": "#define free(x) ((void)(x))\n", "a.c": "#include \"arena.h\"\nvoid done(void *p) { free(p); }\n"},
+			"done", ""},
 		{"a name found nowhere is the system's", []string{"-I/pkg/inc"},
 			map[string]string{"a.c": "#include \"arena.h\"\nvoid done(void *p) { free(p); }\n"},
 			"done", "free(0)"},
@@ -393,6 +399,28 @@ func TestConfigPredefs(t *testing.T) {
 	} {
 		if got := ms.eval(expr); got != want {
 			t.Errorf("#if %s: %v, want %v", expr, got, want)
+		}
+	}
+}
+
+// TestPhysicalJoin resolves a ".." of an include name against the
+// directory the including directory really is, as the kernel does, when
+// that directory is a symbolic link.
+func TestPhysicalJoin(t *testing.T) {
+	top := t.TempDir()
+	os.MkdirAll(filepath.Join(top, "vendor", "lib", "include"), 0o777)
+	os.MkdirAll(filepath.Join(top, "sub"), 0o777)
+	if err := os.Symlink(filepath.Join("..", "vendor", "lib", "include"), filepath.Join(top, "sub", "inc")); err != nil {
+		t.Skip(err)
+	}
+	real, _ := filepath.EvalSymlinks(top)
+	for _, tc := range []struct{ dir, name, want string }{
+		{"sub/inc", "../config.h", filepath.Join(real, "vendor", "lib", "config.h")},
+		{"sub/inc", "lib.h", filepath.Join(top, "sub", "inc", "lib.h")},
+		{"sub", "../config.h", filepath.Join(top, "config.h")},
+	} {
+		if got := physicalJoin(filepath.Join(top, tc.dir), tc.name); got != tc.want {
+			t.Errorf("physicalJoin(%s, %s) = %s, want %s", tc.dir, tc.name, got, tc.want)
 		}
 	}
 }

@@ -49,8 +49,10 @@
 // excluded with its own tags (pass.IgnoredFiles).
 //
 // Large files (more than MaxLines lines: vendored amalgamations such as
-// go-sqlite3's sqlite3-binding.c) are listed but not read unless the flag
-// -largec is set.
+// go-sqlite3's sqlite3-binding.c; headers of more than MaxHeaderLines)
+// are listed but not read unless the flag -largec is set (it is
+// sharedglobal's -sharedglobal.largec in the standalone command and go
+// vet).
 package cpreamble
 
 import (
@@ -80,8 +82,13 @@ var Analyzer = &analysis.Analyzer{
 }
 
 // MaxLines is the size above which a .c file is left out unless -largec is
-// given.
+// given (-sharedglobal.largec, standalone).
 const MaxLines = 5000
+
+// MaxHeaderLines is the size above which a header is left out unless
+// -largec is given: a header's macros decide what the C that includes it
+// means, and an amalgamation's header (sqlite3.h, 13,000 lines) is read.
+const MaxHeaderLines = 50000
 
 var largeC bool
 
@@ -615,6 +622,7 @@ func moduleRoot(dir string) string {
 func (e *env) setHeaders(fset *token.FileSet, names []string, read, outside func(string) ([]byte, error)) map[string]*File {
 	files := map[string]*File{}
 	contents := map[string][]byte{}
+	e.tooLarge = map[string]bool{}
 	byClean := map[string]string{}
 	for _, name := range names {
 		c := filepath.Clean(name)
@@ -636,7 +644,11 @@ func (e *env) setHeaders(fset *token.FileSet, names []string, read, outside func
 			name, readFile = path, outside
 		}
 		data, err := readFile(name)
-		if err != nil || bytes.Count(data, []byte("\n")) >= MaxLines && !largeC {
+		if err != nil {
+			return nil, false
+		}
+		if bytes.Count(data, []byte("\n")) >= MaxHeaderLines && !largeC {
+			e.tooLarge[path] = true // found, and not read: the search stops
 			return nil, false
 		}
 		if !ok {

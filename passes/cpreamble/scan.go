@@ -110,8 +110,11 @@ type env struct {
 	quoteDirs, incDirs []string
 	root               string
 	// outsideRead are the headers read that are not the package's
-	// files, in the order read
+	// files, in the order read; tooLarge, those found and not read
+	// (MaxHeaderLines)
 	outsideRead []string
+	tooLarge    map[string]bool
+	realRoot    string // root, its symbolic links resolved (inModule)
 	// headers are the package's own headers (cgofile.Sources), by
 	// clean path; load returns one's content, false for one the pass
 	// does not read
@@ -188,6 +191,22 @@ func (e *env) start() (macros, map[string][]macroDef) {
 // library's ("" here): its macros and functions are those the models
 // know.
 func (e *env) resolve(dir, name string, quoted bool) string {
+	return e.resolveFrom(dir, name, quoted, "")
+}
+
+// resolveNext is resolve for `#include_next` in the file at path: the
+// search starts after the directory of the search path path was found
+// in (GCC's rule); "" if path is in none of them.
+func (e *env) resolveNext(path, name string, quoted bool) string {
+	if e == nil || path == "" {
+		return ""
+	}
+	return e.resolveFrom("", name, quoted, filepath.Dir(path))
+}
+
+// resolveFrom is resolve, with the search starting after directory after
+// of the search path when it is set.
+func (e *env) resolveFrom(dir, name string, quoted bool, after string) string {
 	if e == nil || name == "" {
 		return ""
 	}
@@ -207,8 +226,15 @@ func (e *env) resolve(dir, name string, quoted bool) string {
 	}
 	dirs = append(dirs, e.pkgDir)
 	dirs = append(dirs, e.incDirs...)
+	if after != "" {
+		i := slices.IndexFunc(dirs, func(d string) bool { return filepath.Clean(d) == after })
+		if i < 0 {
+			return ""
+		}
+		dirs = dirs[i+1:]
+	}
 	for _, d := range dirs {
-		p := filepath.Clean(filepath.Join(d, name))
+		p := physicalJoin(d, name)
 		if e.headers[p] {
 			return p
 		}
@@ -218,8 +244,28 @@ func (e *env) resolve(dir, name string, quoted bool) string {
 		if e.found(p) {
 			return p
 		}
+		if e.tooLarge[p] {
+			return "" // the compiler's header, which the scanner does not read
+		}
 	}
 	return ""
+}
+
+// physicalJoin returns the file name names in directory dir, as the
+// kernel finds it: a ".." of name leaves the directory dir really is, so
+// through a symbolic link (-I sub/inc, with sub/inc a link to
+// ../vendor/lib/include) "../config.h" is vendor/lib/config.h, not
+// sub/config.h.
+func physicalJoin(dir, name string) string {
+	p := filepath.Clean(filepath.Join(dir, name))
+	if !slices.Contains(strings.Split(filepath.ToSlash(name), "/"), "..") {
+		return p
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil || real == filepath.Clean(dir) {
+		return p
+	}
+	return filepath.Clean(filepath.Join(real, name))
 }
 
 // found reports whether the header at path, of the module, can be read.
@@ -236,8 +282,20 @@ func (e *env) inModule(path string) bool {
 	if e.root == "" || !filepath.IsAbs(path) {
 		return false
 	}
-	rel, err := filepath.Rel(e.root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	under := func(root string) bool {
+		rel, err := filepath.Rel(root, path)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	}
+	if under(e.root) {
+		return true
+	}
+	if e.realRoot == "" {
+		e.realRoot = e.root
+		if real, err := filepath.EvalSymlinks(e.root); err == nil {
+			e.realRoot = real
+		}
+	}
+	return e.realRoot != e.root && under(e.realRoot)
 }
 
 // include reads the header at path, included with what the scanner
@@ -646,7 +704,23 @@ func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]mac
 						break
 					}
 					name, quoted := includeName(rest)
-					hpath := u.env.resolve(dir, name, quoted)
+					if name == "" {
+						// a computed include: #define HDR "inc/arena.h"
+						// / #include HDR, the macro's body a name
+						if m := firstWord(rest); m != "" && m == strings.TrimSpace(rest) {
+							if def, ok := macroAt(macros[m], k); ok && !def.maybe {
+								name, quoted = includeName(def.body)
+							}
+						}
+					}
+					var hpath string
+					if d == "include_next" {
+						// the search goes on after the directory the
+						// including file was found in
+						hpath = u.env.resolveNext(path, name, quoted)
+					} else {
+						hpath = u.env.resolve(dir, name, quoted)
+					}
 					if hpath == "" || u.once[hpath] || slices.Contains(u.stack, hpath) || len(u.stack) >= maxIncludeDepth {
 						break
 					}
