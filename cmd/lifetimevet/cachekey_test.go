@@ -160,6 +160,40 @@ func TestDirectivesInCFiles(t *testing.T) {
 	}
 }
 
+// Directives in a header of the module outside the package (an -I
+// directory's) are read and checked as in the package's own headers, by
+// the standalone command and under go vet; a change to the header is seen
+// by both (the standalone cache's manifest, go vet's header stamp).
+func TestDirectivesInIncludeDirs(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	api := "//lifetime:release h_give arg=0\n//liftime:borrow h_keep arg=0\n"
+	writeFiles(t, dir, map[string]string{
+		"go.mod":    "module m\n\ngo 1.22\n",
+		"inc/api.h": api,
+		"p/p.go": "package p\n\n// #cgo CFLAGS: -I${SRCDIR}/../inc\n// #include <stdlib.h>\n// #include \"api.h\"\n" +
+			"// static void *q[4];\n// static void h_give(void *p) { q[0] = p; }\n// static void h_keep(void *p) { q[1] = p; }\nimport \"C\"\n\n" +
+			"func Twice() {\n\tp := C.malloc(8)\n\tC.h_give(p)\n\tC.h_give(p)\n\tC.h_keep(p)\n}\n",
+	})
+	cache := "LIFETIMEVET_CACHE=" + t.TempDir()
+	check := func(step string, wantTwice bool) {
+		t.Helper()
+		out, stderr, _ := runEnv(t, dir, []string{cache}, bin, "./...")
+		_, vetOut, _ := run(t, dir, "go", "vet", "-vettool="+bin, "./...")
+		for tool, text := range map[string]string{"standalone": out + stderr, "go vet": vetOut} {
+			if got := strings.Contains(text, "p.go:14:") && strings.Contains(text, "released twice"); got != wantTwice {
+				t.Errorf("%s, %s: the double release that inc/api.h's directive declares reported: %v, want %v:\n%s", step, tool, got, wantTwice, text)
+			}
+			if !strings.Contains(text, "api.h:2:1:") || !strings.Contains(text, "malformed directive") {
+				t.Errorf("%s, %s: the misspelt directive in inc/api.h is not reported:\n%s", step, tool, text)
+			}
+		}
+	}
+	check("the release declared", true)
+	writeFiles(t, dir, map[string]string{"inc/api.h": "//lifetime:borrow h_give arg=0\n//liftime:borrow h_keep arg=0\n"})
+	check("declared a borrow instead", false)
+}
+
 // The language server keys each analysis on the model and configuration
 // files as that analysis reads them, wherever the server was started (an
 // editor may start it outside the module): a model file edited after

@@ -188,6 +188,16 @@ func (r *Result) PreambleArmAt(pos token.Pos) (a Arm, dir token.Pos, cond string
 	return ArmCompiled, token.NoPos, "", false
 }
 
+// OutsideHeaders returns the headers of the module that are none of the
+// package's files and that its C includes (a subdirectory's, an -I
+// directory's), in the order read.
+func (r *Result) OutsideHeaders() []string {
+	if r.env == nil {
+		return nil
+	}
+	return slices.Clone(r.env.outsideRead)
+}
+
 func (r *Result) fileNamed(name string) *File {
 	if f := r.hfiles[filepath.Clean(name)]; f != nil {
 		return f

@@ -630,10 +630,24 @@ func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 // comment that merely resembles a directive is C's business. As in the
 // preamble, a directive in a conditional arm the build does not certainly
 // compile is not read.
+//
+// The headers of the module outside the package that its C includes (a
+// subdirectory's, an -I directory's: cpreamble reads them for their
+// macros and functions) are read the same way.
 func (c *collector) cFiles(pass *analysis.Pass, cfuncs map[string]int) {
 	names, read := cgofile.Sources(pass, ".h", ".c")
-	for _, name := range names {
-		data, err := read(name)
+	own := len(names)
+	if c.cres != nil {
+		names = append(names, c.cres.OutsideHeaders()...)
+	}
+	for i, name := range names {
+		var data []byte
+		var err error
+		if i < own {
+			data, err = read(name)
+		} else {
+			data, err = cgofile.ReadOutside(pass, name)
+		}
 		if err != nil || !mayHoldDirective(data) {
 			continue
 		}
