@@ -141,6 +141,7 @@ func parseUnits(t *testing.T, flags []string, files map[string]string) *Result {
 	r := &Result{byName: map[string][]*Func{}, vars: map[string][]*Var{}, reach: map[*Func][]Reach{}, headers: map[string][]*Func{}, macros: map[string]bool{}}
 	r.env = &env{pkgDir: "/pkg", headers: map[string]bool{}, predefs: predefsOf(flags), root: "/"}
 	r.env.quoteDirs, r.env.incDirs = includeDirs(flags, "/pkg")
+	r.env.forced = forcedIncludes(flags, "/pkg")
 	var hs, cs []string
 	outside := map[string]string{} // a name with a slash: a header of the module, not the package's
 	for name, src := range files {
@@ -298,6 +299,9 @@ func TestUnits(t *testing.T) {
 			"done", ""},
 		{"#include_next goes on after the includer's directory", []string{"-I/pkg/inc"},
 			map[string]string{"arena.h": "#include_next <arena.h>\n", "inc/arena.h": "#define free(x) ((void)(x))\n", "a.c": "#include \"arena.h\"\nvoid done(void *p) { free(p); }\n"},
+			"done", ""},
+		{"an -include flag's header comes first", []string{"-include", "inc/arena.h"},
+			map[string]string{"inc/arena.h": "#define free(x) ((void)(x))\n", "a.c": "void done(void *p) { free(p); }\n"},
 			"done", ""},
 		{"a name found nowhere is the system's", []string{"-I/pkg/inc"},
 			map[string]string{"a.c": "#include \"arena.h\"\nvoid done(void *p) { free(p); }\n"},

@@ -595,6 +595,7 @@ func newEnv(pass *analysis.Pass) (*env, map[string]*File) {
 	args := compilerArgs(cgoFlags(e.pkgDir, pres))
 	e.predefs = configPredefs(e.pkgDir, pres)
 	e.quoteDirs, e.incDirs = includeDirs(args, e.pkgDir)
+	e.forced = forcedIncludes(args, e.pkgDir)
 	e.root = moduleRoot(e.pkgDir)
 	hnames, readH := cgofile.Sources(pass, ".h")
 	files := e.setHeaders(pass.Fset, hnames, readH, func(path string) ([]byte, error) {
@@ -683,6 +684,7 @@ func (e *env) setHeaders(fset *token.FileSet, names []string, read, outside func
 func (r *Result) read(file *File, src []byte) *parser {
 	u := &unit{env: r.env, once: map[string]bool{}, stack: []string{file.Name}}
 	ms, table := r.env.start()
+	ms, table = u.forceIncludes(ms, table)
 	res := u.scan(src, file.Name, ms, table)
 	r.outsideDefs() // those of the module's headers it reached
 	file.addReading(res, src, false)

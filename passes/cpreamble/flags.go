@@ -165,6 +165,38 @@ func compilerArgs(cppflags, cflags []string) []string {
 	return args
 }
 
+// forcedIncludes returns the files of the compiler's -include flags, in
+// order: each is read as if an #include of it were the first line of
+// every file the compiler compiles. A relative name is relative to dir,
+// the package's directory.
+func forcedIncludes(args []string, dir string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		var f string
+		switch {
+		case a == "-include":
+			if i+1 >= len(args) {
+				continue
+			}
+			i++
+			f = args[i]
+		case strings.HasPrefix(a, "-include") && !strings.HasPrefix(a, "-include-"):
+			f = a[len("-include"):]
+		default:
+			continue
+		}
+		if f == "" {
+			continue
+		}
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(dir, f)
+		}
+		out = append(out, filepath.Clean(f))
+	}
+	return out
+}
+
 // includeDirs returns the directories the compiler's arguments add to the
 // include search, as GCC and Clang order them: quote, the -iquote
 // directories (searched for `#include "x.h"` only, after the including

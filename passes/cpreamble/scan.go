@@ -114,6 +114,7 @@ type env struct {
 	// (MaxHeaderLines)
 	outsideRead []string
 	tooLarge    map[string]bool
+	forced      []string // the files of -include flags
 	realRoot    string // root, its symbolic links resolved (inModule)
 	// headers are the package's own headers (cgofile.Sources), by
 	// clean path; load returns one's content, false for one the pass
@@ -296,6 +297,44 @@ func (e *env) inModule(path string) bool {
 		}
 	}
 	return e.realRoot != e.root && under(e.realRoot)
+}
+
+// forceIncludes reads the files of the build's -include flags that are
+// headers of the module, before a unit's first line, and returns what the
+// scanner knows after them.
+func (u *unit) forceIncludes(ms macros, table map[string][]macroDef) (macros, map[string][]macroDef) {
+	if u.env == nil {
+		return ms, table
+	}
+	for _, f := range u.env.forced {
+		path := u.env.resolve("", f, true)
+		if path == "" || u.once[path] || slices.Contains(u.stack, path) {
+			continue
+		}
+		src, ok := u.env.load(path)
+		if !ok {
+			continue
+		}
+		in := map[string][]macroDef{}
+		for name, defs := range table {
+			if def, ok := macroAt(defs, 0); ok {
+				def.off = -1
+				in[name] = []macroDef{def}
+			}
+		}
+		res := u.include(path, src, ms, in, false)
+		ms = res.ms
+		table = maps.Clone(table)
+		for name, defs := range res.macros {
+			def := defs[len(defs)-1]
+			if def.off < 0 {
+				continue // inherited
+			}
+			def.off = -1
+			table[name] = append(slices.Clip(table[name]), def)
+		}
+	}
+	return ms, table
 }
 
 // include reads the header at path, included with what the scanner
