@@ -115,7 +115,7 @@ type env struct {
 	outsideRead []string
 	tooLarge    map[string]bool
 	forced      []string // the files of -include flags
-	realRoot    string // root, its symbolic links resolved (inModule)
+	realRoot    string   // root, its symbolic links resolved (inModule)
 	// headers are the package's own headers (cgofile.Sources), by
 	// clean path; load returns one's content, false for one the pass
 	// does not read
