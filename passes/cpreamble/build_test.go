@@ -405,6 +405,32 @@ func TestConfigPredefs(t *testing.T) {
 			t.Errorf("#if %s: %v, want %v", expr, got, want)
 		}
 	}
+	// not where this build's command line is not known in full: a line
+	// keyed on a build tag, a package with pkg-config flags, a reserved
+	// name (the C library's feature-test macros)
+	for name, lines := range map[string][]string{
+		"tag":       {"// #cgo sqlite_fts5 CFLAGS: -DHAVE_Q"},
+		"tag,os":    {"// #cgo " + other + ",foo CFLAGS: -DHAVE_Q"},
+		"pkgconfig": {"// #cgo " + other + " CFLAGS: -DHAVE_Q", "// #cgo pkg-config: q"},
+		"reserved":  {"// #cgo " + other + " CFLAGS: -D_DEFAULT_SOURCE -DHAVE_Q"},
+	} {
+		var cg ast.CommentGroup
+		for _, l := range lines {
+			cg.List = append(cg.List, &ast.Comment{Text: l})
+		}
+		e := &env{predefs: configPredefs(t.TempDir(), []*ast.CommentGroup{&cg})}
+		ms, _ := e.start()
+		want := unknown
+		if name == "reserved" {
+			want = no // HAVE_Q is; _DEFAULT_SOURCE is not decided
+			if got := ms.eval("defined(_DEFAULT_SOURCE)"); got != unknown {
+				t.Errorf("%s: defined(_DEFAULT_SOURCE) %v, want undecided", name, got)
+			}
+		}
+		if got := ms.eval("defined(HAVE_Q)"); got != want {
+			t.Errorf("%s: defined(HAVE_Q) %v, want %v", name, got, want)
+		}
+	}
 }
 
 // TestPhysicalJoin resolves a ".." of an include name against the

@@ -165,6 +165,7 @@ func stdVersion(std string) (mval, bool) {
 type mval struct {
 	def    bool
 	lo, hi int64
+	uns    bool // an unsigned constant (0u, 1UL): see condParser.uns
 }
 
 func exact(n int64) mval { return mval{def: true, lo: n, hi: n} }
@@ -263,7 +264,7 @@ func (ms macros) eval(expr string) tri {
 	toks := tokenize([]byte(expr))
 	p := condParser{toks: toks, ms: ms}
 	for _, t := range toks {
-		if t.kind == number && (strings.ContainsAny(t.text, "uU") || !fitsInt64(t.text)) {
+		if t.kind == number && (strings.ContainsAny(t.text, "uU") || !fitsInt64(t.text)) || t.kind == ident && ms[t.text].uns {
 			p.uns = true
 		}
 	}

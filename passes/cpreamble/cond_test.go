@@ -102,7 +102,7 @@ func TestUncompiled(t *testing.T) {
 // later, a -D's value; a comparison the range cannot decide, a
 // function-like macro's call and a macro of unknown value stay undecided.
 func TestEvalValues(t *testing.T) {
-	ms := macros{"OWN": exact(3), "ZERO": definedZero, "HAVE_X": defined, "_WIN32": undefined}
+	ms := macros{"OWN": exact(3), "ZERO": definedZero, "HAVE_X": defined, "_WIN32": undefined, "UZERO": valueOf(" 0u"), "UONE": valueOf(" 1UL")}
 	for k, v := range predefinedRanges("linux", "amd64") {
 		ms[k] = v
 	}
@@ -152,6 +152,9 @@ func TestEvalValues(t *testing.T) {
 		"-1 < 0":                 yes,
 		"~0 == -1":               yes,
 		"0x8000000000000000 > 0": unknown,
+		"-1 > UZERO":             unknown, // an unsigned macro: 0u
+		"(0 - UONE) > 0":         unknown,
+		"UONE == 1":              yes,
 	} {
 		if got := ms.eval(expr); got != want {
 			t.Errorf("#if %s: %v, want %v", expr, got, want)

@@ -658,7 +658,7 @@ func (e *env) setHeaders(fset *token.FileSet, names []string, read, outside func
 		if err != nil {
 			return nil, false
 		}
-		if bytes.Count(data, []byte("\n")) >= MaxHeaderLines && !largeC {
+		if bytes.Count(data, []byte("\n")) > MaxHeaderLines && !largeC {
 			e.tooLarge[path] = true // found, and not read: the search stops
 			return nil, false
 		}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -110,11 +111,15 @@ func (f fileInfo) Sys() any           { return nil }
 // configPredefs returns the build's predefines for the package whose
 // preambles are pres, in dir: those of its C compiler's command line
 // (buildPredefs), after the undefinition of every macro a #cgo line of
-// the package defines for another build context only (#cgo windows
-// CFLAGS: -DHAVE_Q). Such a macro is the build's configuration, which
-// headers do not define: where this build's flags do not define it, it is
-// undefined, and a per-platform pair (#ifdef HAVE_Q / ... / #else / ... /
-// #endif) is decided.
+// the package defines for another platform only (#cgo windows CFLAGS:
+// -DHAVE_Q). Such a macro is the platform's configuration: where this
+// build's flags do not define it, it is undefined, and a per-platform
+// pair (#ifdef HAVE_Q / ... / #else / ... / #endif) is decided. Only
+// where this build's command line is known in full: not for a line
+// keyed on anything but GOOS and GOARCH (a build tag, which the run's
+// -tags may select), not in a package whose flags come from pkg-config
+// too, and not for a reserved name (_DEFAULT_SOURCE, which the C
+// library's headers define).
 func configPredefs(dir string, pres []*ast.CommentGroup) []predef {
 	own := buildPredefs(cgoFlags(dir, pres))
 	var out []predef
@@ -122,29 +127,65 @@ func configPredefs(dir string, pres []*ast.CommentGroup) []predef {
 	for _, d := range own {
 		seen[d.name] = true
 	}
+	type line struct{ cond, flags string }
+	var lines []line
 	for _, cg := range pres {
 		for _, c := range cg.List {
-			for line := range strings.Lines(c.Text) {
-				line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "//"))
-				rest, ok := strings.CutPrefix(line, "#cgo")
+			for l := range strings.Lines(c.Text) {
+				l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "//"))
+				rest, ok := strings.CutPrefix(l, "#cgo")
 				if !ok || rest == "" || rest[0] != ' ' && rest[0] != '\t' {
 					continue
 				}
-				_, flags, ok := strings.Cut(rest, ":")
+				head, flags, ok := strings.Cut(rest, ":")
 				if !ok {
 					continue
 				}
-				for _, d := range predefsOf(strings.Fields(flags)) {
-					if !d.undef && d.val == nil && !seen[d.name] {
-						seen[d.name] = true
-						out = append(out, predef{name: d.name, undef: true})
-					}
+				f := strings.Fields(head)
+				if len(f) == 0 {
+					continue
 				}
+				if f[len(f)-1] == "pkg-config" {
+					return own // flags this build may get from pkg-config
+				}
+				lines = append(lines, line{strings.Join(f[:len(f)-1], " "), flags})
+			}
+		}
+	}
+	for _, l := range lines {
+		if l.cond == "" || !platformOnly(l.cond) {
+			continue
+		}
+		for _, d := range predefsOf(strings.Fields(l.flags)) {
+			if !d.undef && d.val == nil && !seen[d.name] && !strings.HasPrefix(d.name, "_") {
+				seen[d.name] = true
+				out = append(out, predef{name: d.name, undef: true})
 			}
 		}
 	}
 	return append(out, own...)
 }
+
+// platformOnly reports whether a #cgo line's condition (space-separated
+// options of comma-separated, maybe negated, terms) names only operating
+// systems, architectures, unix and cgo: a condition no build tag decides.
+func platformOnly(cond string) bool {
+	for _, opt := range strings.Fields(cond) {
+		for _, term := range strings.Split(opt, ",") {
+			term = strings.TrimPrefix(term, "!")
+			if !slices.Contains(knownOS, term) && !slices.Contains(knownArch, term) && term != "unix" && term != "cgo" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// knownOS and knownArch are go/build's lists of GOOS and GOARCH values.
+var (
+	knownOS   = []string{"aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "js", "linux", "nacl", "netbsd", "openbsd", "plan9", "solaris", "wasip1", "windows", "zos"}
+	knownArch = []string{"386", "amd64", "amd64p32", "arm", "armbe", "arm64", "arm64be", "loong64", "mips", "mipsle", "mips64", "mips64le", "mips64p32", "mips64p32le", "ppc", "ppc64", "ppc64le", "riscv", "riscv64", "s390", "s390x", "sparc", "sparc64", "wasm"}
+)
 
 // buildPredefs returns the -D and -U of the C compiler's command line for
 // the package's C, in order: the environment's flags and the package's

@@ -449,7 +449,9 @@ func valueOf(body string) mval {
 	if err != nil {
 		return defined
 	}
-	return exact(n)
+	v := exact(n)
+	v.uns = strings.ContainsAny(b, "uU")
+	return v
 }
 
 // scan blanks src (see blank), the file at path ("" for text of no
