@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -192,6 +193,42 @@ func TestDirectivesInIncludeDirs(t *testing.T) {
 	check("the release declared", true)
 	writeFiles(t, dir, map[string]string{"inc/api.h": "//lifetime:borrow h_give arg=0\n//liftime:borrow h_keep arg=0\n"})
 	check("declared a borrow instead", false)
+}
+
+// An include directory that is a symbolic link, pointed elsewhere (ln
+// -sfn), changes what a header's "../config.h" reads: the standalone
+// cache and go vet see it (the manifest records the name as written; the
+// -V=full digest stamps the link's target).
+func TestCacheRepointedIncludeLink(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":             "module m\n\ngo 1.22\n",
+		"p/v1/include/lib.h": "#include \"../config.h\"\n",
+		"p/v2/include/lib.h": "#include \"../config.h\"\n",
+		"p/v1/config.h":      "#define free(x) ((void)(x))\n",
+		"p/v2/config.h":      "\n",
+		"p/p.go": "package p\n\n// #cgo CFLAGS: -I${SRCDIR}/cur/include\n// #include <stdlib.h>\n// #include <lib.h>\n" +
+			"// static void *mk(void) { return calloc(1, 8); }\n// static void done(void *p) { free(p); }\nimport \"C\"\n\n" +
+			"func Twice() {\n\tp := C.mk()\n\tC.done(p)\n\tC.done(p)\n}\n",
+	}
+	writeFiles(t, dir, files)
+	link := filepath.Join(dir, "p", "cur")
+	cache := "LIFETIMEVET_CACHE=" + t.TempDir()
+	for i, target := range []string{"v1", "v2", "v1"} {
+		os.Remove(link)
+		if err := os.Symlink(target, link); err != nil {
+			t.Skip(err)
+		}
+		want := target == "v2" // v2's config.h leaves free libc's
+		out, stderr, _ := runEnv(t, dir, []string{cache}, bin, "./...")
+		_, vetOut, _ := run(t, dir, "go", "vet", "-vettool="+bin, "./...")
+		for tool, text := range map[string]string{"standalone": out + stderr, "go vet": vetOut} {
+			if got := strings.Contains(text, "released twice"); got != want {
+				t.Errorf("step %d, cur -> %s, %s: double release reported %v, want %v:\n%s", i, target, tool, got, want, text)
+			}
+		}
+	}
 }
 
 // The language server keys each analysis on the model and configuration

@@ -62,7 +62,9 @@ func inputsHex() (string, error) {
 //     the model files they name;
 //   - the C headers of those trees in directories without Go files (the
 //     include directories of -I flags, which are no package's files and
-//     so in no key of go vet's), by name, size and modification time;
+//     so in no key of go vet's), by name, size and modification time,
+//     and the targets of the trees' symbolic links (an include directory
+//     re-pointed);
 //   - the model files of -model flags on the go command's own command line
 //     (the flags go vet passes to the tool are not passed to -V=full; on
 //     Linux the go command's arguments are read from /proc).
@@ -86,6 +88,7 @@ func inputsDigest(h hash.Hash) error {
 	found := map[string]bool{}
 	headers := map[string][]string{} // C headers, by directory
 	goDirs := map[string]bool{}      // directories with Go files
+	links := map[string]string{}     // symbolic links, to their targets
 	walk := func(root string) {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -96,6 +99,13 @@ func inputsDigest(h hash.Hash) error {
 					return filepath.SkipDir
 				}
 				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				// a link (an include directory's, re-pointed with
+				// ln -sfn) changes what a path through it reads
+				if target, err := os.Readlink(path); err == nil {
+					links[path] = target
+				}
 			}
 			switch name := d.Name(); {
 			case name == configName:
@@ -154,6 +164,9 @@ func inputsDigest(h hash.Hash) error {
 				fmt.Fprintf(h, "header %q %d %d\n", path, fi.Size(), fi.ModTime().UnixNano())
 			}
 		}
+	}
+	for _, path := range slices.Sorted(maps.Keys(links)) {
+		fmt.Fprintf(h, "link %q %q\n", path, links[path])
 	}
 	root := moduleRoot(cwd)
 	for _, m := range parentModelFlags() {

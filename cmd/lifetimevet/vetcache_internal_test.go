@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/sha256"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -106,5 +107,16 @@ func TestVetInputsHeaders(t *testing.T) {
 	writeTree(t, top, map[string]string{"p/own.h": "int y, z;\n"})
 	if digest() != d2 {
 		t.Error("a package's own header changed the digest (go vet keys it already)")
+	}
+	// an include directory that is a link, pointed elsewhere
+	writeTree(t, top, map[string]string{"v1/a.h": "\n", "v2/a.h": "\n"})
+	if err := os.Symlink("v1", filepath.Join(top, "cur")); err != nil {
+		t.Skip(err)
+	}
+	d3 := digest()
+	os.Remove(filepath.Join(top, "cur"))
+	os.Symlink("v2", filepath.Join(top, "cur"))
+	if digest() == d3 {
+		t.Error("a link to an include directory was pointed elsewhere; the digest did not change")
 	}
 }

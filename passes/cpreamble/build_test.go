@@ -448,6 +448,7 @@ func TestPhysicalJoin(t *testing.T) {
 		{"sub/inc", "../config.h", filepath.Join(real, "vendor", "lib", "config.h")},
 		{"sub/inc", "lib.h", filepath.Join(top, "sub", "inc", "lib.h")},
 		{"sub", "../config.h", filepath.Join(top, "config.h")},
+		{"sub", "inc/../config.h", filepath.Join(real, "vendor", "lib", "config.h")}, // a link inside the name
 	} {
 		if got := physicalJoin(filepath.Join(top, tc.dir), tc.name); got != tc.want {
 			t.Errorf("physicalJoin(%s, %s) = %s, want %s", tc.dir, tc.name, got, tc.want)

@@ -601,6 +601,7 @@ func newEnv(pass *analysis.Pass) (*env, map[string]*File) {
 	files := e.setHeaders(pass.Fset, hnames, readH, func(path string) ([]byte, error) {
 		return cgofile.ReadOutside(pass, path)
 	})
+	e.witness = func(path string) { _, _ = cgofile.ReadOutside(pass, path) }
 	return e, files
 }
 

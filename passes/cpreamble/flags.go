@@ -271,9 +271,9 @@ func includeDirs(args []string, dir string) (quote, dirs []string) {
 			continue
 		}
 		if !filepath.IsAbs(d) {
-			d = filepath.Join(dir, d)
+			d = dir + string(filepath.Separator) + d
 		}
-		d = filepath.Clean(d)
+		d = physicalPath(d) // (-I lnk/../inc: as the kernel resolves it)
 		switch opt {
 		case "-iquote":
 			quote = append(quote, d)

@@ -115,6 +115,9 @@ type env struct {
 	outsideRead []string
 	tooLarge    map[string]bool
 	forced      []string // the files of -include flags
+	// witness reads a name as written, for the record of what the
+	// reading depended on (cgofile.ReadOutside); nil: nothing recorded
+	witness func(path string)
 	realRoot    string   // root, its symbolic links resolved (inModule)
 	// headers are the package's own headers (cgofile.Sources), by
 	// clean path; load returns one's content, false for one the pass
@@ -236,6 +239,11 @@ func (e *env) resolveFrom(dir, name string, quoted bool, after string) string {
 	}
 	for _, d := range dirs {
 		p := physicalJoin(d, name)
+		if e.witness != nil && p != filepath.Clean(filepath.Join(d, name)) && e.inModule(p) {
+			// the name as written, through the links it crosses: a
+			// link pointed elsewhere later changes what it reads
+			e.witness(d + string(filepath.Separator) + name)
+		}
 		if e.headers[p] {
 			return p
 		}
@@ -253,20 +261,35 @@ func (e *env) resolveFrom(dir, name string, quoted bool, after string) string {
 }
 
 // physicalJoin returns the file name names in directory dir, as the
-// kernel finds it: a ".." of name leaves the directory dir really is, so
-// through a symbolic link (-I sub/inc, with sub/inc a link to
-// ../vendor/lib/include) "../config.h" is vendor/lib/config.h, not
-// sub/config.h.
+// kernel finds it: a ".." leaves the directory the path before it really
+// is, so through a symbolic link (-I sub/inc, with sub/inc a link to
+// ../vendor/lib/include, or a name "lnk/../config.h") "../config.h" is
+// the link target's sibling, not the link's.
 func physicalJoin(dir, name string) string {
-	p := filepath.Clean(filepath.Join(dir, name))
-	if !slices.Contains(strings.Split(filepath.ToSlash(name), "/"), "..") {
-		return p
+	return physicalPath(dir + string(filepath.Separator) + name)
+}
+
+// physicalPath cleans the absolute path p as the kernel resolves it: each
+// ".." goes to the parent of what the path before it really is (its
+// symbolic links followed); the rest is kept as written.
+func physicalPath(p string) string {
+	if !slices.Contains(strings.Split(filepath.ToSlash(p), "/"), "..") || !filepath.IsAbs(p) {
+		return filepath.Clean(p)
 	}
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil || real == filepath.Clean(dir) {
-		return p
+	cur := string(filepath.Separator)
+	for _, c := range strings.Split(filepath.ToSlash(p), "/") {
+		switch c {
+		case "", ".":
+		case "..":
+			if real, err := filepath.EvalSymlinks(cur); err == nil {
+				cur = real
+			}
+			cur = filepath.Dir(cur)
+		default:
+			cur = filepath.Join(cur, c)
+		}
 	}
-	return filepath.Clean(filepath.Join(real, name))
+	return cur
 }
 
 // found reports whether the header at path, of the module, can be read.
