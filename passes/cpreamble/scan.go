@@ -117,8 +117,8 @@ type env struct {
 	forced      []string // the files of -include flags
 	// witness reads a name as written, for the record of what the
 	// reading depended on (cgofile.ReadOutside); nil: nothing recorded
-	witness func(path string)
-	realRoot    string   // root, its symbolic links resolved (inModule)
+	witness  func(path string)
+	realRoot string // root, its symbolic links resolved (inModule)
 	// headers are the package's own headers (cgofile.Sources), by
 	// clean path; load returns one's content, false for one the pass
 	// does not read
