@@ -1364,15 +1364,16 @@ func (a *fnAnalysis) retain(s *state, instr ssa.Instruction, t *tok, existing bo
 			a.retains = append(a.retains, t)
 		}
 	}
-	s.counts[t]++
 	inLoop := instr != nil && a.loop[instr.Block()]
-	if inLoop && s.open[t] {
+	if _, ok := s.raised[t]; inLoop && s.open[t] && !ok {
 		// a retain in a loop, whose trips the path states do not count,
-		// of a handle that held references before: the count is
-		// unbounded above from here on, and no release past it can be
-		// proved (for i < 3 { ref }, then four unrefs, balances)
-		delete(s.counts, t)
+		// of a handle that held references before: until a drop in the
+		// loop balances it, the trips may have raised the count any
+		// number of times, and no release past it can be proved (for
+		// i < 3 { ref }, then four unrefs, balances)
+		s.raised[t] = s.counts[t]
 	}
+	s.counts[t]++
 	if s.counts[t] > maxLoopCount && inLoop {
 		delete(s.counts, t)
 		s.open[t] = true
@@ -1388,6 +1389,9 @@ func (a *fnAnalysis) retain(s *state, instr ssa.Instruction, t *tok, existing bo
 // goes on as a release of t.
 func (a *fnAnalysis) dropCounted(s *state, t *tok, global, inLoop bool, site func() *Site) bool {
 	n, known := s.counts[t]
+	if base, ok := s.raised[t]; ok && inLoop && known && n-1 <= base {
+		delete(s.raised, t) // the trip dropped what it retained
+	}
 	if s.open[t] {
 		// a handle that held references before the retain: at most one
 		// of them is this path's to drop (whatever gives a handle gives
@@ -1402,9 +1406,10 @@ func (a *fnAnalysis) dropCounted(s *state, t *tok, global, inLoop bool, site fun
 			}
 			return true
 		}
-		if known && n == 0 && !inLoop {
+		if _, raised := s.raised[t]; known && n == 0 && !inLoop && !raised {
 			// (in a loop, whose trips the path states do not count,
-			// a drop past the path's references says nothing)
+			// a drop past the path's references says nothing; nor one
+			// after a loop whose trips raised the count)
 			delete(s.open, t)
 			delete(s.acquired, t)
 			return false // a release, once

@@ -279,6 +279,7 @@ func (a *fnAnalysis) prune(s *state, b *ssa.BasicBlock) {
 	dropDead(s.maybe, isKept)
 	dropDead(s.guards, isKept)
 	dropDead(s.open, isKept)
+	dropDead(s.raised, isKept)
 	dropDead(s.parents, isKept)
 	dropDead(s.escaped, isKept)
 	dropDead(s.unsure, isKept)

@@ -23,7 +23,12 @@ type state struct {
 	// count was unknown (a handle of the package's own C, a parameter): they
 	// hold references besides those counted, so a release that finds none
 	// counted drops one of those, and none is known to be the last
-	open      map[*tok]bool
+	open map[*tok]bool
+	// raised holds, for the handles a retain in a loop raised the count
+	// of on this path, the count before that trip's first retain: until a
+	// drop in the loop brings the count back to it, the trips (which the
+	// states do not count) may have raised it any number of times
+	raised    map[*tok]int
 	acquired  map[*tok]*acq // handles acquired on this path, not released, returned or handed on
 	parents   map[*tok]*tok // handle -> the handle it belongs to (model parent=N)
 	escaped   map[*tok]bool // roots handed to code we cannot follow, or stored in memory
@@ -87,6 +92,7 @@ func newState() *state {
 		guards:    map[*tok]bool{},
 		counts:    map[*tok]int{},
 		open:      map[*tok]bool{},
+		raised:    map[*tok]int{},
 		acquired:  map[*tok]*acq{},
 		parents:   map[*tok]*tok{},
 		escaped:   map[*tok]bool{},
@@ -98,7 +104,7 @@ func newState() *state {
 // size is the number of entries of s, the cost of copying or comparing it
 // (the pending defers are shared: they cost nothing to copy).
 func (s *state) size() int {
-	return 1 + len(s.content) + len(s.vals) + len(s.released) + len(s.maybe) + len(s.guards) + len(s.counts) + len(s.open) +
+	return 1 + len(s.content) + len(s.vals) + len(s.released) + len(s.maybe) + len(s.guards) + len(s.counts) + len(s.open) + len(s.raised) +
 		len(s.acquired) + len(s.parents) + len(s.escaped) + len(s.unsure) + len(s.relStatus)
 }
 
@@ -111,6 +117,7 @@ func (s *state) clone() *state {
 		guards:    copyOf(s.guards),
 		counts:    copyOf(s.counts),
 		open:      copyOf(s.open),
+		raised:    copyOf(s.raised),
 		acquired:  copyOf(s.acquired),
 		parents:   copyOf(s.parents),
 		escaped:   copyOf(s.escaped),
@@ -169,6 +176,10 @@ func (s *state) key() string {
 	flush()
 	for k := range s.open {
 		pairs = append(pairs, [2]int{k.id, 0})
+	}
+	flush()
+	for k, v := range s.raised {
+		pairs = append(pairs, [2]int{k.id, v})
 	}
 	flush()
 	for k, v := range s.acquired {
@@ -242,6 +253,11 @@ func merge(ts *tokens, tag int, states []*state) *state {
 		}
 		for k := range s.open {
 			out.open[k] = true // counted on some path: its releases are counted
+		}
+		for k, v := range s.raised {
+			if old, ok := out.raised[k]; !ok || v < old {
+				out.raised[k] = v // raised on some path
+			}
 		}
 		// a handle still held on one path is held after the merge
 		for k, v := range s.acquired {

@@ -222,6 +222,19 @@ func loopRetainsThenReleases() {
 	C.obj_unref(o)
 }
 
+// A loop whose every trip releases what it retains leaves the count as
+// it was: the releases after it are counted, and one too many is
+// reported.
+func balancedLoopThenOverRelease() {
+	o := C.obj_new()
+	for i := 0; i < 3; i++ {
+		C.obj_ref(o)
+		C.obj_unref(o)
+	}
+	C.obj_unref(o)
+	C.obj_unref(o) // want `o is released twice`
+}
+
 var _ = unsafe.Pointer(nil)
 
 // A retain raises what the path may drop by one; whatever gave the handle
