@@ -332,8 +332,16 @@ type condParser struct {
 // fitsInt64 reports whether integer literal text, without its suffixes,
 // is at most INTMAX_MAX.
 func fitsInt64(text string) bool {
-	_, err := strconv.ParseInt(strings.TrimRight(text, "uUlL"), 0, 64)
-	return err == nil
+	_, ok := intLiteral(text)
+	return ok
+}
+
+// intLiteral returns the value of a C integer literal (decimal, octal or
+// hex, with its u/U/l/L suffixes), false for one it is not or one past
+// INTMAX_MAX.
+func intLiteral(text string) (int64, bool) {
+	n, err := strconv.ParseInt(strings.TrimRight(text, "uUlL"), 0, 64)
+	return n, err == nil
 }
 
 // signedOK reports whether an operation of p on vs is read as signed: no
@@ -651,8 +659,8 @@ func (p *condParser) primary() ival {
 		// an integer literal, decimal, octal or hex, with its suffixes
 		// (an unsigned one is read as signed: a value past MaxInt64, or
 		// a suffix of another kind, is any value)
-		n, err := strconv.ParseInt(strings.TrimRight(t.text, "uUlL"), 0, 64)
-		if err != nil {
+		n, ok := intLiteral(t.text)
+		if !ok {
 			return anyVal
 		}
 		return val(n)

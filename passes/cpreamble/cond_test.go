@@ -81,7 +81,8 @@ func TestMaybeUndef(t *testing.T) {
 func TestUncompiled(t *testing.T) {
 	src := "// out\n#ifndef G_H\n#define G_H\n// guard\n#if 0\n  // zero\n#elif 1\n// one\n#  if 0\n// nested\n#  endif\n#else\n// other\n#endif\n" +
 		"#ifdef RACY\n// racy\n#else\n// notracy\n#endif\n#if 0\n/* a comment\n#endif\n// incomment\n*/\n#endif\n// after\n#endif\n"
-	un := Uncompiled([]byte(src))
+	arm := ArmsWith([]byte(src), nil)
+	un := func(off int) bool { a, _ := arm(off); return a != ArmCompiled }
 	for word, want := range map[string]bool{
 		"out": false, "guard": false, "zero": true, "one": false, "nested": true, "other": true,
 		"racy": true, "notracy": true, "incomment": true, "after": false,

@@ -175,15 +175,15 @@ func (r *Result) PreambleArmAt(pos token.Pos) (a Arm, dir token.Pos, cond string
 		if !f.Preamble || len(f.readings) == 0 {
 			continue
 		}
-		for _, sg := range f.segs {
-			if sg.pos <= pos && pos <= sg.pos+token.Pos(sg.n) {
-				a, d, src := f.arm(sg.off + int(pos-sg.pos))
-				if a == ArmUndecided && d >= 0 {
-					return a, f.pos(d), DirectiveText(src, d), true
-				}
-				return a, token.NoPos, "", true
-			}
+		off, ok := f.offset(pos)
+		if !ok {
+			continue
 		}
+		a, d, src := f.arm(off)
+		if a == ArmUndecided && d >= 0 {
+			return a, f.pos(d), DirectiveText(src, d), true
+		}
+		return a, token.NoPos, "", true
 	}
 	return ArmCompiled, token.NoPos, "", false
 }
@@ -235,17 +235,6 @@ func preambleSource(cg *ast.CommentGroup) ([]byte, []seg) {
 	return buf.Bytes(), segs
 }
 
-// PreambleUncompiled reports, for positions in the cgo preamble cg,
-// whether they lie in a conditional arm of its C that the build does not
-// certainly compile (UncompiledWith, with the build's -D and -U pre).
-func PreambleUncompiled(cg *ast.CommentGroup, pre *Predefines) func(token.Pos) bool {
-	arm := PreambleArms(cg, pre)
-	return func(pos token.Pos) bool {
-		a, _, _ := arm(pos)
-		return a != ArmCompiled
-	}
-}
-
 // PreambleArms says, for positions in the cgo preamble cg, which kind of
 // conditional arm of its C they lie in (ArmsWith, with the build's -D and
 // -U pre), and for ArmUndecided the position of the directive of the
@@ -254,18 +243,17 @@ func PreambleUncompiled(cg *ast.CommentGroup, pre *Predefines) func(token.Pos) b
 func PreambleArms(cg *ast.CommentGroup, pre *Predefines) func(token.Pos) (Arm, token.Pos, string) {
 	src, segs := preambleSource(cg)
 	arm := ArmsWith(src, pre)
+	f := File{segs: segs}
 	return func(pos token.Pos) (Arm, token.Pos, string) {
-		for _, s := range segs {
-			if s.pos <= pos && pos <= s.pos+token.Pos(s.n) {
-				a, dir := arm(s.off + int(pos-s.pos))
-				if a != ArmUndecided || dir < 0 {
-					return a, token.NoPos, ""
-				}
-				f := File{segs: segs}
-				return a, f.pos(dir), DirectiveText(src, dir)
-			}
+		off, ok := f.offset(pos)
+		if !ok {
+			return ArmCompiled, token.NoPos, ""
 		}
-		return ArmCompiled, token.NoPos, ""
+		a, dir := arm(off)
+		if a != ArmUndecided || dir < 0 {
+			return a, token.NoPos, ""
+		}
+		return a, f.pos(dir), DirectiveText(src, dir)
 	}
 }
 
@@ -288,6 +276,17 @@ func DirectiveText(src []byte, off int) string {
 		line = line[:cut] + "..."
 	}
 	return line
+}
+
+// offset is the inverse of pos: the offset in f's scanned text of
+// position pos, false for a position outside f.
+func (f *File) offset(pos token.Pos) (int, bool) {
+	for _, s := range f.segs {
+		if s.pos <= pos && pos <= s.pos+token.Pos(s.n) {
+			return s.off + int(pos-s.pos), true
+		}
+	}
+	return 0, false
 }
 
 func (f *File) pos(off int) token.Pos {

@@ -8,7 +8,6 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -54,14 +53,20 @@ func blankArms(src []byte) (out []byte, undecided, skipped [][2]int, macros map[
 // blankArmsWith is blankArms with the build's -D and -U known before the
 // first line (nil: none).
 func blankArmsWith(src []byte, pre *Predefines) (out []byte, undecided, skipped [][2]int, macros map[string][]macroDef) {
+	res := scanAlone(src, pre)
+	return res.out, res.undecided, res.skipped, res.macros
+}
+
+// scanAlone scans src as a file of no package, with the build's -D and
+// -U (pre; nil for none) known before its first line.
+func scanAlone(src []byte, pre *Predefines) scanResult {
 	var e *env
 	if pre != nil {
 		e = &env{predefs: pre.p, headers: map[string]bool{}}
 	}
 	u := &unit{env: e, once: map[string]bool{}}
 	ms, table := e.start()
-	res := u.scan(src, "", ms, table)
-	return res.out, res.undecided, res.skipped, res.macros
+	return u.scan(src, "", ms, table)
 }
 
 // Predefines are the build's -D and -U for a package's C: what the C
@@ -468,8 +473,8 @@ func valueOf(body string) mval {
 	if b[0] < '0' || b[0] > '9' {
 		return defined
 	}
-	n, err := strconv.ParseInt(strings.TrimRight(b, "uUlL"), 0, 64)
-	if err != nil {
+	n, ok := intLiteral(b)
+	if !ok {
 		return defined
 	}
 	v := exact(n)
@@ -1109,30 +1114,6 @@ func macroAt(defs []macroDef, off int) (macroDef, bool) {
 	return def, ok
 }
 
-// Uncompiled returns a function that reports whether offset off of the C
-// source src lies in a conditional arm the build does not certainly
-// compile: one decided false or after the compiled arm, an undecided arm,
-// or one after it (cond.go). It is the complement of Compiled for text
-// that is not code, such as the //lifetime: directives in C comments: a
-// directive the build may not see is not read, as the code around it is
-// no evidence of what a function does (so the arms of one conditional,
-// one directive per platform, never contradict each other: at most one is
-// read).
-//
-// The source is scanned at the first question (most files hold no
-// directive to ask about).
-func Uncompiled(src []byte) func(off int) bool { return UncompiledWith(src, nil) }
-
-// UncompiledWith is Uncompiled with the build's -D and -U (pre; nil for
-// none): an arm a -D decides is decided.
-func UncompiledWith(src []byte, pre *Predefines) func(off int) bool {
-	arm := ArmsWith(src, pre)
-	return func(off int) bool {
-		a, _ := arm(off)
-		return a != ArmCompiled
-	}
-}
-
 // An Arm says whether the build compiles a piece of C text.
 type Arm int8
 
@@ -1152,7 +1133,14 @@ const (
 // src read with the build's -D and -U (pre; nil for none), which kind of
 // arm it lies in, and for ArmUndecided the offset of the directive (#if,
 // #elif, #else) of the outermost conditional the scanner could not
-// decide. The source is scanned at the first question.
+// decide. It is the complement of Compiled for text that is not code,
+// such as the //lifetime: directives in C comments: a directive the build
+// may not see is not read, as the code around it is no evidence of what a
+// function does (so the arms of one conditional, one directive per
+// platform, never contradict each other: at most one is read).
+//
+// The source is scanned at the first question (most files hold no
+// directive to ask about).
 func ArmsWith(src []byte, pre *Predefines) func(off int) (Arm, int) {
 	var dead [][2]int // sorted, disjoint
 	var maybe []maybeArm
@@ -1160,13 +1148,7 @@ func ArmsWith(src []byte, pre *Predefines) func(off int) (Arm, int) {
 	return func(off int) (Arm, int) {
 		if !scanned {
 			scanned = true
-			var e *env
-			if pre != nil {
-				e = &env{predefs: pre.p, headers: map[string]bool{}}
-			}
-			u := &unit{env: e, once: map[string]bool{}}
-			ms, table := e.start()
-			res := u.scan(src, "", ms, table)
+			res := scanAlone(src, pre)
 			dead = mergeRanges(res.skipped)
 			maybe = res.maybe
 		}

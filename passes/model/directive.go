@@ -527,7 +527,8 @@ func paramIndex(sig *types.Signature, name string) int {
 // certainly compile (#if 0, #ifdef _WIN32 on Linux, an arm whose condition
 // the scanner cannot decide, with the build's -D and -U known) is not
 // read, nor checked: it is read as the code around it is
-// (cpreamble.UncompiledWith).
+// (cpreamble.ArmsWith); one in an arm the scanner cannot decide is
+// reported as not read (inArm).
 func (c *collector) preambleGroup(cg *ast.CommentGroup, cfuncs map[string]int) {
 	var ds []*directive
 	inBlock := false // in a C /* */ comment, across the lines of a // preamble
