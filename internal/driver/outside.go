@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"io/fs"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -33,30 +32,37 @@ type outsideRead struct {
 	absent bool
 }
 
+// readState returns what reading path through the overlay found: the
+// file's digest or its absence; false when it was neither read nor found
+// missing (such a file cannot be keyed). It returns the content too.
+func (d *driver) readState(path string) (r outsideRead, ok bool, data []byte, err error) {
+	data, err = d.opts.Overlay.read(path)
+	switch {
+	case err == nil:
+		return outsideRead{sum: sha256.Sum256(data)}, true, data, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return outsideRead{absent: true}, true, nil, err
+	}
+	return outsideRead{}, false, nil, err
+}
+
 // readOutside reads the file at path for an action of n, through the
 // overlay, and records what it read in n.outside.
 func (d *driver) readOutside(n *node, path string) ([]byte, error) {
-	data, err := d.opts.Overlay.read(path)
+	r, ok, data, err := d.readState(path)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if n.outside == nil {
 		n.outside = map[string]outsideRead{}
 	}
-	switch {
-	case err == nil:
-		r := outsideRead{sum: sha256.Sum256(data)}
-		if old, ok := n.outside[path]; ok && old != r {
-			n.unstable = true // changed between two reads of this run
-		}
-		n.outside[path] = r
-	case errors.Is(err, fs.ErrNotExist):
-		if old, ok := n.outside[path]; ok && !old.absent {
-			n.unstable = true
-		}
-		n.outside[path] = outsideRead{absent: true}
-	default:
+	if !ok {
 		n.unstable = true // neither read nor absent: not keyed
+		return data, err
 	}
+	if old, seen := n.outside[path]; seen && old != r {
+		n.unstable = true // changed between two reads of this run
+	}
+	n.outside[path] = r
 	return data, err
 }
 
@@ -117,16 +123,12 @@ func (d *driver) applyManifest(n *node) bool {
 		if path == "" {
 			continue
 		}
-		src, err := d.opts.Overlay.read(path)
-		switch {
-		case err == nil:
-			reads[path] = outsideRead{sum: sha256.Sum256(src)}
-		case errors.Is(err, fs.ErrNotExist):
-			reads[path] = outsideRead{absent: true}
-		default:
+		r, ok, _, _ := d.readState(path)
+		if !ok {
 			n.keyed = false
 			return false
 		}
+		reads[path] = r
 	}
 	n.manifest = true
 	n.listed = sortedKeys(reads)
@@ -153,8 +155,7 @@ func (d *driver) keyOutside(n *node) {
 	if !n.keyed || n.unstable || len(reads) == 0 && !n.manifest {
 		return
 	}
-	paths := sortedKeys(reads)
-	slices.Sort(paths)
+	paths := sortedKeys(reads) // (sorted)
 	// best effort: a write that fails leaves a miss
 	cache.PutBytes(d.opts.Cache, manifestID(n.key0), []byte(strings.Join(paths, "\x00")))
 	n.key = outsideKey(n.key0, reads)
