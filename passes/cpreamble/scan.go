@@ -343,26 +343,42 @@ func (u *unit) forceIncludes(ms macros, table map[string][]macroDef) (macros, ma
 		if !ok {
 			continue
 		}
-		in := map[string][]macroDef{}
-		for name, defs := range table {
-			if def, ok := macroAt(defs, 0); ok {
-				def.off = -1
-				in[name] = []macroDef{def}
-			}
-		}
-		res := u.include(path, src, ms, in, false)
+		res := u.include(path, src, ms, inEffect(table, 0), false)
 		ms = res.ms
 		table = maps.Clone(table)
-		for name, defs := range res.macros {
-			def := defs[len(defs)-1]
-			if def.off < 0 {
-				continue // inherited
-			}
+		for name, def := range leftDefined(res) {
 			def.off = -1
 			table[name] = append(slices.Clip(table[name]), def)
 		}
 	}
 	return ms, table
+}
+
+// inEffect returns the macros of table in effect at offset off, each as
+// one definition inherited from before the text (offset -1): what a
+// header included there reads.
+func inEffect(table map[string][]macroDef, off int) map[string][]macroDef {
+	in := map[string][]macroDef{}
+	for name, defs := range table {
+		if def, ok := macroAt(defs, off); ok {
+			def.off = -1
+			in[name] = []macroDef{def}
+		}
+	}
+	return in
+}
+
+// leftDefined returns, of each macro a header's reading res defines or
+// undefines itself (not one it inherited), its last definition: what is
+// in effect after the #include.
+func leftDefined(res scanResult) map[string]macroDef {
+	out := map[string]macroDef{}
+	for name, defs := range res.macros {
+		if def := defs[len(defs)-1]; def.off >= 0 {
+			out[name] = def
+		}
+	}
+	return out
 }
 
 // include reads the header at path, included with what the scanner
@@ -798,23 +814,11 @@ func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]mac
 						break
 					}
 					// the header reads the macros in effect here
-					in := map[string][]macroDef{}
-					for name, defs := range macros {
-						if def, ok := macroAt(defs, k); ok {
-							def.off = -1
-							in[name] = []macroDef{def}
-						}
-					}
 					undec := inUndecided()
-					hres := u.include(hpath, hsrc, ms, in, undec)
+					hres := u.include(hpath, hsrc, ms, inEffect(macros, k), undec)
 					// and what it leaves defined is in effect after the
 					// #include
-					for _, name := range slices.Sorted(maps.Keys(hres.macros)) {
-						defs := hres.macros[name]
-						def := defs[len(defs)-1]
-						if def.off < 0 {
-							continue // inherited
-						}
+					for name, def := range leftDefined(hres) {
 						def.off = k
 						def.maybe = def.maybe || undec
 						macros[name] = append(macros[name], def)
