@@ -639,10 +639,7 @@ func Twice(r *C.res) {
 }
 `,
 	}
-	for name, text := range files {
-		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o777)
-		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666)
-	}
+	writeFiles(t, dir, files)
 	pfile, hfile := filepath.Join(dir, "p", "p.go"), filepath.Join(dir, "p", "lib.h")
 	c := startLSPEnv(t, bin, dir, "LIFETIMEVET_CACHE="+t.TempDir())
 	initialize(t, c, dir)
@@ -683,10 +680,7 @@ func Twice() {
 }
 `,
 	}
-	for name, text := range files {
-		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o777)
-		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666)
-	}
+	writeFiles(t, dir, files)
 	pfile, hfile := filepath.Join(dir, "p", "p.go"), filepath.Join(dir, "inc", "arena.h")
 	c := startLSPEnv(t, bin, dir, "LIFETIMEVET_CACHE="+t.TempDir())
 	initialize(t, c, dir)
@@ -748,10 +742,7 @@ func Twice() {
 }
 `,
 	}
-	for name, text := range files {
-		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o777)
-		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666)
-	}
+	writeFiles(t, dir, files)
 	c := startLSPEnv(t, bin, dir, "LIFETIMEVET_CACHE="+t.TempDir())
 	initialize(t, c, dir)
 	for _, tc := range []struct{ pkg, header string }{{"p", "inc/arena.inc"}, {"q", "shared/arena.h"}} {
