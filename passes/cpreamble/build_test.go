@@ -394,7 +394,8 @@ func TestConfigPredefs(t *testing.T) {
 		{Text: "// #cgo CFLAGS: -DBOTH=1"},
 		{Text: "// #include <stdlib.h>"},
 	}}
-	e := &env{predefs: configPredefs(t.TempDir(), []*ast.CommentGroup{cg})}
+	pres := []*ast.CommentGroup{cg}
+	e := &env{predefs: configPredefs(buildPredefs(cgoFlags(t.TempDir(), pres)), pres)}
 	ms, _ := e.start()
 	for expr, want := range map[string]tri{
 		"defined(HAVE_Q)":             no,
@@ -418,7 +419,8 @@ func TestConfigPredefs(t *testing.T) {
 		for _, l := range lines {
 			cg.List = append(cg.List, &ast.Comment{Text: l})
 		}
-		e := &env{predefs: configPredefs(t.TempDir(), []*ast.CommentGroup{&cg})}
+		pres := []*ast.CommentGroup{&cg}
+		e := &env{predefs: configPredefs(buildPredefs(cgoFlags(t.TempDir(), pres)), pres)}
 		ms, _ := e.start()
 		want := unknown
 		if name == "reserved" {

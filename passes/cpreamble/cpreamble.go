@@ -198,6 +198,15 @@ func (r *Result) OutsideHeaders() []string {
 	return slices.Clone(r.env.outsideRead)
 }
 
+// Predefines returns the build's -D and -U for the package's C, as the
+// pass read it (PackagePredefines).
+func (r *Result) Predefines() *Predefines {
+	if r.env == nil {
+		return nil
+	}
+	return &Predefines{p: r.env.predefs}
+}
+
 func (r *Result) fileNamed(name string) *File {
 	if f := r.hfiles[filepath.Clean(name)]; f != nil {
 		return f
@@ -592,7 +601,7 @@ func newEnv(pass *analysis.Pass) (*env, map[string]*File) {
 		e.pkgDir = filepath.Dir(pass.Fset.Position(pass.Files[0].Package).Filename)
 	}
 	args := compilerArgs(cgoFlags(e.pkgDir, pres))
-	e.predefs = configPredefs(e.pkgDir, pres)
+	e.predefs = configPredefs(predefsOf(args), pres)
 	e.quoteDirs, e.incDirs = includeDirs(args, e.pkgDir)
 	e.forced = forcedIncludes(args, e.pkgDir)
 	e.root = moduleRoot(e.pkgDir)

@@ -109,7 +109,7 @@ func (f fileInfo) IsDir() bool        { return false }
 func (f fileInfo) Sys() any           { return nil }
 
 // configPredefs returns the build's predefines for the package whose
-// preambles are pres, in dir: those of its C compiler's command line
+// preambles are pres: own, those of its C compiler's command line
 // (buildPredefs), after the undefinition of every macro a #cgo line of
 // the package defines for another platform only (#cgo windows CFLAGS:
 // -DHAVE_Q). Such a macro is the platform's configuration: where this
@@ -120,8 +120,7 @@ func (f fileInfo) Sys() any           { return nil }
 // -tags may select), not in a package whose flags come from pkg-config
 // too, and not for a reserved name (_DEFAULT_SOURCE, which the C
 // library's headers define).
-func configPredefs(dir string, pres []*ast.CommentGroup) []predef {
-	own := buildPredefs(cgoFlags(dir, pres))
+func configPredefs(own []predef, pres []*ast.CommentGroup) []predef {
 	var out []predef
 	seen := map[string]bool{}
 	for _, d := range own {

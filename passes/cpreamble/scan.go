@@ -87,7 +87,7 @@ func PackagePredefines(pass *analysis.Pass) *Predefines {
 			dir = filepath.Dir(pass.Fset.Position(f.Package).Filename)
 		}
 	}
-	return &Predefines{p: configPredefs(dir, pres)}
+	return &Predefines{p: configPredefs(buildPredefs(cgoFlags(dir, pres)), pres)}
 }
 
 // A unit is the reading of one translation unit: a cgo preamble or a .c

@@ -339,7 +339,13 @@ func run(pass *analysis.Pass) (any, error) {
 		Funcs: map[*types.Func]*FuncDirectives{},
 	}
 	cres, _ := pass.ResultOf[cpreamble.Analyzer].(*cpreamble.Result)
-	c := &collector{fset: pass.Fset, info: pass.TypesInfo, res: res, preamble: New(), base: m, predefs: cpreamble.PackagePredefines(pass), cres: cres}
+	var predefs *cpreamble.Predefines
+	if cres != nil {
+		predefs = cres.Predefines() // (read once, by the C reading)
+	} else {
+		predefs = cpreamble.PackagePredefines(pass)
+	}
+	c := &collector{fset: pass.Fset, info: pass.TypesInfo, res: res, preamble: New(), base: m, predefs: predefs, cres: cres}
 	cfuncs := calledCFuncs(pass.Pkg)
 	c.collect(pass.Files, cfuncs)
 	if cfuncs != nil {
