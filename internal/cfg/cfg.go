@@ -41,6 +41,18 @@ func ReversePostorder(fn *ssa.Function) []*ssa.BasicBlock {
 // LoopBlocks returns the blocks that lie on a cycle of fn's control flow
 // graph (Tarjan's strongly connected components, iteratively).
 func LoopBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
+	out := map[*ssa.BasicBlock]bool{}
+	for b := range Loops(fn) {
+		out[b] = true
+	}
+	return out
+}
+
+// Loops maps each block that lies on a cycle of fn's control flow graph to
+// the number of its loop: the strongly connected component it belongs to
+// (a loop and the loops nested in it are one), numbered from 0. Blocks on
+// no cycle are absent.
+func Loops(fn *ssa.Function) map[*ssa.BasicBlock]int {
 	n := len(fn.Blocks)
 	index := make([]int, n)
 	low := make([]int, n)
@@ -49,8 +61,8 @@ func LoopBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
 		index[i] = -1
 	}
 	var stack []int
-	out := map[*ssa.BasicBlock]bool{}
-	next := 0
+	out := map[*ssa.BasicBlock]int{}
+	next, loops := 0, 0
 	type frame struct{ v, i int }
 	for start := range n {
 		if index[start] >= 0 {
@@ -101,8 +113,9 @@ func LoopBlocks(fn *ssa.Function) map[*ssa.BasicBlock]bool {
 				}
 				if len(comp) > 1 || self {
 					for _, w := range comp {
-						out[fn.Blocks[w]] = true
+						out[fn.Blocks[w]] = loops
 					}
+					loops++
 				}
 			}
 		}

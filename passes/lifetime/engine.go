@@ -62,10 +62,14 @@ type fnAnalysis struct {
 	live   map[*ssa.BasicBlock]map[ssa.Value]bool
 	inum   map[ssa.Instruction]int
 	loop   map[*ssa.BasicBlock]bool
-	local  map[*ssa.BasicBlock][]valKey // loads and phis used only in their own block
-	trace  *Trace
-	sites  map[siteKey]*Site
-	evs    map[string]bool
+	// loops numbers the loop each block of loop lies on (cfg.Loops);
+	// retained, per loop, what its trips retain (loopRetained)
+	loops    map[*ssa.BasicBlock]int
+	retained map[int][]loopRetain
+	local    map[*ssa.BasicBlock][]valKey // loads and phis used only in their own block
+	trace    *Trace
+	sites    map[siteKey]*Site
+	evs      map[string]bool
 
 	rels     []*relRec
 	relIndex map[relKey]*relRec
@@ -123,7 +127,8 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 		ts:        newTokens(),
 		vnum:      map[ssa.Value]valKey{},
 		inum:      map[ssa.Instruction]int{},
-		loop:      cfg.LoopBlocks(fn),
+		loops:     cfg.Loops(fn),
+		retained:  map[int][]loopRetain{},
 		trace:     &Trace{Func: fn},
 		sites:     map[siteKey]*Site{},
 		lent:      map[*tok]*Site{},
@@ -146,6 +151,10 @@ func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 
 		relIndex: map[relKey]*relRec{},
 		dropSeen: map[relKey]bool{},
+	}
+	a.loop = map[*ssa.BasicBlock]bool{}
+	for b := range a.loops {
+		a.loop[b] = true
 	}
 	n := 0
 	a.local = map[*ssa.BasicBlock][]valKey{}
@@ -312,6 +321,7 @@ func (a *fnAnalysis) infeasible(b *ssa.BasicBlock, si int, out *state) bool {
 // this edge.
 func (a *fnAnalysis) edge(b *ssa.BasicBlock, _ int, succ *ssa.BasicBlock, out *state) *state {
 	ns := out.clone()
+	a.enterLoop(b, succ, ns)
 	if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && out.br != nil {
 		a.refine(ns, out, out.br, slices.Index(b.Succs, succ))
 	}
@@ -1142,6 +1152,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				a.retain(s, instr, t, true) // the callee's reference: whoever holds the handle owes its release
 			}
 		}
+		a.closureRetains(s, args[:min(eff.nparams, len(args))])
 		if !deferred {
 			for _, p := range sum.AcquiresInto {
 				if l := a.evalPath(s, eff, args, p); l != nil {
@@ -1379,6 +1390,184 @@ func (a *fnAnalysis) retain(s *state, instr ssa.Instruction, t *tok, existing bo
 		s.open[t] = true
 	}
 	return !(inLoop && s.open[t])
+}
+
+// closureRetains raises (see raise) the handles that the closures among
+// args, passed to a Go callee, retain: the callee may call a function
+// value any number of times, none included (each(kids, func() {
+// C.obj_ref(o) })), and its summary does not say how many.
+func (a *fnAnalysis) closureRetains(s *state, args []*tok) {
+	for _, t := range args {
+		if t == nil || t.kind != tRoot {
+			continue
+		}
+		mc, ok := t.v.(*ssa.MakeClosure)
+		if !ok {
+			continue
+		}
+		fn, ok := mc.Fn.(*ssa.Function)
+		if !ok {
+			continue
+		}
+		sum := a.pa.summaryOf(fn)
+		if sum == nil {
+			continue
+		}
+		for _, p := range sum.Retains {
+			if i := -1 - p.Root; i >= 0 && i < len(mc.Bindings) {
+				if h := a.apply(s, a.tokOf(s, mc.Bindings[i]), p.Ops); h != nil && h.kind != tZero {
+					a.raise(s, h)
+				}
+			}
+		}
+	}
+}
+
+// loopRetain is a retain a loop's trips make: the handle is root reached
+// by ops, evaluated as a C call's argument (c) or as a Go callee's path.
+type loopRetain struct {
+	root ssa.Value
+	ops  []access.Op
+	c    bool
+}
+
+// loopRetained returns the retains made in loop l of handles that hold
+// references before them (RetainsExisting, a Go callee's retain).
+func (a *fnAnalysis) loopRetained(l int) []loopRetain {
+	if rs, ok := a.retained[l]; ok {
+		return rs
+	}
+	var rs []loopRetain
+	for _, b := range a.fn.Blocks {
+		if m, ok := a.loops[b]; !ok || m != l {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if c := a.pa.calls.Lookup(call); c != nil {
+				for _, e := range a.pa.model.Model.Acquires(c.Name) {
+					if e.Key >= 0 && e.Key < len(c.Args) && a.pa.model.Model.RetainsExisting(e) && c.Args[e.Key].Valid() {
+						rs = append(rs, loopRetain{root: c.Args[e.Key].Root, ops: c.Args[e.Key].Ops, c: true})
+					}
+				}
+				continue
+			}
+			com := call.Common()
+			callee := com.StaticCallee()
+			if com.IsInvoke() || callee == nil {
+				continue
+			}
+			if sum := a.pa.summaryOf(callee); sum != nil {
+				for _, p := range sum.Retains {
+					if p.Root >= 0 && p.Root < len(com.Args) {
+						rs = append(rs, loopRetain{root: com.Args[p.Root], ops: p.Ops})
+					}
+				}
+			}
+		}
+	}
+	a.retained[l] = rs
+	return rs
+}
+
+// entryTok returns the token v will have in loop l, read in s as the path
+// enters it: v itself when it is computed outside l, and what v loads
+// through fields and pointers of such a value when l computes it (h.o,
+// loaded on every trip); nil otherwise.
+func (a *fnAnalysis) entryTok(s *state, v ssa.Value, l int) *tok {
+	return a.entryTokDepth(s, v, l, 0)
+}
+
+func (a *fnAnalysis) entryTokDepth(s *state, v ssa.Value, l, depth int) *tok {
+	v = access.StripConv(v)
+	if i, ok := v.(ssa.Instruction); !ok || i.Block() == nil {
+		return a.tokOf(s, v)
+	} else if m, ok := a.loops[i.Block()]; !ok || m != l {
+		return a.tokOf(s, v)
+	}
+	if depth >= maxDepthArg {
+		return nil
+	}
+	var x *tok
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			if x = a.entryTokDepth(s, v.X, l, depth+1); x != nil {
+				return a.content(s, x)
+			}
+		}
+	case *ssa.FieldAddr:
+		if x = a.entryTokDepth(s, v.X, l, depth+1); x != nil {
+			return a.ts.faddr(x, v.Field)
+		}
+	case *ssa.Field:
+		if x = a.entryTokDepth(s, v.X, l, depth+1); x != nil {
+			return a.ts.field(x, v.Field)
+		}
+	}
+	return nil
+}
+
+// enterLoop marks, on the edge from b into the loop of succ, the handles
+// whose references the loop's trips retain. Trips are not counted (the
+// paths through a loop stop being told apart by their trips), so however
+// many references the path held on entering, it may leave the loop with
+// more, on every path out of it, the one that makes no trip included: for
+// range kids { ref(o) }, then as many unrefs as kids has, balances, and
+// no release after the loop can be proved one too many. Each such handle
+// is raised at the count it enters with: a drop in the loop that brings the count back to it (a
+// trip that releases what it retained) makes the count exact again (see
+// retain and dropCounted).
+func (a *fnAnalysis) enterLoop(b, succ *ssa.BasicBlock, s *state) {
+	l, ok := a.loops[succ]
+	if !ok {
+		return
+	}
+	if m, ok := a.loops[b]; ok && m == l {
+		return
+	}
+	for _, r := range a.loopRetained(l) {
+		root := a.entryTok(s, r.root, l)
+		if root != nil && r.c && len(r.ops) > 0 && r.ops[0].Kind == access.IndexAddr && a.backed(r.root, root) {
+			root = a.apply(s, root, r.ops[1:]) // as eval
+		} else if root != nil {
+			root = a.apply(s, root, r.ops)
+		}
+		t := root
+		if t != nil && t.kind != tZero {
+			a.raise(s, t)
+		}
+	}
+}
+
+// raise marks t as a handle whose count code the paths do not count (a
+// loop's trips, a closure some callee runs) may raise any number of
+// times: it is open from here (references besides those the path counts,
+// as a retain leaves a handle of unknown count), and raised at the count
+// it has now. A handle the path has released is left as it is: a retain
+// of it is a use after release.
+func (a *fnAnalysis) raise(s *state, t *tok) {
+	if _, ok := s.raised[t]; ok {
+		return
+	}
+	if _, ok := s.released[t]; ok {
+		return
+	}
+	n, known := s.counts[t]
+	switch {
+	case s.open[t] || !known:
+		s.open[t] = true
+		s.raised[t] = n
+	case n >= 1:
+		// the path's n references: open, the last of them is the one
+		// whatever gave the handle gave with it
+		s.open[t] = true
+		s.counts[t] = n - 1
+		s.raised[t] = n - 1
+	}
 }
 
 // dropCounted drops one counted reference to t, and reports whether that

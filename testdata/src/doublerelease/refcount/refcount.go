@@ -235,6 +235,115 @@ func balancedLoopThenOverRelease() {
 	C.obj_unref(o) // want `o is released twice`
 }
 
+// Silent: a loop over a slice the path cannot size may make no trip, one,
+// or many; a retain in it leaves the count unknown on every path out, the
+// path of no trip included. The releases after it balance two trips (the
+// constructor's reference and two retains).
+func rangeRetainsThenReleases() {
+	o := C.obj_new()
+	kids := []int{1, 2}
+	for range kids {
+		C.obj_ref(o)
+	}
+	C.obj_unref(o)
+	C.obj_unref(o)
+	C.obj_unref(o)
+}
+
+// Silent: a loop of retains and a loop of releases over the same slice,
+// with a counted constructor (GLib's names) and through a field.
+func twoRangesCounted(kids []int) {
+	o := C.g_object_new_with_properties(0, 0, nil, nil)
+	for range kids {
+		C.g_object_ref(o)
+	}
+	for range kids {
+		C.g_object_unref(o)
+	}
+	C.g_object_unref(o)
+}
+
+type Tree struct {
+	kids []int
+	box  C.BoxRef
+}
+
+func (t *Tree) twoRangesField() {
+	for range t.kids {
+		C.BoxRetain(t.box)
+	}
+	for range t.kids {
+		C.BoxRelease(t.box)
+	}
+	C.BoxRelease(t.box)
+}
+
+// Silent: the retain is a Go method called in the loop, of a global's
+// handle, and in a closure that a helper runs once per element.
+type Obj struct{ p *C.obj }
+
+func (o *Obj) Ref()   { C.obj_ref(o.p) }
+func (o *Obj) Unref() { C.obj_unref(o.p) }
+
+func rangeMethodRetains(kids []int) {
+	o := &Obj{C.obj_new()}
+	for range kids {
+		o.Ref()
+	}
+	for range kids {
+		o.Unref()
+	}
+	o.Unref()
+}
+
+var shared *C.obj
+
+func rangeGlobalRetains(kids []int) {
+	shared = C.obj_new()
+	for range kids {
+		C.obj_ref(shared)
+	}
+	C.obj_unref(shared)
+	C.obj_unref(shared)
+	C.obj_unref(shared)
+}
+
+func each(kids []int, f func()) {
+	for range kids {
+		f()
+	}
+}
+
+func closureRetains() {
+	o := C.obj_new()
+	each([]int{1, 2}, func() { C.obj_ref(o) })
+	C.obj_unref(o)
+	C.obj_unref(o)
+	C.obj_unref(o)
+}
+
+// Still reported: a loop over a slice whose every trip releases what it
+// retained, then one release too many; and a release before the loop of
+// retains, which the loop's first retain uses.
+func balancedRangeThenOverRelease(kids []int) {
+	o := C.obj_new()
+	for range kids {
+		C.obj_ref(o)
+		C.obj_unref(o)
+	}
+	C.obj_unref(o)
+	C.obj_unref(o) // want `o is released twice`
+}
+
+func releasedBeforeRangeRetains(kids []int) {
+	o := C.obj_new()
+	C.obj_unref(o)
+	for range kids {
+		C.obj_ref(o)
+	}
+	C.obj_unref(o) // want `o is released twice`
+}
+
 var _ = unsafe.Pointer(nil)
 
 // A retain raises what the path may drop by one; whatever gave the handle
