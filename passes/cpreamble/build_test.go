@@ -297,6 +297,24 @@ func TestUnits(t *testing.T) {
 		{"a computed include", nil,
 			map[string]string{"inc/arena.h": "#define free(x) ((void)(x))\n", "a.c": "#define HDR \"inc/arena.h\"\n#include HDR\nvoid done(void *p) { free(p); }\n"},
 			"done", ""},
+		{"a computed include through a chain of macros", nil,
+			map[string]string{"inc/arena.h": "#define free(x) ((void)(x))\n", "a.c": "#define H1 \"inc/arena.h\"\n#define HDR H1\n#include HDR\nvoid done(void *p) { free(p); }\n"},
+			"done", ""},
+		{"a computed include through the stringify idiom", nil,
+			map[string]string{"inc/arena.h": "#define free(x) arena_put(x)\n", "a.c": "#define STR(x) #x\n#define XSTR(x) STR(x)\n#define PLATFORM inc/arena.h\n#include XSTR(PLATFORM)\nvoid done(void *p) { free(p); }\n"},
+			"done", "arena_put(0)"},
+		{"a stringified name of a header that frees", nil,
+			map[string]string{"inc/impl.h": "static inline void done(void *p) { free(p); }\n", "a.c": "#define STR(x) #x\n#include STR(inc/impl.h)\n"},
+			"done", "free(0)"},
+		{"a computed include the scanner cannot work out: the calls after it are no evidence", nil,
+			map[string]string{"inc/arena.h": "#define free(x) ((void)(x))\n", "a.c": "#define CAT(a, b) a ## b\nvoid before(void *p) { free(p); }\n#include CAT(ARENA, _H)\nvoid done(void *p) { free(p); }\n"},
+			"done", ""},
+		{"nor a header of a macro defined where the scanner cannot tell", nil,
+			map[string]string{"inc/arena.h": "#define free(x) ((void)(x))\n", "a.c": "#ifdef ARENA\n#define HDR \"inc/arena.h\"\n#endif\n#include HDR\nvoid done(void *p) { free(p); }\n"},
+			"done", ""},
+		{"calls before it are", nil,
+			map[string]string{"a.c": "#define CAT(a, b) a ## b\nvoid done(void *p) { free(p); }\n#include CAT(ARENA, _H)\n"},
+			"done", "free(0)"},
 		{"#include_next goes on after the includer's directory", []string{"-I/pkg/inc"},
 			map[string]string{"arena.h": "#include_next <arena.h>\n", "inc/arena.h": "#define free(x) ((void)(x))\n", "a.c": "#include \"arena.h\"\nvoid done(void *p) { free(p); }\n"},
 			"done", ""},
@@ -310,6 +328,28 @@ func TestUnits(t *testing.T) {
 		r := parseUnits(t, tc.flags, tc.files)
 		if got := alwaysOf(r, tc.fn); got != tc.want {
 			t.Errorf("%s: %s always %q, want %q", tc.name, tc.fn, got, tc.want)
+		}
+	}
+}
+
+// A header found and too large to read (MaxHeaderLines) is no library
+// header: what its macros make of the calls after it is unknown, and those
+// calls are no evidence. One of exactly MaxHeaderLines lines is read.
+func TestUnitsLargeHeader(t *testing.T) {
+	big := func(lines int) string {
+		return "#define free(x) ((void)(x))\n" + strings.Repeat("\n", lines-1)
+	}
+	for _, tc := range []struct {
+		name, hdr, want string
+	}{
+		{"too large", big(MaxHeaderLines + 1), ""},
+		{"the largest read", big(MaxHeaderLines), ""},
+		{"too large, even one that leaves free alone", "\n" + strings.Repeat("\n", MaxHeaderLines), ""},
+		{"read, one that leaves free alone", "\n", "free(0)"},
+	} {
+		r := parseUnits(t, nil, map[string]string{"inc/arena.h": tc.hdr, "a.c": "#include \"inc/arena.h\"\nvoid done(void *p) { free(p); }\n"})
+		if got := alwaysOf(r, "done"); got != tc.want {
+			t.Errorf("%s: done always %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

@@ -31,8 +31,11 @@
 // macros of the module's headers the text includes, in include order and
 // found as the compiler finds them (scan.go: beside the includer, the
 // package's directory, the flags' -I directories; a header outside the
-// module is the library's), and in an arm it cannot decide the writes and
-// calls are not taken as evidence), a
+// module is the library's; a computed #include is expanded through
+// object-like macros and the one-parameter stringify idiom), and in an arm
+// it cannot decide the writes and calls are not taken as evidence, nor
+// after an #include it cannot work out or a module header too large to
+// read, whose macros may change what they mean), a
 // file-scope declaration ends at a ';' outside brackets, a '{' after a
 // parameter list opens a function body, and inside a body a name followed
 // by an assignment operator or ++/-- (or preceded by ++/--) is written

@@ -259,7 +259,7 @@ func (e *env) resolveFrom(dir, name string, quoted bool, after string) string {
 			return p
 		}
 		if e.tooLarge[p] {
-			return "" // the compiler's header, which the scanner does not read
+			return p // found, and not read (load fails): the search stops
 		}
 	}
 	return ""
@@ -473,6 +473,97 @@ func includeName(rest string) (string, bool) {
 		return "", false
 	}
 	return rest[1 : 1+e], rest[0] == '"'
+}
+
+// computedInclude returns the header name that the operand rest of an
+// #include expands to, with the macros of table in effect at offset off:
+// an object-like macro whose replacement is a name or expands to one
+// (#define HDR H1, #define H1 "inc/arena.h"), and a function-like macro of
+// one parameter that stringifies it, directly or through another (#define
+// STR(x) #x, #define XSTR(x) STR(x), #include XSTR(inc/arena.h)). "" when
+// rest is none of these, or a macro it names is defined in an arm the
+// scanner cannot decide.
+func computedInclude(rest string, table map[string][]macroDef, off, depth int) (string, bool) {
+	rest = strings.TrimSpace(rest)
+	if name, quoted := includeName(rest); name != "" {
+		return name, quoted
+	}
+	if depth > 8 {
+		return "", false
+	}
+	m := firstWord(rest)
+	if m == "" {
+		return "", false
+	}
+	def, ok := macroAt(table[m], off)
+	if !ok || def.maybe {
+		return "", false
+	}
+	after := strings.TrimSpace(rest[len(m):])
+	if after == "" {
+		if strings.HasPrefix(def.body, "(") {
+			return "", false // a function-like macro named alone
+		}
+		return computedInclude(def.body, table, off, depth+1)
+	}
+	// M(arg): a function-like macro of one parameter
+	if !strings.HasPrefix(after, "(") || !strings.HasSuffix(after, ")") || !strings.HasPrefix(def.body, "(") {
+		return "", false
+	}
+	arg := strings.TrimSpace(after[1 : len(after)-1])
+	e := strings.IndexByte(def.body, ')')
+	if e < 0 {
+		return "", false
+	}
+	param := strings.TrimSpace(def.body[1:e])
+	if !isIdent(param) || strings.ContainsAny(arg, ",()\"") {
+		return "", false
+	}
+	repl := strings.TrimSpace(def.body[e+1:])
+	if r := strings.TrimSpace(strings.TrimPrefix(repl, "#")); strings.HasPrefix(repl, "#") && !strings.HasPrefix(repl, "##") && r == param {
+		return arg, true // #x: the argument as written, quoted
+	}
+	// the argument is macro-expanded before it is substituted (it is
+	// not an operand of # or ## here)
+	if isIdent(arg) {
+		if ad, ok := macroAt(table[arg], off); ok && !ad.maybe && !strings.HasPrefix(ad.body, "(") {
+			arg = strings.TrimSpace(ad.body)
+		} else if ok {
+			return "", false
+		}
+	}
+	if strings.Contains(repl, "#") {
+		return "", false
+	}
+	return computedInclude(replaceIdent(repl, param, arg), table, off, depth+1)
+}
+
+// isIdent reports whether s is a C identifier.
+func isIdent(s string) bool {
+	return s != "" && !('0' <= s[0] && s[0] <= '9') && firstWord(s) == s
+}
+
+// replaceIdent replaces each occurrence of identifier name in s, as a
+// whole token, by with.
+func replaceIdent(s, name, with string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && isIdentPart(s[j]) {
+			j++
+		}
+		switch {
+		case j == i:
+			b.WriteByte(s[i])
+			j++
+		case s[i:j] == name:
+			b.WriteString(with)
+		default:
+			b.WriteString(s[i:j])
+		}
+		i = j
+	}
+	return b.String()
 }
 
 // valueOf returns what the scanner knows of the value of a macro whose
@@ -790,13 +881,16 @@ func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]mac
 					}
 					name, quoted := includeName(rest)
 					if name == "" {
-						// a computed include: #define HDR "inc/arena.h"
-						// / #include HDR, the macro's body a name
-						if m := firstWord(rest); m != "" && m == strings.TrimSpace(rest) {
-							if def, ok := macroAt(macros[m], k); ok && !def.maybe {
-								name, quoted = includeName(def.body)
-							}
-						}
+						// a computed include (#include HDR, #include
+						// XSTR(PLATFORM_HDR)): its macros expanded
+						name, quoted = computedInclude(rest, macros, k, 0)
+					}
+					if name == "" {
+						// a name the scanner cannot work out: any header
+						// may be read here, and the calls after it may be
+						// its macros', not what they are written as
+						undecided = append(undecided, [2]int{k, len(src)})
+						break
 					}
 					var hpath string
 					if d == "include_next" {
@@ -811,6 +905,11 @@ func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]mac
 					}
 					hsrc, ok := u.env.load(hpath)
 					if !ok {
+						if u.env.tooLarge[hpath] {
+							// found and not read: as a computed include
+							// the scanner cannot work out
+							undecided = append(undecided, [2]int{k, len(src)})
+						}
 						break
 					}
 					// the header reads the macros in effect here
