@@ -475,6 +475,35 @@ func includeName(rest string) (string, bool) {
 	return rest[1 : 1+e], rest[0] == '"'
 }
 
+// standardHeader reports whether name is a header of the C standard
+// library or of POSIX, which define reserved names and those their
+// standards list, never NDEBUG or a program's own macros.
+func standardHeader(name string) bool {
+	for _, dir := range []string{"sys/", "arpa/", "netinet/", "net/", "bits/"} {
+		if strings.HasPrefix(name, dir) {
+			return true
+		}
+	}
+	return standardHeaders[name]
+}
+
+var standardHeaders = map[string]bool{
+	// C11 and C23
+	"assert.h": true, "complex.h": true, "ctype.h": true, "errno.h": true, "fenv.h": true, "float.h": true,
+	"inttypes.h": true, "iso646.h": true, "limits.h": true, "locale.h": true, "math.h": true, "setjmp.h": true,
+	"signal.h": true, "stdalign.h": true, "stdarg.h": true, "stdatomic.h": true, "stdbit.h": true, "stdbool.h": true,
+	"stdckdint.h": true, "stddef.h": true, "stdint.h": true, "stdio.h": true, "stdlib.h": true, "stdnoreturn.h": true,
+	"string.h": true, "tgmath.h": true, "threads.h": true, "time.h": true, "uchar.h": true, "wchar.h": true, "wctype.h": true,
+	// POSIX, and glibc's common extras
+	"aio.h": true, "cpio.h": true, "dirent.h": true, "dlfcn.h": true, "fcntl.h": true, "fnmatch.h": true, "glob.h": true,
+	"grp.h": true, "iconv.h": true, "langinfo.h": true, "libgen.h": true, "monetary.h": true, "mqueue.h": true,
+	"netdb.h": true, "nl_types.h": true, "poll.h": true, "pthread.h": true, "pwd.h": true, "regex.h": true,
+	"sched.h": true, "search.h": true, "semaphore.h": true, "spawn.h": true, "strings.h": true, "syslog.h": true,
+	"tar.h": true, "termios.h": true, "ulimit.h": true, "unistd.h": true, "utime.h": true, "utmpx.h": true,
+	"wordexp.h": true, "alloca.h": true, "malloc.h": true, "endian.h": true, "features.h": true, "err.h": true,
+	"getopt.h": true, "execinfo.h": true,
+}
+
 // computedInclude returns the header name that the operand rest of an
 // #include expands to, with the macros of table in effect at offset off:
 // an object-like macro whose replacement is a name or expands to one
@@ -899,6 +928,14 @@ func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]mac
 						hpath = u.env.resolveNext(path, name, quoted)
 					} else {
 						hpath = u.env.resolve(dir, name, quoted)
+					}
+					if hpath == "" && !standardHeader(name) {
+						// a library's header, which the scanner does not
+						// read: it may define NDEBUG (a release build's
+						// generated config header does)
+						if v, ok := ms["NDEBUG"]; ok && v == undefined {
+							delete(ms, "NDEBUG")
+						}
 					}
 					if hpath == "" || u.once[hpath] || slices.Contains(u.stack, hpath) || len(u.stack) >= maxIncludeDepth {
 						break
