@@ -480,6 +480,7 @@ func (a *fnAnalysis) summarize() *Summary {
 		sum.Uses = append(sum.Uses, a.uses[k])
 	}
 	sum.Returns = returns(a.fn, a.pa.summaryOf)
+	sum.Wraps = wraps(a.fn)
 	if a.exitsNormal > 0 {
 		for i := range a.fn.Signature.Results().Len() {
 			if a.retAcq[i] == a.exitsNormal && a.retReal[i] > 0 && resultCanHoldHandle(a.fn.Signature.Results().At(i).Type()) {

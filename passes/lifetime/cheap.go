@@ -212,6 +212,7 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 		}
 	}
 	sum.Returns = returns(fn, pa.summaryOf)
+	sum.Wraps = wraps(fn)
 	return sum
 }
 

@@ -1194,6 +1194,16 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 		}
 		if c, ok := instr.(*ssa.Call); ok && !deferred {
 			a.lendResults(s, instr, c, eff, args)
+			for _, w := range sum.Wraps {
+				// the new object's field holds the argument's handle
+				if h := a.evalPath(s, eff, args, w.Path); h != nil {
+					t := a.ts.rootOf(c)
+					if c.Call.Signature().Results().Len() > 1 {
+						t = a.ts.field(t, w.Result)
+					}
+					a.write(s, a.ts.faddr(t, w.Field), h)
+				}
+			}
 			for _, i := range sum.Acquires {
 				t := a.ts.rootOf(c)
 				if c.Call.Signature().Results().Len() > 1 {

@@ -3,6 +3,7 @@ package lifetime
 import (
 	"fmt"
 	"go/token"
+	"maps"
 	"path/filepath"
 	"slices"
 
@@ -182,6 +183,66 @@ func returns(fn *ssa.Function, sumOf func(*ssa.Function) *Summary) []Returned {
 		}
 		if ok {
 			out = append(out, Returned{Result: i, Path: p})
+		}
+	}
+	return out
+}
+
+// wraps returns the fields of fn's results that are, on every return, a
+// new object (&T{...}) whose field holds a path of fn's parameters, stored
+// once, where it dominates the return.
+func wraps(fn *ssa.Function) []Wrap {
+	var rets []*ssa.Return
+	for _, b := range fn.Blocks {
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			rets = append(rets, r)
+		}
+	}
+	if len(rets) == 0 {
+		return nil
+	}
+	var out []Wrap
+	for i := range rets[0].Results {
+		var common map[int]access.Path
+		for j, r := range rets {
+			fields := map[int]access.Path{}
+			alloc, ok := access.StripConv(r.Results[i]).(*ssa.Alloc)
+			if ok && alloc.Heap {
+				stored := map[int]int{}
+				for _, ref := range *alloc.Referrers() {
+					fa, ok := ref.(*ssa.FieldAddr)
+					if !ok || fa.X != alloc {
+						continue
+					}
+					for _, fr := range *fa.Referrers() {
+						st, ok := fr.(*ssa.Store)
+						if !ok || st.Addr != fa {
+							continue
+						}
+						stored[fa.Field]++
+						if p, ok := ParamPath(fn, st.Val); ok && st.Block().Dominates(r.Block()) {
+							fields[fa.Field] = p
+						}
+					}
+				}
+				for f, n := range stored {
+					if n != 1 {
+						delete(fields, f)
+					}
+				}
+			}
+			if j == 0 {
+				common = fields
+				continue
+			}
+			for f, p := range common {
+				if q, ok := fields[f]; !ok || q.Key() != p.Key() {
+					delete(common, f)
+				}
+			}
+		}
+		for _, f := range slices.Sorted(maps.Keys(common)) {
+			out = append(out, Wrap{Result: i, Field: f, Path: common[f]})
 		}
 	}
 	return out

@@ -46,6 +46,11 @@ type Summary struct {
 	// Returns says, for results that are always a parameter path (an
 	// accessor such as func (i *Image) ptr() *C.img { return i.p }), which.
 	Returns []Returned
+	// Wraps lists the fields of results that are new objects holding a
+	// parameter path on every return: func (w *Obj) Ref() *Obj {
+	// C.g_object_ref(w.o); return &Obj{w.o} }. The caller's handle is
+	// then also reached through the result.
+	Wraps []Wrap
 	// Acquires lists the results that are fresh handles the caller must
 	// release (from //lifetime:acquire, or acquired in the function and
 	// returned on every path that returns normally).
@@ -78,6 +83,14 @@ type Summary struct {
 type Lend struct {
 	Result int
 	From   access.Path
+}
+
+// A Wrap is a field of a result, a new object, that holds a path from a
+// parameter.
+type Wrap struct {
+	Result int
+	Field  int
+	Path   access.Path
 }
 
 // Returned is a result of a function that is a path from a parameter.
@@ -134,7 +147,7 @@ func (f *SummaryFact) String() string { return "lifetime summary" }
 
 func (s *Summary) empty() bool {
 	return s == nil || len(s.Releases) == 0 && len(s.Drops) == 0 && len(s.Retains) == 0 && len(s.Stores) == 0 && len(s.Clobbers) == 0 && len(s.Disarms) == 0 && !s.Globals &&
-		len(s.Uses) == 0 && len(s.Returns) == 0 && len(s.Acquires) == 0 && len(s.Escapes) == 0 && len(s.Status) == 0 && len(s.AcquiresInto) == 0 && len(s.Lends) == 0 && len(s.Arms) == 0
+		len(s.Uses) == 0 && len(s.Returns) == 0 && len(s.Wraps) == 0 && len(s.Acquires) == 0 && len(s.Escapes) == 0 && len(s.Status) == 0 && len(s.AcquiresInto) == 0 && len(s.Lends) == 0 && len(s.Arms) == 0
 }
 
 // ReleaseOf returns the release of path p, or nil.

@@ -344,6 +344,60 @@ func releasedBeforeRangeRetains(kids []int) {
 	C.obj_unref(o) // want `o is released twice`
 }
 
+// A retain through a method that returns a new wrapper of the same
+// handle: the new wrapper's field holds the handle, so its releases count
+// against the retain. Two references, two releases balance; a third is
+// one too many. GLib's unref is a counted drop, silent on a handle whose
+// count is unknown: without the wrapper's field, the third went unseen.
+type GDup struct{ o C.gpointer }
+
+func (w *GDup) Dup() *GDup { C.g_object_ref(w.o); return &GDup{o: w.o} }
+func (w *GDup) Close()     { C.g_object_unref(w.o) } // want `w.o is released twice when \(\*GDup\).Close is called twice on the same value, as gdupThrice does`
+
+func gdupBalanced() {
+	a := &GDup{C.mkobj()}
+	b := a.Dup()
+	a.Close()
+	b.Close()
+}
+
+func gdupThrice() {
+	a := &GDup{C.mkobj()}
+	b := a.Dup()
+	a.Close()
+	b.Close()
+	b.Close()
+}
+
+// The same through a function with two results, and OpenCL's names.
+type CLCtx struct {
+	name string
+	c    C.cl_context
+}
+
+func retainCtx(x *CLCtx) (*CLCtx, error) {
+	C.clRetainContext(x.c)
+	return &CLCtx{name: x.name, c: x.c}, nil
+}
+
+func ctxDupBalanced(c C.cl_context) {
+	x := &CLCtx{c: c}
+	y, err := retainCtx(x)
+	if err != nil {
+		return
+	}
+	C.clReleaseContext(x.c)
+	C.clReleaseContext(y.c)
+}
+
+func ctxDupOver(c C.cl_context) {
+	x := &CLCtx{c: c}
+	y, _ := retainCtx(x)
+	C.clReleaseContext(x.c)
+	C.clReleaseContext(y.c)
+	C.clReleaseContext(y.c) // want `y.c is released twice`
+}
+
 var _ = unsafe.Pointer(nil)
 
 // A retain raises what the path may drop by one; whatever gave the handle
