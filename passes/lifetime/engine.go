@@ -511,6 +511,22 @@ func (a *fnAnalysis) kill(s *state, r *tok) {
 			delete(s.parents, t)
 		}
 	}
+	// and the references an earlier trip counted were another object's
+	for t := range s.counts {
+		if t.root == r {
+			delete(s.counts, t)
+		}
+	}
+	for t := range s.open {
+		if t.root == r {
+			delete(s.open, t)
+		}
+	}
+	for t := range s.raised {
+		if t.root == r {
+			delete(s.raised, t)
+		}
+	}
 	// pending calls with an argument of r's were registered by an earlier
 	// iteration: that argument was another value
 	a.renew(s, func(t *tok) bool { return t.root == r })
@@ -932,7 +948,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				// number, and nothing is said. A handle a retain was
 				// applied to is counted from then on, whatever releases
 				// it (obj_unref, read as a release by its name).
-				if a.dropCounted(s, t, e.Global, a.loop[instr.Block()], func() *Site {
+				if a.dropCounted(s, t, e.Global, a.acrossTrips(t, instr), func() *Site {
 					return a.site(instr, nil, c.Name, e.Class(), e.Arg, deferred, func() string {
 						return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(e.Arg))
 					})
@@ -1121,7 +1137,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			if t != nil && s.open[t] {
 				// a handle retained on this path: the release drops one
 				// of its references (a Release method calling obj_unref)
-				if a.dropCounted(s, t, false, a.loop[instr.Block()], func() *Site { return site }) {
+				if a.dropCounted(s, t, false, a.acrossTrips(t, instr), func() *Site { return site }) {
 					continue
 				}
 			}
@@ -1135,7 +1151,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				if s.open[t] {
 					// as a drop the C call makes here (above): past the
 					// path's references, one is a release
-					if !a.dropCounted(s, t, false, a.loop[instr.Block()], func() *Site { return site }) {
+					if !a.dropCounted(s, t, false, a.acrossTrips(t, instr), func() *Site { return site }) {
 						a.release(s, t, site)
 					}
 					continue
@@ -1385,7 +1401,7 @@ func (a *fnAnalysis) retain(s *state, instr ssa.Instruction, t *tok, existing bo
 			a.retains = append(a.retains, t)
 		}
 	}
-	inLoop := instr != nil && a.loop[instr.Block()]
+	inLoop := instr != nil && a.acrossTrips(t, instr)
 	if _, ok := s.raised[t]; inLoop && s.open[t] && !ok {
 		// a retain in a loop, whose trips the path states do not count,
 		// of a handle that held references before: until a drop in the
@@ -1578,6 +1594,35 @@ func (a *fnAnalysis) raise(s *state, t *tok) {
 		s.counts[t] = n - 1
 		s.raised[t] = n - 1
 	}
+}
+
+// acrossTrips reports whether instr, a retain or a drop of t, is in a loop
+// whose trips may find t as an earlier trip left it: t is not a value
+// the trip computes (o := C.obj_new() in the loop's body; a phi is
+// carried by the trips), whose count the trip's path follows from its
+// start.
+func (a *fnAnalysis) acrossTrips(t *tok, instr ssa.Instruction) bool {
+	if !a.loop[instr.Block()] {
+		return false
+	}
+	if t == nil {
+		return true
+	}
+	if t.kind == tField && t.base != nil && t.base.kind == tRoot {
+		t = t.base // a result of a call with several
+	}
+	if t.kind != tRoot {
+		return true
+	}
+	if _, phi := t.v.(*ssa.Phi); phi {
+		return true
+	}
+	def, ok := t.v.(ssa.Instruction)
+	if !ok || def.Block() == nil {
+		return true
+	}
+	m, ok := a.loops[def.Block()]
+	return !ok || m != a.loops[instr.Block()]
 }
 
 // dropCounted drops one counted reference to t, and reports whether that

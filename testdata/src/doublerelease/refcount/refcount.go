@@ -398,6 +398,41 @@ func ctxDupOver(c C.cl_context) {
 	C.clReleaseContext(y.c) // want `y.c is released twice`
 }
 
+// A handle made in the loop's body is each trip's own: its count is
+// followed from the trip's start, and a trip that releases it once too
+// often is reported; one that balances is not (the package's own pair,
+// and a counted constructor's through a range loop).
+func bodyInLoop() {
+	for i := 0; i < 2; i++ {
+		o := C.obj_new()
+		C.obj_ref(o)
+		C.obj_unref(o)
+		C.obj_unref(o)
+		C.obj_unref(o) // want `o is released twice`
+	}
+}
+
+func bodyInLoopBalanced() {
+	for i := 0; i < 2; i++ {
+		o := C.obj_new()
+		C.obj_ref(o)
+		C.obj_unref(o)
+		C.obj_unref(o)
+	}
+}
+
+func bodyInRangeCounted(kids []int) {
+	for range kids {
+		o := C.g_object_new_with_properties(0, 0, nil, nil)
+		C.g_object_ref(o)
+		for j := 0; j < 3; j++ {
+			_ = j
+		}
+		C.g_object_unref(o)
+		C.g_object_unref(o)
+	}
+}
+
 var _ = unsafe.Pointer(nil)
 
 // A retain raises what the path may drop by one; whatever gave the handle
