@@ -386,15 +386,16 @@ func isFile(name string) bool {
 // outsideModules reports whether dir is in GOROOT or in the module cache,
 // where no configuration file of the user's applies.
 func outsideModules(dir string) bool {
-	for _, root := range []string{build.Default.GOROOT, modCache()} {
-		if root == "" {
-			continue
-		}
-		if rel, err := filepath.Rel(root, dir); err == nil && filepath.IsLocal(rel) {
-			return true
-		}
+	return under(build.Default.GOROOT, dir) || under(modCache(), dir)
+}
+
+// under reports whether dir is root or inside it ("" is nowhere).
+func under(root, dir string) bool {
+	if root == "" {
+		return false
 	}
-	return false
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 func modCache() string {

@@ -219,3 +219,43 @@ func TestFixWriteFailsPartWay(t *testing.T) {
 		t.Errorf("files left beside p.go: %v", entries)
 	}
 }
+
+// A fix is made only in the files of the main module: a vendored
+// dependency's file (go mod vendor would undo the edit) and a file of the
+// module cache (which go verifies against go.sum and shares between
+// builds: trial 13 A1, as root, whom file modes do not stop) are named as
+// not fixed, and stay as they were; the main module's own file is fixed.
+func TestFixOnlyMainModule(t *testing.T) {
+	bin := build(t)
+	src := strings.Replace(finPreamble, "package p", "package dep", 1) + "\nfunc (t *T) Use() {\n\tC.obj_use(t.o)\n}\n"
+	own := strings.Replace(src, "package dep", "package own", 1)
+	dir := finTree(t, map[string]string{
+		"own/own.go":                           own,
+		"vendor/example.com/dep/dep.go":        src,
+		"vendor/modules.txt":                   "# example.com/dep v1.0.0\n## explicit; go 1.24\nexample.com/dep\n",
+		"main.go":                              "package main\n\nimport (\n\t_ \"example.com/dep\"\n\t_ \"example.com/fin/own\"\n)\n\nfunc main() {}\n",
+		"modcache/example.com/c@v1.0.0/go.mod": "module example.com/c\n\ngo 1.24\n",
+		"modcache/example.com/c@v1.0.0/c.go":   strings.Replace(src, "package dep", "package c", 1),
+	})
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/fin\n\ngo 1.24\n\nrequire example.com/dep v1.0.0\n"), 0o666)
+	_, stderr, _ := runEnv(t, dir, []string{"GOFLAGS=-mod=vendor"}, bin, "-cache=off", "-fix", "-finalizer", "example.com/dep", "./own")
+	if !strings.Contains(stderr, "dep.go:") || !strings.Contains(stderr, "it is a file of the dependency example.com/dep@v1.0.0") || !strings.Contains(stderr, "own.go:") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "vendor/example.com/dep/dep.go")); string(got) != src {
+		t.Errorf("the vendored dep.go was written:\n%s", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "own/own.go")); string(got) == own || !strings.Contains(string(got), "runtime.KeepAlive(t)") {
+		t.Errorf("own.go was not fixed:\n%s", got)
+	}
+	// a directory under GOMODCACHE, named as a package of its own
+	cdir := filepath.Join(dir, "modcache/example.com/c@v1.0.0")
+	csrc, _ := os.ReadFile(filepath.Join(cdir, "c.go"))
+	_, stderr, _ = runEnv(t, cdir, []string{"GOMODCACHE=" + filepath.Join(dir, "modcache"), "GOFLAGS=-mod=mod"}, bin, "-cache=off", "-fix", "-finalizer", ".")
+	if !strings.Contains(stderr, "it is in the module cache") {
+		t.Errorf("stderr in the module cache:\n%s", stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(cdir, "c.go")); string(got) != string(csrc) {
+		t.Errorf("c.go in the module cache was written:\n%s", got)
+	}
+}

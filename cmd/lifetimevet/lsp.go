@@ -603,7 +603,7 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []strin
 		}
 	}
 	fileFixes := map[string][]lspFix{}
-	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile, Overlaid: graph.Overlaid}
+	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile, Overlaid: graph.Overlaid, Editable: notEditable(graph)}
 	conv := lineCache{}
 	for _, f := range collectFindings(graph) {
 		name := f.posn.Filename

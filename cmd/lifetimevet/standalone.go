@@ -265,7 +265,7 @@ func standalone(args []string) (status int) {
 	cwd, _ := os.Getwd()
 	incomplete.print(os.Stderr, cwd)
 	findings := collectFindings(graph)
-	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile, Overlaid: graph.Overlaid}
+	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile, Overlaid: graph.Overlaid, Editable: notEditable(graph)}
 	fixFailed := false
 	findingsOut := io.Writer(os.Stdout)
 	if *fix {

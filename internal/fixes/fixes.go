@@ -94,6 +94,11 @@ type Files struct {
 	// content than the file's, and no edit of it is made.
 	Overlaid func(name string) bool
 
+	// Editable, if not nil, returns why a file is not the user's to
+	// edit (a dependency's, GOROOT's), or nil: Map refuses an edit of such
+	// a file with that reason.
+	Editable func(name string) error
+
 	stats      map[string]os.FileInfo // of the source files, for sameFile
 	fixed      map[string]bool        // files Apply wrote
 	directives map[string]bool        // whether a user's file has //line directives
@@ -233,6 +238,11 @@ func (fs *Files) check(e Edit, sources []string) error {
 	}
 	if !fs.inSources(e.File, sources) {
 		return notInSources(e.File)
+	}
+	if fs.Editable != nil {
+		if err := fs.Editable(e.File); err != nil {
+			return err
+		}
 	}
 	data, err := fs.read(e.File)
 	if err != nil {

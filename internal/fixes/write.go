@@ -64,7 +64,12 @@ func writeFile(name string, old, data []byte) error {
 		return fmt.Errorf("it has %d hard links, which replacing it would split (the other names would keep the old content)", n)
 	}
 	// A file the user may not write stays as it is (renaming over it
-	// needs only the directory's permission).
+	// needs only the directory's permission): one with no write bit,
+	// which root may open all the same, and one the process cannot open
+	// for writing.
+	if fi.Mode().Perm()&0o222 == 0 {
+		return fmt.Errorf("it is read-only (mode %v)", fi.Mode().Perm())
+	}
 	if f, err := os.OpenFile(real, os.O_WRONLY, 0); err != nil {
 		return unwrapPath(err)
 	} else {
