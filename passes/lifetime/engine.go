@@ -816,6 +816,13 @@ func (a *fnAnalysis) guard(s *state, v ssa.Value, depth int) {
 			a.guard(s, v.X, depth+1)
 			return
 		}
+		// a load: the location tested is its owner's state, whatever
+		// the path stored there first (r.n--; if r.n == 0 {...}, a
+		// count the function itself decrements)
+		if l := a.tokOf(s, v.X); l != nil {
+			s.guards[l] = true
+			s.guards[l.root] = true
+		}
 	case *ssa.Call:
 		for _, arg := range v.Call.Args {
 			a.guard(s, arg, depth+1)

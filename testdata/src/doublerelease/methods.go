@@ -99,6 +99,55 @@ func useShared() {
 	s.Release()
 }
 
+// The same with a plain count the method itself decrements, under a
+// mutex or not, tested after the decrement in any spelling: the release
+// is guarded by the count (a maintainer's unguardedcounter concern, not a
+// double release), and a use between the releases finds the handle live.
+type PlainShared struct {
+	mu   sync.Mutex
+	refs int
+	r    *C.res
+}
+
+func (s *PlainShared) Retain() { s.mu.Lock(); s.refs++; s.mu.Unlock() }
+
+func (s *PlainShared) Release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refs--
+	if s.refs > 0 {
+		return
+	}
+	C.res_destroy(s.r)
+}
+
+func (s *PlainShared) Use() int { return int(C.res_use(s.r)) }
+
+func usePlainShared() {
+	s := &PlainShared{refs: 1, r: C.res_new()}
+	s.Retain()
+	s.Release()
+	s.Use()
+	s.Release()
+}
+
+type CountedModel struct {
+	ctx  *C.res
+	refs uint32
+}
+
+func (m *CountedModel) Free() {
+	if m.refs--; m.refs == 0 {
+		C.res_destroy(m.ctx)
+	}
+}
+
+func useCountedModel() {
+	m := &CountedModel{ctx: C.res_new(), refs: 2}
+	m.Free()
+	m.Free()
+}
+
 // A non-idempotent Close by itself is not reported (io.Closer leaves a
 // second Close undefined).
 type PlainCloser struct{ r *C.res }
@@ -126,7 +175,7 @@ func NewImage() *Image {
 }
 
 func (i *Image) Close() {
-	C.res_destroy(i.r) // want `i.r is released here and again by the finalizer set at line 124 \(func literal\) once the Image is collected`
+	C.res_destroy(i.r) // want `i.r is released here and again by the finalizer set at line 173 \(func literal\) once the Image is collected`
 }
 
 // Corrected: Close clears the handle and disarms the finalizer.
@@ -161,7 +210,7 @@ func NewTensor() *Tensor {
 }
 
 func (t *Tensor) Close() {
-	C.res_destroy(t.r) // want `t.r is released here and again by the finalizer set at line 159 \(\(\*Tensor\).Close\)`
+	C.res_destroy(t.r) // want `t.r is released here and again by the finalizer set at line 208 \(\(\*Tensor\).Close\)`
 }
 
 // A cleanup stopped and a handle cleared: fine.
@@ -192,7 +241,7 @@ func NewArmedCtx() *ArmedCtx {
 }
 
 func (c *ArmedCtx) Close() {
-	C.res_destroy(c.r) // want `c.r is released here and again by the cleanup added at line 190`
+	C.res_destroy(c.r) // want `c.r is released here and again by the cleanup added at line 239`
 }
 
 // The finalizer tests a flag that Close sets: fine.
