@@ -15,7 +15,7 @@ import (
 )
 
 func TestUnguardedCounter(t *testing.T) {
-	testutil.Run(t, unguardedcounter.Analyzer, "unguardedcounter/refs", "unguardedcounter/facts/...", "unguardedcounter/purego", "unguardedcounter/atomiccheck", "unguardedcounter/lifecycle", "unguardedcounter/entrylocks", "unguardedcounter/majority")
+	testutil.Run(t, unguardedcounter.Analyzer, "unguardedcounter/refs", "unguardedcounter/facts/...", "unguardedcounter/purego", "unguardedcounter/atomiccheck", "unguardedcounter/lifecycle", "unguardedcounter/entrylocks", "unguardedcounter/majority", "unguardedcounter/lockhelpers")
 }
 
 func TestReloadFix(t *testing.T) {

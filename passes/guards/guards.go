@@ -9,7 +9,13 @@
 // from, so that every load of it names the same lock. Within a
 // function, Lock, RLock and a successful TryLock take a lock and Unlock
 // and RUnlock drop it; a deferred Unlock keeps it until the function
-// returns.
+// returns. So do the Lock and Unlock of a sync.Locker field, and the
+// package's lock helpers: a function that returns holding a lock it took
+// (func (w *W) lock() { w.mu.Lock() }, one that returns w.mu.Unlock for a
+// defer) takes it for its caller, and one that drops a lock its caller
+// holds (unlock()) drops it. A function literal passed to a function of
+// the package that calls it with a lock held (w.with(func() {...})) runs
+// under that lock.
 //
 // Across functions, a function starts with the locks every one of its
 // callers holds at the call (Result.EntryLocks), when the package's calls
@@ -311,6 +317,7 @@ func run(pass *analysis.Pass) (any, error) {
 	g := &guardsPass{pass: pass, calls: calls, r: r, entry: map[*ssa.Function]*lockSet{}}
 	g.checklocks()
 	g.findOnce()
+	g.lockHelpers()
 	g.locks(pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).Pkg)
 	g.accesses()
 	for _, a := range r.Accesses {
@@ -326,6 +333,17 @@ type guardsPass struct {
 	entry map[*ssa.Function]*lockSet // locks held on entry; nil: not computed yet
 	// declared entry locks from checklocks annotations on functions
 	declared map[*ssa.Function][]Lock
+	// helpers are the package's functions that take or drop a lock for
+	// their caller (see lockHelpers)
+	helpers map[*ssa.Function]*lockEffect
+}
+
+// A lockEffect is what a function does to the locks its caller holds:
+// the locks held at every return that were not held on entry (a
+// func (w *W) lock() { w.mu.Lock() }), and those it drops (unlock()).
+type lockEffect struct {
+	takes []Lock
+	drops []Key
 }
 
 // lockSet is a set of locks held; top (every lock) before a function's
@@ -519,6 +537,16 @@ func named(t types.Type) *types.TypeName {
 // lockOp classifies a call: Lock, RLock, Unlock, RUnlock, TryLock,
 // TryRLock on a sync.Mutex or sync.RWMutex, and the key of the mutex.
 func lockOp(com *ssa.CallCommon) (string, Key, bool) {
+	if com.IsInvoke() {
+		// a sync.Locker (a field holding a *sync.Mutex): named by where
+		// the interface value is loaded from
+		if n, ok := types.Unalias(com.Value.Type()).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "Locker" {
+			if k, ok := LockKeyOf(com.Value); ok && (com.Method.Name() == "Lock" || com.Method.Name() == "Unlock") {
+				return com.Method.Name(), k, true
+			}
+		}
+		return "", Key{}, false
+	}
 	callee := com.StaticCallee()
 	if callee == nil || callee.Signature.Recv() == nil || len(com.Args) == 0 {
 		return "", Key{}, false
@@ -1029,7 +1057,7 @@ func (g *guardsPass) deferredHeld(d *ssa.Defer, held []Lock) []Lock {
 	entry := g.entry[fn]
 	var out []Lock
 	for _, l := range held {
-		if entry != nil && !entry.top && entry.has(l) || unlockDeferredBefore(fn, l.Key, d) {
+		if entry != nil && !entry.top && entry.has(l) || g.unlockDeferredBefore(fn, l.Key, d) {
 			out = append(out, l)
 		}
 	}
@@ -1038,7 +1066,7 @@ func (g *guardsPass) deferredHeld(d *ssa.Defer, held []Lock) []Lock {
 
 // unlockDeferredBefore reports whether fn defers the unlock of k before d
 // on every path to d (so that the unlock runs after d's call).
-func unlockDeferredBefore(fn *ssa.Function, k Key, d *ssa.Defer) bool {
+func (g *guardsPass) unlockDeferredBefore(fn *ssa.Function, k Key, d *ssa.Defer) bool {
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
 			u, ok := in.(*ssa.Defer)
@@ -1046,7 +1074,11 @@ func unlockDeferredBefore(fn *ssa.Function, k Key, d *ssa.Defer) bool {
 				continue
 			}
 			op, uk, ok := lockOp(&u.Call)
-			if !ok || op != "Unlock" && op != "RUnlock" || !uk.matches(k) {
+			unlocks := ok && (op == "Unlock" || op == "RUnlock") && uk.matches(k)
+			if e := g.helperOf(&u.Call); e != nil {
+				unlocks = slices.ContainsFunc(e.drops, func(dk Key) bool { return dk.matches(k) })
+			}
+			if !unlocks {
 				continue
 			}
 			if u.Block() == d.Block() && slices.Index(b.Instrs, in) < slices.Index(b.Instrs, ssa.Instruction(d)) || u.Block() != d.Block() && u.Block().Dominates(d.Block()) {
@@ -1281,6 +1313,15 @@ func (g *guardsPass) flow(fn *ssa.Function) {
 				if !ok {
 					continue
 				}
+				if e := g.helperOf(&call.Call); e != nil {
+					for _, k := range e.drops {
+						s.remove(k)
+					}
+					for _, l := range e.takes {
+						s.add(l)
+					}
+					continue
+				}
 				op, k, ok := lockOp(&call.Call)
 				if !ok {
 					continue
@@ -1318,6 +1359,227 @@ func (g *guardsPass) flow(fn *ssa.Function) {
 			break
 		}
 	}
+}
+
+// helperOf returns the lock effect of the function com calls, when it is
+// one of the package's lock helpers.
+func (g *guardsPass) helperOf(com *ssa.CallCommon) *lockEffect {
+	if com.IsInvoke() {
+		return nil
+	}
+	fn := com.StaticCallee()
+	if fn == nil {
+		return nil
+	}
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	return g.helpers[fn]
+}
+
+// lockHelpers finds the package's functions that take a lock and return
+// holding it, or drop one their caller holds: func (w *W) lock() {
+// w.mu.Lock() } and unlock(), a package-level func lock() { mu.Lock() },
+// func (w *W) lock() func() { w.mu.Lock(); return w.mu.Unlock }. Their
+// callers hold the lock from the call on (or no longer), as if the call
+// were the Lock: locks are named by type (or variable), so the callee's
+// W.mu is the caller's. A lock the helper unlocks in a deferred call is not
+// taken. Helpers of helpers are found too (a few rounds).
+func (g *guardsPass) lockHelpers() {
+	g.helpers = map[*ssa.Function]*lockEffect{}
+	for round := 0; round < 3; round++ {
+		changed := false
+		for _, fn := range g.calls.Funcs {
+			if len(fn.Blocks) == 0 {
+				continue
+			}
+			e := g.lockEffectOf(fn)
+			old := g.helpers[fn]
+			switch {
+			case e == nil && old == nil:
+				continue
+			case e != nil && old != nil && slices.Equal(e.takes, old.takes) && slices.Equal(e.drops, old.drops):
+				continue
+			}
+			changed = true
+			if e == nil {
+				delete(g.helpers, fn)
+			} else {
+				g.helpers[fn] = e
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	g.lockedCallbacks()
+}
+
+// lockedCallbacks gives a function literal (or function) passed to a
+// function of the package that calls that parameter with a lock held, on
+// every such call, the lock as a lock its callers hold: func (w *W)
+// with(f func()) { w.mu.Lock(); defer w.mu.Unlock(); f() }, called as
+// w.with(func() { w.n++ }), runs the literal under W.mu.
+func (g *guardsPass) lockedCallbacks() {
+	underLock := map[*ssa.Function]map[int]*lockSet{}
+	for _, fn := range g.calls.Funcs {
+		var sites []*ssa.Call
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if c, ok := instr.(*ssa.Call); ok && !c.Call.IsInvoke() {
+					if _, ok := c.Call.Value.(*ssa.Parameter); ok {
+						sites = append(sites, c)
+					}
+				}
+			}
+		}
+		if len(sites) == 0 {
+			continue
+		}
+		held := g.heldFrom(fn, &lockSet{})
+		for _, c := range sites {
+			i := slices.Index(fn.Params, c.Call.Value.(*ssa.Parameter))
+			h, ok := held[c]
+			if i < 0 || !ok {
+				continue
+			}
+			if underLock[fn] == nil {
+				underLock[fn] = map[int]*lockSet{}
+			}
+			if old, ok := underLock[fn][i]; ok {
+				underLock[fn][i] = meet(old, &lockSet{locks: h})
+			} else {
+				underLock[fn][i] = &lockSet{locks: h}
+			}
+		}
+	}
+	if len(underLock) == 0 {
+		return
+	}
+	for _, fn := range g.calls.Funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(*ssa.Call)
+				if !ok || c.Call.IsInvoke() {
+					continue
+				}
+				callee := c.Call.StaticCallee()
+				if callee == nil {
+					continue
+				}
+				if o := callee.Origin(); o != nil {
+					callee = o
+				}
+				for i, ls := range underLock[callee] {
+					// the callee's parameter i (the receiver first) is
+					// argument i of a static call
+					if i >= len(c.Call.Args) {
+						continue
+					}
+					if f := funcOf(c.Call.Args[i]); f != nil {
+						for _, l := range ls.locks {
+							if !slices.Contains(g.declared[f], l) {
+								g.declared[f] = append(g.declared[f], l)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// lockEffectOf computes fn's effect on its caller's locks: the locks held
+// at every normal return, fn starting with none, less those whose unlock
+// fn defers; and the locks fn unlocks (directly or through a helper) that
+// are no longer held at any return when fn starts holding them. nil for a
+// function that does neither.
+func (g *guardsPass) lockEffectOf(fn *ssa.Function) *lockEffect {
+	var unlocked []Key
+	var deferred []Key
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			var ks []Key
+			if op, k, ok := lockOp(ci.Common()); ok && (op == "Unlock" || op == "RUnlock") {
+				ks = append(ks, k)
+			} else if e := g.helperOf(ci.Common()); e != nil && e != g.helpers[fn] {
+				ks = append(ks, e.drops...)
+			}
+			if _, isDefer := ci.(*ssa.Defer); isDefer {
+				deferred = append(deferred, ks...)
+			} else if _, isCall := ci.(*ssa.Call); isCall {
+				unlocked = append(unlocked, ks...)
+			}
+		}
+	}
+	e := &lockEffect{}
+	if at := g.atReturns(fn, &lockSet{}); at != nil && !at.top {
+		for _, l := range at.locks {
+			if !slices.ContainsFunc(deferred, func(k Key) bool { return l.Key.matches(k) }) {
+				e.takes = append(e.takes, l)
+			}
+		}
+	}
+	for _, k := range unlocked {
+		if slices.Contains(e.drops, k) {
+			continue
+		}
+		held := &lockSet{locks: []Lock{{Key: k}, {Key: k, Read: true}}}
+		if at := g.atReturns(fn, held); at != nil && !at.top && !slices.ContainsFunc(at.locks, func(l Lock) bool { return l.Key.matches(k) }) {
+			e.drops = append(e.drops, k)
+		}
+	}
+	if len(e.takes) == 0 && len(e.drops) == 0 {
+		return nil
+	}
+	return e
+}
+
+// atReturns returns the locks held at every normal return of fn when it
+// starts with entry (nil when it never returns), as flow computes them,
+// without recording them.
+func (g *guardsPass) atReturns(fn *ssa.Function, entry *lockSet) *lockSet {
+	held := g.heldFrom(fn, entry)
+	var out *lockSet
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		h, ok := held[ret]
+		if !ok {
+			continue // unreachable
+		}
+		s := &lockSet{locks: h}
+		if out == nil {
+			out = s
+		} else {
+			out = meet(out, s)
+		}
+	}
+	return out
+}
+
+// heldFrom returns the locks held at each instruction of fn when it starts
+// with entry, as flow computes them, without recording them.
+func (g *guardsPass) heldFrom(fn *ssa.Function, entry *lockSet) map[ssa.Instruction][]Lock {
+	saved, savedHeld := g.entry[fn], g.r.held
+	g.entry[fn] = entry
+	g.r.held = map[ssa.Instruction][]Lock{}
+	g.flow(fn)
+	held := g.r.held
+	g.entry[fn], g.r.held = saved, savedHeld
+	if saved == nil {
+		delete(g.entry, fn)
+	}
+	return held
 }
 
 // accesses records the package's accesses to shared state.
