@@ -268,7 +268,7 @@ func (c *checker) keepAlive(fn *ssa.Function) {
 			var done []access.Ref // objects found for this call
 			for _, arg := range args {
 				if m, ok := c.handleOf(fn, arg); ok {
-					if c.keptAlive(fn, call, m.obj, call) || disarmedBefore(fn, call, m.obj) ||
+					if c.keptAlive(fn, call, m.obj, call) || c.disarmedBefore(fn, call, m.obj) ||
 						c.notArmedYet(fn, call, m.obj) || swappedOut(fn, call, arg, m) || c.reachableFromLive(fn, call, m.obj) ||
 						slices.ContainsFunc(done, func(r access.Ref) bool { return sameRef(r, m.obj) }) {
 						continue
@@ -326,9 +326,10 @@ func (c *checker) keepAlive(fn *ssa.Function) {
 }
 
 // disarmedBefore reports whether a disarm of obj's finalizer or cleanup
-// (runtime.SetFinalizer(obj, nil), Stop on a runtime.Cleanup in obj) runs
-// before call on every path.
-func disarmedBefore(fn *ssa.Function, call *ssa.Call, obj access.Ref) bool {
+// (runtime.SetFinalizer(obj, nil), Stop on a runtime.Cleanup in obj, or a
+// call of a function whose summary disarms it: func (w *W) stop() {
+// w.c.Stop() }) runs before call on every path.
+func (c *checker) disarmedBefore(fn *ssa.Function, call *ssa.Call, obj access.Ref) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			d, ok := instr.(*ssa.Call)
@@ -336,7 +337,17 @@ func disarmedBefore(fn *ssa.Function, call *ssa.Call, obj access.Ref) bool {
 				continue
 			}
 			callee := d.Call.StaticCallee()
-			if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "runtime" || len(d.Call.Args) == 0 {
+			if callee == nil || len(d.Call.Args) == 0 {
+				continue
+			}
+			if callee.Pkg == nil || callee.Pkg.Pkg.Path() != "runtime" {
+				if sum := c.lt.SummaryOf(callee); sum != nil && dominates(d, call) {
+					for _, p := range sum.Disarms {
+						if p.Root >= 0 && p.Root < len(d.Call.Args) && sameRef(norm(d.Call.Args[p.Root]).With(p.Ops...), obj) {
+							return true
+						}
+					}
+				}
 				continue
 			}
 			arg := norm(d.Call.Args[0])

@@ -255,3 +255,29 @@ func TagLost(obj Objecter) int {
 	o := obj.AsObject()
 	return int(C.img_bands(o.p)) // want `o may be collected while C.img_bands runs with o.p`
 }
+
+// A cleanup stopped through a helper method before the release cannot run
+// during it: silent. A helper that does not stop it leaves it armed.
+type Stream struct {
+	p  *C.img
+	cl runtime.Cleanup
+}
+
+func NewStream() *Stream {
+	s := &Stream{p: C.img_new(1)}
+	s.cl = runtime.AddCleanup(s, func(p *C.img) { C.img_free(p) }, s.p)
+	return s
+}
+
+func (s *Stream) stop()  { s.cl.Stop() }
+func (s *Stream) touch() { _ = s.cl }
+
+func (s *Stream) Close() {
+	s.stop()
+	C.img_free(s.p)
+}
+
+func (s *Stream) Drop() {
+	s.touch()
+	C.img_free(s.p) // want `s may be collected while C.img_free runs with s.p`
+}
