@@ -98,6 +98,14 @@ func useAfterRelease(pass *analysis.Pass, rep *diag.Reporter, fn *ssa.Function, 
 		}
 		rep.Reportf(use.Pos, "the memory %s points to is %s after %s released it at %s%s: it is freed, and the next allocation may already reuse it; %s before the release",
 			h, verb, releaser(first), where, when, map[string]string{"read": "read what you need from it", "written": "write to it"}[verb])
+	case "return":
+		if first.Deferred {
+			rep.Reportf(use.Pos, "%s is returned, and the deferred %s at %s releases it as the function returns: the caller gets freed memory; leave the release to the caller (drop the defer), or return a copy of what it points to",
+				h, releaser(first), where)
+			return
+		}
+		rep.Reportf(use.Pos, "%s is returned after %s released it at %s: the caller gets freed memory; leave the release to the caller, or return a copy of what it points to",
+			h, releaser(first), where)
 	case "key":
 		rep.Reportf(use.Pos, "%s is used as a map key after %s released it at %s%s: the next allocation can return the same address, so the registry may confuse it with a live one; update the map before the release",
 			h, releaser(first), where, when)

@@ -422,6 +422,7 @@ func (a *fnAnalysis) block(b *ssa.BasicBlock, s *state) (*state, bool) {
 		case *ssa.Return:
 			a.exits = append(a.exits, s)
 			a.exitChecks(s)
+			a.returnedReleased(s, instr)
 			a.leaks(s, instr)
 			return s, false
 		case *ssa.MapUpdate:

@@ -147,6 +147,51 @@ func (a *fnAnalysis) derefUse(s *state, addr ssa.Value, instr ssa.Instruction, w
 		fmt.Sprint(class, first.id, "/", a.inum[instr]))
 }
 
+// returnedReleased reports, at a return, a result pointer that the path
+// (or a deferred call, which runs after the result is taken: defer
+// C.free(p); return p) has released: the caller gets freed memory, or a
+// closed handle. A return that also gives a non-nil error is left alone
+// (an error path, whose caller does not use the pointer), as is a result
+// of integer type (an address kept as a key).
+func (a *fnAnalysis) returnedReleased(s *state, ret *ssa.Return) {
+	res := a.fn.Signature.Results()
+	for i, r := range ret.Results {
+		if isError(res.At(i).Type()) && a.tokOf(s, r).kind != tZero {
+			return
+		}
+	}
+	for i, r := range ret.Results {
+		switch u := res.At(i).Type().Underlying().(type) {
+		case *types.Pointer:
+		case *types.Basic:
+			if u.Kind() != types.UnsafePointer {
+				continue
+			}
+		default:
+			continue
+		}
+		t := a.tokOf(s, r)
+		if t == nil || t.kind == tZero {
+			continue
+		}
+		first, ok := s.released[t]
+		if !ok {
+			continue
+		}
+		h := first.Handle
+		if n := valueName(r); n != "" {
+			h = n
+		}
+		pos := ret.Pos()
+		if pos == token.NoPos {
+			pos = r.Pos()
+		}
+		use := &Site{Instr: ret, Pos: pos, Class: "return", Handle: h, id: -1 - a.inum[ret]}
+		a.event(&Event{Kind: UseAfterRelease, First: first, Second: use, Handle: h},
+			fmt.Sprint("return", first.id, "/", a.inum[ret]))
+	}
+}
+
 // pointsToC reports whether t is a pointer to a C type (cgo's _Ctype_).
 func pointsToC(t types.Type) bool {
 	ptr, ok := types.Unalias(t).(*types.Pointer)
