@@ -91,6 +91,12 @@ func TestNearMiss(t *testing.T) {
 		"// lifetime:ignore x y":   "//lifetime:ignore x y",
 		"//lifetime-relase p":      "//lifetime:release p",
 		"//Lifetime:borrow p // x": "//lifetime:borrow p",
+		"//lifetime_release p":     "//lifetime:release p",
+		"//lifetime/release p":     "//lifetime:release p",
+		"//+lifetime:release p":    "//lifetime:release p",
+		"// +lifetime:release p":   "//lifetime:release p",
+		"//lint:lifetime:release":  "//lifetime:release",
+		"//nolint:liftime:handle":  "//lifetime:handle",
 		// not directives
 		"//lifetime:handle":                     "",
 		"// Lifetime: the buffer lives on":      "",
@@ -100,6 +106,10 @@ func TestNearMiss(t *testing.T) {
 		"/* lifetime of the handle */":          "",
 		"//lifetime-of-a-handle":                "",
 		"// liftime is misspelt here, in prose": "",
+		"// Note: lifetime of the handle":       "",
+		"//todo:lifetimes differ":               "",
+		"// path/lifetime/release.go":           "",
+		"//+build lifetime":                     "",
 	} {
 		got, ok := nearMiss(text)
 		if ok != (want != "") || got != want {

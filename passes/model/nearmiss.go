@@ -14,7 +14,9 @@ import (
 // a full-width colon), a space after the slashes (// lifetime:ignore), more
 // slashes (///lifetime:handle), an invisible format character
 // (lifetime\u200b:handle), a letter of another script that looks like a
-// Latin one (a Cyrillic е), or a block comment (/*lifetime:handle*/). The verb must follow the separator
+// Latin one (a Cyrillic е), a tool's namespace or a + before it
+// (//lint:lifetime:release, //+lifetime:release), or a block comment
+// (/*lifetime:handle*/). The verb must follow the separator
 // at once and be a directive verb (or within one edit of one), so prose
 // ("// Lifetime: the handle lives until Close") is left alone.
 func nearMiss(text string) (suggestion string, ok bool) {
@@ -55,10 +57,15 @@ func nearMiss(text string) (suggestion string, ok bool) {
 	spaced := strings.TrimLeft(body, " \t")
 	space := len(spaced) < len(body)
 	body = spaced
-	// a tool's namespace put before it (//go:lifetime:handle)
+	// a tool's namespace put before it (//go:lifetime:handle,
+	// //lint:lifetime:release), or the + of a build tag's old syntax
+	// (//+lifetime:release)
 	ns := false
-	if rest, ok := strings.CutPrefix(body, "go:"); ok {
+	if rest, ok := strings.CutPrefix(body, "+"); ok {
 		body, ns = rest, true
+	}
+	if k := strings.IndexByte(body, ':'); k > 0 && k <= 8 && strings.Trim(body[:k], "abcdefghijklmnopqrstuvwxyz") == "" && editDistance(strings.ToLower(body[:k]), "lifetime") > 2 {
+		body, ns = body[k+1:], true
 	}
 	// the prefix word, whole: a letter of another script that looks like
 	// a Latin one (a Cyrillic е) is a letter of the word, one edit away
@@ -81,7 +88,7 @@ func nearMiss(text string) (suggestion string, ok bool) {
 	spacedSep := len(trimmed) < len(rest)
 	sep, size := utf8.DecodeRuneInString(trimmed)
 	switch {
-	case sep == ':' || sep == '\uff1a' || sep == '\ufe55' || sep == '-' || sep == '.' || sep == '=' || sep == ';':
+	case sep == ':' || sep == '\uff1a' || sep == '\ufe55' || sep == '-' || sep == '.' || sep == '=' || sep == ';' || sep == '_' || sep == '/':
 		rest = trimmed[size:]
 	case spacedSep && !space && !block && strings.EqualFold(word, "lifetime"):
 		rest = trimmed
