@@ -75,6 +75,9 @@ func TestLSPMalformedFrames(t *testing.T) {
 		{"an array body", frame(`[{"jsonrpc":"2.0","id":2,"method":"shutdown"}]`), jsonrpc2.CodeInvalidRequest},
 		{"an object id", frame(`{"jsonrpc":"2.0","id":{"n":3},"method":"initialize","params":{}}`), jsonrpc2.CodeInvalidRequest},
 		{"a negative id", frame(`{"jsonrpc":"2.0","id":-4,"method":"initialize","params":{}}`), jsonrpc2.CodeInvalidRequest},
+		// two lengths: the body's end is unknown; the stream
+		// resynchronises on the next frame's header
+		{"two Content-Length headers", "Content-Length: 5\r\nContent-Length: 60\r\n\r\n" + `{"jsonrpc":"2.0","id":5,"method":"shutdown"}`, jsonrpc2.CodeParseError},
 	}
 	for _, c := range cases {
 		io.WriteString(in, c.send)

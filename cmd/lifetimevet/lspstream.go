@@ -77,7 +77,7 @@ func (s *lspStream) ReadObject(v any) error {
 // the next Content-Length header).
 func (s *lspStream) readFrame() (body []byte, problem string, err error) {
 	length := -1
-	sawHeader := false
+	sawHeader, conflict := false, false
 	for {
 		line, err := s.r.ReadString('\n')
 		if err != nil {
@@ -115,10 +115,18 @@ func (s *lspStream) readFrame() (body []byte, problem string, err error) {
 				problem = fmt.Sprintf("parse error: negative Content-Length %d", n)
 			case n > maxFrame:
 				problem = fmt.Sprintf("parse error: Content-Length %d is too large", n)
+			case length >= 0 && n != length:
+				// two lengths: the body's end is unknown, so the
+				// stream resynchronises on the next header
+				conflict = true
+				problem = fmt.Sprintf("parse error: the frame has two Content-Length headers, %d and %d", length, n)
 			default:
 				length = n
 			}
 		}
+	}
+	if conflict {
+		return nil, problem, nil
 	}
 	if length < 0 {
 		if problem == "" {
