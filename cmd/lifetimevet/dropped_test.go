@@ -112,11 +112,16 @@ func TestIllTypedImportNamed(t *testing.T) {
 	for _, w := range []string{
 		"m/b not analysed: it imports m/c, which has errors",
 		"m/a not analysed: it imports m/c (through m/b), which has errors",
+		// named as findings are, relative to the directory
+		filepath.Join("c", "c.go") + `:3:31: cannot use`,
 		`cannot use "s"`,
 	} {
 		if !strings.Contains(r.stderr, w) {
 			t.Errorf("stderr lacks %q:\n%s", w, r.stderr)
 		}
+	}
+	if strings.Contains(r.stderr, dir) {
+		t.Errorf("an absolute path in the load errors:\n%s", r.stderr)
 	}
 	if r.code != 3 || !strings.Contains(r.stdout, "cg.go:14:12: doublerelease:") {
 		t.Errorf("the other packages are not analysed: status %d, stdout:\n%s", r.code, r.stdout)

@@ -318,8 +318,12 @@ func errorText(e packages.Error) string {
 // dependencies, each once, and returns how many it printed.
 func printLoadErrors(w io.Writer, pkgs []*packages.Package) int {
 	seen := map[string]bool{}
+	cwd, _ := os.Getwd()
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
+			// named as the findings are: relative to the directory
+			// the command runs in
+			e.Pos = shortPos(cwd, e.Pos)
 			msg := errorText(e)
 			if !seen[msg] {
 				seen[msg] = true
@@ -560,6 +564,17 @@ func sameFile(a, b string) bool {
 
 // shortPath returns name relative to dir when that is shorter, as the go
 // command prints file names.
+// shortPos is shortPath of the file of a position written file:line or
+// file:line:col.
+func shortPos(dir, pos string) string {
+	if m := posSuffix.FindStringIndex(pos); m != nil && filepath.IsAbs(pos[:m[0]]) {
+		return shortPath(dir, pos[:m[0]]) + pos[m[0]:]
+	}
+	return pos
+}
+
+var posSuffix = regexp.MustCompile(`:\d+(?::\d+)?$`)
+
 func shortPath(dir, name string) string {
 	if rel, err := filepath.Rel(dir, name); err == nil && len(rel) < len(name) && !strings.HasPrefix(rel, "..") {
 		return rel
