@@ -866,6 +866,22 @@ func (c *checker) reloadFix(add, ld *guards.Access) (analysis.SuggestedFix, bool
 			// the line keeps something else (a comment, a label): the
 			// deletion takes the blanks it would leave at the line's end
 			s, e := stmtedit.WidenDeletion(src, start.Offset, end.Offset)
+			if e == end.Offset && stmtedit.InList(path, addStmt) {
+				// a statement of a list on a line with others
+				// ({ r.n.Add(-1); switch ... }): its separator goes
+				// with it, and the blanks after that
+				k := e
+				for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+					k++
+				}
+				if k < len(src) && src[k] == ';' {
+					k++
+					for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+						k++
+					}
+					e = k
+				}
+			}
 			del = analysis.TextEdit{Pos: tf.Pos(s), End: tf.Pos(e)}
 		}
 	}
