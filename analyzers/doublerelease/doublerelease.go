@@ -184,6 +184,12 @@ func (c *checker) double(fn *ssa.Function, ev *lifetime.Event) {
 		userRelease(first.Release) == userRelease(second.Release) && readsHandle(userRelease(first.Release)) &&
 		userRelease(first.Release).Pos().IsValid() {
 		r := userRelease(first.Release)
+		// a //lifetime:ignore at either call of this caller silences
+		// the finding for this caller (it is reported in the callee,
+		// once for all callers)
+		if c.rep.Ignored(second.Pos) || c.rep.Ignored(first.Pos) {
+			return
+		}
 		if c.sameCallee[r.Pos()] {
 			return
 		}

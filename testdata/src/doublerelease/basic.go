@@ -268,3 +268,22 @@ func closureOnce() {
 	defer func() { C.obj_free(o) }()
 	C.use(nil)
 }
+
+// A method that releases without clearing, called twice: the finding is in
+// the method. An ignore at the caller's second call silences it for that
+// caller (it is used, not stale); another caller without one still gets it.
+type Twice struct{ o *C.obj }
+
+func (t *Twice) Free() { C.obj_free(t.o) } // want `t.o is released twice when \(\*Twice\).Free is called twice on the same value, as twiceUnignored does`
+
+func twiceUnignored() {
+	t := &Twice{C.obj_new()}
+	t.Free()
+	t.Free()
+}
+
+func twiceIgnored() {
+	t := &Twice{C.obj_new()}
+	t.Free()
+	t.Free() //lifetime:ignore doublerelease Free tolerates it in this stub
+}
