@@ -1476,7 +1476,10 @@ func (g *guardsPass) lockedCallbacks() {
 					if i >= len(c.Call.Args) {
 						continue
 					}
-					if f := funcOf(c.Call.Args[i]); f != nil {
+					// a literal made for this call alone: a named
+					// function, or a literal also called or kept
+					// elsewhere, runs without the lock there too
+					if f := funcOf(c.Call.Args[i]); f != nil && f.Parent() != nil && onlyPassed(c.Call.Args[i], c) {
 						for _, l := range ls.locks {
 							if !slices.Contains(g.declared[f], l) {
 								g.declared[f] = append(g.declared[f], l)
@@ -1487,6 +1490,26 @@ func (g *guardsPass) lockedCallbacks() {
 			}
 		}
 	}
+}
+
+// onlyPassed reports whether v, a function literal, is used only as an
+// argument of call.
+func onlyPassed(v ssa.Value, call *ssa.Call) bool {
+	if _, ok := v.(*ssa.Function); ok {
+		// a literal that captures nothing: its uses are not listed;
+		// it is a value only where it is written
+		return true
+	}
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if r != call {
+			return false
+		}
+	}
+	return true
 }
 
 // lockEffectOf computes fn's effect on its caller's locks: the locks held
