@@ -1024,7 +1024,12 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				} else {
 					delete(s.acquired, args[e.Key])
 				}
-			} else if fresh != nil {
+			} else if fresh != nil && e.Key < 0 {
+				// (a keyed retain of a handle the call's arguments do
+				// not name, computed inside cgo's wrapper, as
+				// C.g_variant_ref(v.native()) with an incomplete C type
+				// is: a reference added to something unknown here,
+				// nothing to follow)
 				if a.pa.model.Model.Counted(e) {
 					s.counts[fresh] = 1 // a new counted object holds one reference
 					delete(s.open, fresh)

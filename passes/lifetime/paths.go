@@ -169,19 +169,25 @@ func returns(fn *ssa.Function, sumOf func(*ssa.Function) *Summary) []Returned {
 	var out []Returned
 	for i := range rets[0].Results {
 		var p access.Path
-		ok := true
-		for j, r := range rets {
+		ok, found := true, false
+		for _, r := range rets {
+			if c, isConst := r.Results[i].(*ssa.Const); isConst && c.IsNil() {
+				// nil, on the paths that find no handle (func (v *V)
+				// native() *C.v { if v == nil || v.p == nil { return
+				// nil }; return v.p }): the path's value, or none
+				continue
+			}
 			q, k := ParamPath(fn, r.Results[i])
 			if !k {
 				q, k = returnedVia(fn, r.Results[i], sumOf)
 			}
-			if !k || j > 0 && q.Key() != p.Key() {
+			if !k || found && q.Key() != p.Key() {
 				ok = false
 				break
 			}
-			p = q
+			p, found = q, true
 		}
-		if ok {
+		if ok && found {
 			out = append(out, Returned{Result: i, Path: p})
 		}
 	}
