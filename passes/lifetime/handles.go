@@ -149,7 +149,7 @@ func (a *fnAnalysis) derefUse(s *state, addr ssa.Value, instr ssa.Instruction, w
 
 // returnedReleased reports, at a return, a result pointer that the path
 // (or a deferred call, which runs after the result is taken: defer
-// C.free(p); return p) has released: the caller gets freed memory, or a
+// C.free(p); return p) has released by a call into C: the caller gets freed memory, or a
 // closed handle. A return that also gives a non-nil error is left alone
 // (an error path, whose caller does not use the pointer), as is a result
 // of integer type (an address kept as a key).
@@ -175,7 +175,11 @@ func (a *fnAnalysis) returnedReleased(s *state, ret *ssa.Return) {
 			continue
 		}
 		first, ok := s.released[t]
-		if !ok {
+		if !ok || first.Release != nil {
+			// (a release through a Go function, a deferred closure
+			// above all, may be conditional on what the path set
+			// before the return: if !ok { free(o) } with ok = true,
+			// the constructor that cleans up on its error paths)
 			continue
 		}
 		h := first.Handle

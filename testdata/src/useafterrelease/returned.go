@@ -70,3 +70,36 @@ func freedKey() uintptr {
 	C.buf_free(b)
 	return uintptr(unsafe.Pointer(b))
 }
+
+// A constructor that cleans up on its error paths: the deferred closure
+// releases only when the flag says the function failed. Silent.
+func newChecked(fail bool) *C.buf {
+	b := C.buf_new()
+	ok := false
+	defer func() {
+		if !ok {
+			C.buf_free(b)
+		}
+	}()
+	if fail {
+		return nil
+	}
+	ok = true
+	return b
+}
+
+func newCheckedErr(steps []func() error) (*C.buf, error) {
+	b := C.buf_new()
+	var err error
+	defer func() {
+		if err != nil {
+			C.buf_free(b)
+		}
+	}()
+	for _, step := range steps {
+		if err = step(); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
