@@ -817,10 +817,12 @@ func (a *fnAnalysis) guard(s *state, v ssa.Value, depth int) {
 			a.guard(s, v.X, depth+1)
 			return
 		}
-		// a load: the location tested is its owner's state, whatever
-		// the path stored there first (r.n--; if r.n == 0 {...}, a
-		// count the function itself decrements)
-		if l := a.tokOf(s, v.X); l != nil {
+		// a load of a count the function itself decremented (r.n--;
+		// if r.n == 0 {...}): the location tested is its owner's
+		// state, as a field tested as it came is. A field the path
+		// set to something else (w.err = w.flush(), w.state = 2) says
+		// nothing of the owner's state before the call.
+		if l := a.tokOf(s, v.X); l != nil && a.updatedFrom(s, l) {
 			s.guards[l] = true
 			s.guards[l.root] = true
 		}
@@ -845,6 +847,26 @@ func (a *fnAnalysis) guard(s *state, v ssa.Value, depth int) {
 	t := a.tokOf(s, v)
 	s.guards[t] = true
 	s.guards[t.root] = true
+}
+
+// updatedFrom reports whether location l holds, in s, a value computed
+// from what l held before (r.n--, r.n -= 1, r.n = r.n - 1): a
+// read-modify-write of the location.
+func (a *fnAnalysis) updatedFrom(s *state, l *tok) bool {
+	c, ok := s.content[l]
+	if !ok || c.kind != tRoot {
+		return false
+	}
+	bo, ok := c.v.(*ssa.BinOp)
+	if !ok {
+		return false
+	}
+	for _, x := range []ssa.Value{bo.X, bo.Y} {
+		if ld, ok := access.StripConv(x).(*ssa.UnOp); ok && ld.Op == token.MUL && a.tokOf(s, ld.X) == l {
+			return true
+		}
+	}
+	return false
 }
 
 // resolve says what a call instruction does.

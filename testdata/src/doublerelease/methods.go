@@ -264,3 +264,28 @@ func (f *Flagged) Close() {
 	C.res_destroy(f.r)
 	f.closed = true
 }
+
+// A field the method sets to something else than an update of itself (a
+// call's result, a constant) and then tests guards nothing: called twice,
+// the release runs twice.
+type Flusher struct {
+	err error
+	r   *C.res
+}
+
+func (f *Flusher) flush() error { return nil }
+
+func (f *Flusher) Close() error {
+	f.err = f.flush()
+	if f.err != nil {
+		return f.err
+	}
+	C.res_destroy(f.r) // want `f.r is released twice when \(\*Flusher\).Close is called twice on the same value`
+	return nil
+}
+
+func useFlusher() {
+	f := &Flusher{r: C.res_new()}
+	f.Close()
+	f.Close()
+}
