@@ -1313,6 +1313,16 @@ func (g *guardsPass) flow(fn *ssa.Function) {
 				if !ok {
 					continue
 				}
+				if inner, ok := call.Call.Value.(*ssa.Call); ok {
+					// the func a helper returns, called: its Unlock
+					// (w.lock()() drops the lock at once)
+					if e := g.helperOf(&inner.Call); e != nil {
+						for _, l := range e.takes {
+							s.remove(l.Key)
+						}
+						continue
+					}
+				}
 				if e := g.helperOf(&call.Call); e != nil {
 					for _, k := range e.drops {
 						s.remove(k)

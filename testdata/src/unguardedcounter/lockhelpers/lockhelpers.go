@@ -72,16 +72,30 @@ func (q *Queue) Pop() {
 	C.ctx_run(q.ctx, 0)
 }
 
-// A named function run under with() is also called without the lock:
-// its update is not guarded there, so it is reported.
-func (q *Queue) bump() { q.n++ } // want `bump increments q.n without atomics or a lock`
+// The returned Unlock called at once (the defer forgotten): the lock is
+// dropped before the update, which is reported.
+type Gauge struct {
+	mu  sync.Mutex
+	n   int
+	ctx *C.ctx
+}
 
-func (q *Queue) Bump(locked bool) {
-	if locked {
-		q.with(q.bump)
-		return
-	}
-	q.bump()
+func (g *Gauge) locked() func() { g.mu.Lock(); return g.mu.Unlock }
+
+func (g *Gauge) Up() {
+	defer g.locked()()
+	g.n++
+}
+
+func (g *Gauge) Down() {
+	defer g.locked()()
+	g.n--
+}
+
+func (g *Gauge) Drop() {
+	g.locked()()
+	g.n-- // want `Drop decrements g.n without atomics or a lock`
+	C.ctx_run(g.ctx, 0)
 }
 
 // A helper that unlocks before it returns takes nothing: reported.
@@ -132,6 +146,7 @@ func run() {
 	q := &Queue{}
 	l := &Leaky{}
 	g := &Guarded{l: &sync.Mutex{}}
+	ga := &Gauge{}
 	for i := 0; i < 2; i++ {
 		go func() {
 			p.Get()
@@ -143,6 +158,9 @@ func run() {
 			l.Sub()
 			g.Inc()
 			g.Dec()
+			ga.Up()
+			ga.Down()
+			ga.Drop()
 		}()
 	}
 }
