@@ -87,8 +87,11 @@ func nearMiss(text string) (suggestion string, ok bool) {
 	trimmed := strings.TrimLeft(rest, " \t")
 	spacedSep := len(trimmed) < len(rest)
 	sep, size := utf8.DecodeRuneInString(trimmed)
+	colon := sep == ':' || sep == '\uff1a' || sep == '\ufe55'
 	switch {
-	case sep == ':' || sep == '\uff1a' || sep == '\ufe55' || sep == '-' || sep == '.' || sep == '=' || sep == ';' || sep == '_' || sep == '/':
+	case colon || !space && (sep == '-' || sep == '.' || sep == '=' || sep == ';' || sep == '_' || sep == '/'):
+		// (after "// ", prose's spacing, only a colon: "// lifetime_release
+		// is called from C", "// lifetime/handle.go" are prose)
 		rest = trimmed[size:]
 	case spacedSep && !space && !block && strings.EqualFold(word, "lifetime"):
 		rest = trimmed
