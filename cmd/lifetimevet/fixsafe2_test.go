@@ -239,7 +239,7 @@ func TestFixOnlyMainModule(t *testing.T) {
 	})
 	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/fin\n\ngo 1.24\n\nrequire example.com/dep v1.0.0\n"), 0o666)
 	_, stderr, _ := runEnv(t, dir, []string{"GOFLAGS=-mod=vendor"}, bin, "-cache=off", "-fix", "-finalizer", "example.com/dep", "./own")
-	if !strings.Contains(stderr, "dep.go:") || !strings.Contains(stderr, "it is a file of the dependency example.com/dep@v1.0.0") || !strings.Contains(stderr, "own.go:") {
+	if !strings.Contains(stderr, "dep.go:") || !strings.Contains(stderr, "it is a vendored copy") || !strings.Contains(stderr, "own.go:") {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, "vendor/example.com/dep/dep.go")); string(got) != src {
@@ -247,6 +247,18 @@ func TestFixOnlyMainModule(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, "own/own.go")); string(got) == own || !strings.Contains(string(got), "runtime.KeepAlive(t)") {
 		t.Errorf("own.go was not fixed:\n%s", got)
+	}
+	// the same dependency replaced by a directory: the vendored copy is
+	// still what go builds, and go mod vendor rewrites it
+	os.MkdirAll(filepath.Join(dir, "..", "deprepl"), 0o777)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/fin\n\ngo 1.24\n\nrequire example.com/dep v1.0.0\n\nreplace example.com/dep => ../deprepl\n"), 0o666)
+	os.WriteFile(filepath.Join(dir, "vendor/modules.txt"), []byte("# example.com/dep v1.0.0 => ../deprepl\n## explicit; go 1.24\nexample.com/dep\n# example.com/dep => ../deprepl\n"), 0o666)
+	_, stderr, _ = runEnv(t, dir, []string{"GOFLAGS=-mod=vendor"}, bin, "-cache=off", "-fix", "-finalizer", "example.com/dep")
+	if !strings.Contains(stderr, "it is a vendored copy") {
+		t.Errorf("stderr with a replace:\n%s", stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "vendor/example.com/dep/dep.go")); string(got) != src {
+		t.Errorf("the vendored dep.go of a replaced module was written:\n%s", got)
 	}
 	// a directory under GOMODCACHE, named as a package of its own
 	cdir := filepath.Join(dir, "modcache/example.com/c@v1.0.0")
