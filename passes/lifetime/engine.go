@@ -23,8 +23,11 @@ const (
 	// maxLoopCount: counted references a path takes to one handle in a
 	// loop before their number is no longer followed (see retain)
 	maxLoopCount = 3
-	maxBlocks    = 8000 // larger functions get a single merged state per block
-	maxDepthArg  = 6    // depth of the expression walk of a branch condition
+	// prevTag: the tags of the tokens kill gives a previous trip's value
+	// held in a location (below those of clobbers and merges)
+	prevTag     = -1 << 22
+	maxBlocks   = 8000 // larger functions get a single merged state per block
+	maxDepthArg = 6    // depth of the expression walk of a branch condition
 	// maxWork bounds the work on one function: the entries of the path
 	// states it copies and compares. States hold only what a later
 	// instruction can reach (prune, live.go) and share their pending
@@ -346,6 +349,17 @@ func (a *fnAnalysis) edge(b *ssa.BasicBlock, _ int, succ *ssa.BasicBlock, out *s
 				r := a.ts.rootOf(phi)
 				a.forget(ns, r)
 				t = r
+			} else if v := phi.Edges[pi]; t != nil && t.kind == tRoot && t.v == v && !t.location() && a.madeInTrip(v, succ) {
+				// a value the trip computes, carried into the next
+				// trip (cur = next over a list, prev = o): there it is
+				// the previous trip's, and the trip makes a new one
+				// under the same name. The phi, as computed, takes
+				// over what the path knows of it, so that the new
+				// value starts afresh and the old one keeps its state.
+				r := a.ts.rootOf(phi)
+				a.forget(ns, r)
+				a.moveTok(ns, t, r)
+				t = r
 			}
 			ns.vals[a.vnum[phi]] = t
 		}
@@ -486,6 +500,21 @@ func localUse(b *ssa.BasicBlock, v ssa.Value) bool {
 func (a *fnAnalysis) kill(s *state, r *tok) {
 	if r.kind != tRoot {
 		return
+	}
+	// a location the previous trip stored it in (cur = next, with cur a
+	// variable the loop keeps in memory) holds the previous trip's
+	// value, not the one this run makes: that value, with what the path
+	// knows of it (released), becomes a token of its own, the location's
+	// previous instance
+	if i, ok := r.v.(ssa.Instruction); ok {
+		for l, c := range s.content {
+			if c == r && l.root != r && !r.location() {
+				p := a.ts.fresh(l, prevTag-a.inum[i])
+				a.forget(s, p)
+				a.moveTok(s, r, p)
+				break
+			}
+		}
 	}
 	for l, c := range s.content {
 		if l.root == r || c.root == r {
@@ -1628,6 +1657,68 @@ func (a *fnAnalysis) raise(s *state, t *tok) {
 		s.open[t] = true
 		s.counts[t] = n - 1
 		s.raised[t] = n - 1
+	}
+}
+
+// madeInTrip reports whether v is computed by the trips of the loop of
+// block b (an instruction of that loop, not a phi).
+func (a *fnAnalysis) madeInTrip(v ssa.Value, b *ssa.BasicBlock) bool {
+	if _, phi := v.(*ssa.Phi); phi {
+		return false
+	}
+	def, ok := v.(ssa.Instruction)
+	if !ok || def.Block() == nil {
+		return false
+	}
+	l, ok := a.loops[b]
+	m, ok2 := a.loops[def.Block()]
+	return ok && ok2 && l == m
+}
+
+// moveTok makes to what the state knows of from (released, acquired,
+// counted, stored), and forgets from.
+func (a *fnAnalysis) moveTok(s *state, from, to *tok) {
+	for _, m := range []map[*tok]*Site{s.released, s.maybe} {
+		if v, ok := m[from]; ok {
+			m[to] = v
+			delete(m, from)
+		}
+	}
+	if v, ok := s.acquired[from]; ok {
+		s.acquired[to] = v
+		delete(s.acquired, from)
+	}
+	if v, ok := s.counts[from]; ok {
+		s.counts[to] = v
+		delete(s.counts, from)
+	}
+	if s.open[from] {
+		s.open[to] = true
+		delete(s.open, from)
+	}
+	if v, ok := s.raised[from]; ok {
+		s.raised[to] = v
+		delete(s.raised, from)
+	}
+	if v, ok := s.parents[from]; ok {
+		s.parents[to] = v
+		delete(s.parents, from)
+	}
+	for k, v := range s.parents {
+		if v == from {
+			s.parents[k] = to
+		}
+	}
+	for _, m := range []map[*tok]bool{s.escaped, s.unsure, s.guards} {
+		if m[from] {
+			m[to] = true
+			delete(m, from)
+		}
+	}
+	for l, c := range s.content {
+		if c == from {
+			s.content[l] = to
+		}
 	}
 }
 
