@@ -112,7 +112,9 @@ func inputsDigest(h hash.Hash) error {
 				found[path] = true
 			case strings.HasSuffix(name, ".go"):
 				goDirs[filepath.Dir(path)] = true
-			case slices.Contains(headerSuffixes, filepath.Ext(name)):
+			case d.Type().IsRegular() && !strings.HasPrefix(name, "."):
+				// any file: C includes .def, .inl, .x and names
+				// without a suffix as well as .h
 				headers[filepath.Dir(path)] = append(headers[filepath.Dir(path)], path)
 			}
 			return nil
@@ -283,9 +285,6 @@ func goWorkFile(dir string) string {
 		}
 	}
 }
-
-// headerSuffixes are the names of C and C++ headers.
-var headerSuffixes = []string{".h", ".hh", ".hpp", ".hxx", ".inc"}
 
 // hashFile writes kind, name and name's content (or that it cannot be
 // read) to h.

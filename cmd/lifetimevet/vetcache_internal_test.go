@@ -104,6 +104,12 @@ func TestVetInputsHeaders(t *testing.T) {
 	if d2 == d1 {
 		t.Error("a header was added to an include directory; the digest did not change")
 	}
+	writeTree(t, top, map[string]string{"inc/cfg.def": "X(free)\n"})
+	d2b := digest()
+	if d2b == d2 {
+		t.Error("an X-macro file (.def) was added to an include directory; the digest did not change")
+	}
+	d2 = d2b
 	writeTree(t, top, map[string]string{"p/own.h": "int y, z;\n"})
 	if digest() != d2 {
 		t.Error("a package's own header changed the digest (go vet keys it already)")
