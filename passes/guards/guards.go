@@ -13,9 +13,11 @@
 // package's lock helpers: a function that returns holding a lock it took
 // (func (w *W) lock() { w.mu.Lock() }, one that returns w.mu.Unlock for a
 // defer) takes it for its caller, and one that drops a lock its caller
-// holds (unlock()) drops it. A function literal passed to a function of
-// the package that calls it with a lock held (w.with(func() {...})) runs
-// under that lock.
+// holds (unlock()) drops it; a helper that locks what its parameter
+// points to (func lock(m *sync.Mutex), a sync.Locker parameter) locks the
+// argument's mutex at each call. A function literal passed to a function
+// of the package that calls it with a lock held (w.with(func() {...}),
+// withLock(&w.mu, func() {...})) runs under that lock.
 //
 // Across functions, a function starts with the locks every one of its
 // callers holds at the call (Result.EntryLocks), when the package's calls
@@ -336,6 +338,9 @@ type guardsPass struct {
 	// helpers are the package's functions that take or drop a lock for
 	// their caller (see lockHelpers)
 	helpers map[*ssa.Function]*lockEffect
+	// paramKeys keeps the locks of parameters in the held sets flow
+	// records (while a helper's effect is computed)
+	paramKeys bool
 }
 
 // A lockEffect is what a function does to the locks its caller holds:
@@ -541,7 +546,13 @@ func lockOp(com *ssa.CallCommon) (string, Key, bool) {
 		// a sync.Locker (a field holding a *sync.Mutex): named by where
 		// the interface value is loaded from
 		if n, ok := types.Unalias(com.Value.Type()).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "Locker" {
-			if k, ok := LockKeyOf(com.Value); ok && (com.Method.Name() == "Lock" || com.Method.Name() == "Unlock") {
+			if com.Method.Name() != "Lock" && com.Method.Name() != "Unlock" {
+				return "", Key{}, false
+			}
+			if k, ok := LockKeyOf(com.Value); ok {
+				return com.Method.Name(), k, true
+			}
+			if k, ok := paramKey(com.Value); ok {
 				return com.Method.Name(), k, true
 			}
 		}
@@ -561,9 +572,55 @@ func lockOp(com *ssa.CallCommon) (string, Key, bool) {
 	}
 	k, ok := LockKeyOf(com.Args[0])
 	if !ok {
-		return "", Key{}, false
+		if k, ok = paramKey(com.Args[0]); !ok {
+			return "", Key{}, false
+		}
 	}
 	return callee.Name(), k, true
+}
+
+// paramPrefix marks the Fields of a key that names the lock a function's
+// parameter points to (func lock(m *sync.Mutex) { m.Lock() }): a lock
+// helper's effect, mapped to its caller's argument at each call.
+const paramPrefix = "@param"
+
+// paramKey names the lock parameter v of its function points to.
+func paramKey(v ssa.Value) (Key, bool) {
+	p, ok := access.StripConv(v).(*ssa.Parameter)
+	if !ok || p.Parent() == nil {
+		return Key{}, false
+	}
+	i := slices.Index(p.Parent().Params, p)
+	if i < 0 {
+		return Key{}, false
+	}
+	return Key{Fields: paramPrefix + itoa(i)}, true
+}
+
+// argKey maps k, a key of a lock helper's effect, to the caller's: a
+// parameter's lock to the lock the call's argument names.
+func argKey(k Key, com *ssa.CallCommon) (Key, bool) {
+	rest, ok := strings.CutPrefix(k.Fields, paramPrefix)
+	if !ok || k.Type != nil || k.Global != nil {
+		return k, true
+	}
+	i := atoi(rest)
+	if i >= len(com.Args) {
+		return Key{}, false
+	}
+	a := com.Args[i]
+	if mi, ok := a.(*ssa.MakeInterface); ok {
+		a = mi.X // a sync.Locker argument: &w.mu
+	}
+	if k, ok := LockKeyOf(a); ok {
+		return k, true
+	}
+	return paramKey(a) // passed on by a helper of a helper
+}
+
+// isParamKey reports whether k names a parameter's lock (see paramKey).
+func isParamKey(k Key) bool {
+	return k.Type == nil && k.Global == nil && strings.HasPrefix(k.Fields, paramPrefix)
 }
 
 // LockKeyOf names the mutex at address v. A lock's identity is the mutex
@@ -1076,7 +1133,10 @@ func (g *guardsPass) unlockDeferredBefore(fn *ssa.Function, k Key, d *ssa.Defer)
 			op, uk, ok := lockOp(&u.Call)
 			unlocks := ok && (op == "Unlock" || op == "RUnlock") && uk.matches(k)
 			if e := g.helperOf(&u.Call); e != nil {
-				unlocks = slices.ContainsFunc(e.drops, func(dk Key) bool { return dk.matches(k) })
+				unlocks = slices.ContainsFunc(e.drops, func(dk Key) bool {
+					ak, ok := argKey(dk, &u.Call)
+					return ok && ak.matches(k)
+				})
 			}
 			if !unlocks {
 				continue
@@ -1306,6 +1366,11 @@ func (g *guardsPass) flow(fn *ssa.Function) {
 			var tryVal ssa.Value
 			for _, instr := range b.Instrs {
 				g.r.held[instr] = slices.Clone(s.locks)
+				if !g.paramKeys {
+					// a parameter's lock is no lock of the function's
+					// own accesses (it names the caller's)
+					g.r.held[instr] = slices.DeleteFunc(g.r.held[instr], func(l Lock) bool { return isParamKey(l.Key) })
+				}
 				if s.top {
 					g.r.held[instr] = nil
 				}
@@ -1318,17 +1383,23 @@ func (g *guardsPass) flow(fn *ssa.Function) {
 					// (w.lock()() drops the lock at once)
 					if e := g.helperOf(&inner.Call); e != nil {
 						for _, l := range e.takes {
-							s.remove(l.Key)
+							if k, ok := argKey(l.Key, &inner.Call); ok {
+								s.remove(k)
+							}
 						}
 						continue
 					}
 				}
 				if e := g.helperOf(&call.Call); e != nil {
 					for _, k := range e.drops {
-						s.remove(k)
+						if k, ok := argKey(k, &call.Call); ok {
+							s.remove(k)
+						}
 					}
 					for _, l := range e.takes {
-						s.add(l)
+						if k, ok := argKey(l.Key, &call.Call); ok {
+							s.add(Lock{Key: k, Read: l.Read})
+						}
 					}
 					continue
 				}
@@ -1491,6 +1562,11 @@ func (g *guardsPass) lockedCallbacks() {
 					// elsewhere, runs without the lock there too
 					if f := funcOf(c.Call.Args[i]); f != nil && f.Parent() != nil && onlyPassed(c.Call.Args[i], c) {
 						for _, l := range ls.locks {
+							k, ok := argKey(l.Key, &c.Call)
+							if !ok || isParamKey(k) {
+								continue
+							}
+							l = Lock{Key: k, Read: l.Read}
 							if !slices.Contains(g.declared[f], l) {
 								g.declared[f] = append(g.declared[f], l)
 							}
@@ -1606,7 +1682,9 @@ func (g *guardsPass) heldFrom(fn *ssa.Function, entry *lockSet) map[ssa.Instruct
 	saved, savedHeld := g.entry[fn], g.r.held
 	g.entry[fn] = entry
 	g.r.held = map[ssa.Instruction][]Lock{}
+	g.paramKeys = true
 	g.flow(fn)
+	g.paramKeys = false
 	held := g.r.held
 	g.entry[fn], g.r.held = saved, savedHeld
 	if saved == nil {

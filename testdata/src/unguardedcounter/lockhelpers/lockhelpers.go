@@ -120,6 +120,41 @@ func (l *Leaky) Sub() {
 	C.ctx_run(l.ctx, C.int(l.n))
 }
 
+// Helpers that take the mutex as an argument (a *sync.Mutex, a
+// sync.Locker) lock the argument's: silent; one that drops what it takes
+// guards nothing, reported.
+type Meter struct {
+	mu  sync.Mutex
+	n   int
+	ctx *C.ctx
+}
+
+func lockMu(m *sync.Mutex)   { m.Lock() }
+func unlockMu(m *sync.Mutex) { m.Unlock() }
+func touchMu(m *sync.Mutex)  { m.Lock(); m.Unlock() }
+
+func withLocker(l sync.Locker, f func()) {
+	l.Lock()
+	defer l.Unlock()
+	f()
+}
+
+func (m *Meter) Inc() {
+	lockMu(&m.mu)
+	defer unlockMu(&m.mu)
+	m.n++
+}
+
+func (m *Meter) Dec() {
+	withLocker(&m.mu, func() { m.n-- })
+}
+
+func (m *Meter) Bump() {
+	touchMu(&m.mu)
+	m.n++ // want `Bump increments m.n without atomics or a lock`
+	C.ctx_run(m.ctx, 0)
+}
+
 // A sync.Locker field holding the mutex: silent.
 type Guarded struct {
 	l   sync.Locker
@@ -147,6 +182,7 @@ func run() {
 	l := &Leaky{}
 	g := &Guarded{l: &sync.Mutex{}}
 	ga := &Gauge{}
+	me := &Meter{}
 	for i := 0; i < 2; i++ {
 		go func() {
 			p.Get()
@@ -161,6 +197,9 @@ func run() {
 			ga.Up()
 			ga.Down()
 			ga.Drop()
+			me.Inc()
+			me.Dec()
+			me.Bump()
 		}()
 	}
 }
