@@ -123,6 +123,20 @@ func Loops(fn *ssa.Function) map[*ssa.BasicBlock]int {
 	return out
 }
 
+// Returns returns the return instructions of fn, in block order.
+func Returns(fn *ssa.Function) []*ssa.Return {
+	var rets []*ssa.Return
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			rets = append(rets, r)
+		}
+	}
+	return rets
+}
+
 // After calls visit on the instructions reachable after from, in no
 // particular order, until visit returns false.
 func After(from ssa.Instruction, visit func(ssa.Instruction) bool) {

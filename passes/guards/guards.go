@@ -1606,6 +1606,7 @@ func onlyPassed(v ssa.Value, call *ssa.Call) bool {
 func (g *guardsPass) lockEffectOf(fn *ssa.Function) *lockEffect {
 	var unlocked []Key
 	var deferred []Key
+	touches := false // fn locks or unlocks, directly or through a helper
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			ci, ok := instr.(ssa.CallInstruction)
@@ -1613,9 +1614,12 @@ func (g *guardsPass) lockEffectOf(fn *ssa.Function) *lockEffect {
 				continue
 			}
 			var ks []Key
-			if op, k, ok := lockOp(ci.Common()); ok && (op == "Unlock" || op == "RUnlock") {
+			op, k, isLock := lockOp(ci.Common())
+			e := g.helperOf(ci.Common())
+			touches = touches || isLock || e != nil && e != g.helpers[fn]
+			if isLock && (op == "Unlock" || op == "RUnlock") {
 				ks = append(ks, k)
-			} else if e := g.helperOf(ci.Common()); e != nil && e != g.helpers[fn] {
+			} else if !isLock && e != nil && e != g.helpers[fn] {
 				ks = append(ks, e.drops...)
 			}
 			if _, isDefer := ci.(*ssa.Defer); isDefer {
@@ -1624,6 +1628,9 @@ func (g *guardsPass) lockEffectOf(fn *ssa.Function) *lockEffect {
 				unlocked = append(unlocked, ks...)
 			}
 		}
+	}
+	if !touches {
+		return nil // (the flow below would find nothing: no need to run it)
 	}
 	e := &lockEffect{}
 	if at := g.atReturns(fn, &lockSet{}); at != nil && !at.top {
@@ -1654,14 +1661,7 @@ func (g *guardsPass) lockEffectOf(fn *ssa.Function) *lockEffect {
 func (g *guardsPass) atReturns(fn *ssa.Function, entry *lockSet) *lockSet {
 	held := g.heldFrom(fn, entry)
 	var out *lockSet
-	for _, b := range fn.Blocks {
-		if len(b.Instrs) == 0 {
-			continue
-		}
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok {
-			continue
-		}
+	for _, ret := range cfg.Returns(fn) {
 		h, ok := held[ret]
 		if !ok {
 			continue // unreachable

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/internal/cfg"
 )
 
 // ParamPath names v, a value of fn computed from a parameter or free
@@ -157,12 +158,7 @@ func onlyLoaded(mc *ssa.MakeClosure, a ssa.Value) bool {
 
 // returns computes the results of fn that are always the same parameter path.
 func returns(fn *ssa.Function, sumOf func(*ssa.Function) *Summary) []Returned {
-	var rets []*ssa.Return
-	for _, b := range fn.Blocks {
-		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
-			rets = append(rets, r)
-		}
-	}
+	rets := cfg.Returns(fn)
 	if len(rets) == 0 {
 		return nil
 	}
@@ -198,12 +194,7 @@ func returns(fn *ssa.Function, sumOf func(*ssa.Function) *Summary) []Returned {
 // new object (&T{...}) whose field holds a path of fn's parameters, stored
 // once, where it dominates the return.
 func wraps(fn *ssa.Function) []Wrap {
-	var rets []*ssa.Return
-	for _, b := range fn.Blocks {
-		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
-			rets = append(rets, r)
-		}
-	}
+	rets := cfg.Returns(fn)
 	if len(rets) == 0 {
 		return nil
 	}
