@@ -521,42 +521,15 @@ func (a *fnAnalysis) kill(s *state, r *tok) {
 			delete(s.content, l)
 		}
 	}
-	for t := range s.released {
-		if t.root == r {
-			delete(s.released, t)
-		}
-	}
-	for t := range s.maybe {
-		if t.root == r {
-			delete(s.maybe, t)
-		}
-	}
-	for t := range s.acquired {
-		if t.root == r {
-			delete(s.acquired, t)
-		}
-	}
-	for t := range s.parents {
-		if t.root == r {
-			delete(s.parents, t)
-		}
-	}
+	other := func(t *tok) bool { return t.root != r }
+	dropDead(s.released, other)
+	dropDead(s.maybe, other)
+	dropDead(s.acquired, other)
+	dropDead(s.parents, other)
 	// and the references an earlier trip counted were another object's
-	for t := range s.counts {
-		if t.root == r {
-			delete(s.counts, t)
-		}
-	}
-	for t := range s.open {
-		if t.root == r {
-			delete(s.open, t)
-		}
-	}
-	for t := range s.raised {
-		if t.root == r {
-			delete(s.raised, t)
-		}
-	}
+	dropDead(s.counts, other)
+	dropDead(s.open, other)
+	dropDead(s.raised, other)
 	// pending calls with an argument of r's were registered by an earlier
 	// iteration: that argument was another value
 	a.renew(s, func(t *tok) bool { return t.root == r })
@@ -1737,18 +1710,7 @@ func (a *fnAnalysis) acrossTrips(t *tok, instr ssa.Instruction) bool {
 	if t.kind == tField && t.base != nil && t.base.kind == tRoot {
 		t = t.base // a result of a call with several
 	}
-	if t.kind != tRoot {
-		return true
-	}
-	if _, phi := t.v.(*ssa.Phi); phi {
-		return true
-	}
-	def, ok := t.v.(ssa.Instruction)
-	if !ok || def.Block() == nil {
-		return true
-	}
-	m, ok := a.loops[def.Block()]
-	return !ok || m != a.loops[instr.Block()]
+	return t.kind != tRoot || !a.madeInTrip(t.v, instr.Block())
 }
 
 // dropCounted drops one counted reference to t, and reports whether that
