@@ -85,7 +85,9 @@ atomic_size_t, …) is atomic or thread-local. A type name the package's C
 does not define (from a library's header) is taken as not atomic.
 The finding is at the variable's definition: on the Go file's line for a
 preamble, in the .c file otherwise. Vendored amalgamations (C files of
-more than 5000 lines) are skipped unless -sharedglobal.largec is given.
+more than 5000 lines) and headers of more than 50,000 lines are skipped
+unless -sharedglobal.largec is given; the run names each file skipped on
+standard error, since the C after a skipped header is not analysed either.
 
 The fix is a sync.Mutex held around the update, a sync/atomic type
 (atomic.Int64, atomic.Pointer), sync.Map, or sync.Once for lazy creation;

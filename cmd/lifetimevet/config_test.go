@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	sarif "github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 )
 
 // retirePackage is a cgo package that releases a handle twice through a C
@@ -250,6 +252,72 @@ func Big(x int) int {
 	c.mu.Unlock()
 	if !strings.Contains(logs, "Big stopped at its work budget") || strings.Contains(logs, "Small") {
 		t.Errorf("lsp: log %q, want a line saying Big stopped at its work budget", logs)
+	}
+}
+
+// TestUnreadSaid: a file of the package's C left unread for its size (a
+// header of more than cpreamble.MaxHeaderLines lines, after whose #include
+// the C is no evidence, and a .c file of more than cpreamble.MaxLines) is
+// named on standard error (standalone, from the cache too, and go vet) and
+// in the LSP's log, never left silent; -sharedglobal.largec reads them, and
+// the race the header hid is reported.
+func TestUnreadSaid(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/big\n\ngo 1.22\n",
+		"big/big.go": `// Package big counts.
+package big
+
+/*
+#include "big.h"
+static long racy;
+static long bump(void) { return ++racy; }
+*/
+import "C"
+
+// Bump is safe for concurrent use by multiple goroutines.
+func Bump() int { return int(C.bump()) }
+`,
+		"big/big.h":  strings.Repeat("#define BIG 1\n", cpreamble.MaxHeaderLines+1),
+		"big/huge.c": "int huge_x;\n" + strings.Repeat("\n", cpreamble.MaxLines),
+	})
+	t.Setenv("LIFETIMEVET_CACHE", t.TempDir())
+	wants := []string{
+		fmt.Sprintf("big/big.h was not read (%d lines, more than %d): the C after its #include is not analysed; -sharedglobal.largec reads it", cpreamble.MaxHeaderLines+1, cpreamble.MaxHeaderLines),
+		fmt.Sprintf("big/huge.c was not read (%d lines, more than %d): its C is not analysed; -sharedglobal.largec reads it", cpreamble.MaxLines+2, cpreamble.MaxLines),
+	}
+	check := func(how, stderr string) {
+		t.Helper()
+		for _, want := range wants {
+			if strings.Count(stderr, want) != 1 {
+				t.Errorf("%s: stderr %q, want one line saying %q", how, stderr, want)
+			}
+		}
+	}
+	out, stderr, _ := run(t, dir, bin, "./...")
+	check("standalone", stderr)
+	if strings.Contains(out, "racy") {
+		t.Errorf("standalone: a finding in C the run says it did not read:\n%s", out)
+	}
+	_, stderr, _ = run(t, dir, bin, "./...") // from the analysis cache
+	check("second run", stderr)
+	_, stderr, _ = run(t, dir, "go", "vet", "-vettool="+bin, "./...")
+	check("go vet", stderr)
+	out, stderr, _ = run(t, dir, bin, "-sharedglobal.largec", "./...")
+	if !strings.Contains(out, "the file-scope C variable racy is written without a lock") || strings.Contains(stderr, "not read") {
+		t.Errorf("-sharedglobal.largec: want the race on racy and no notice:\n%s\n%s", out, stderr)
+	}
+	c := startLSP(t, bin, dir)
+	initialize(t, c, dir)
+	file := filepath.Join(dir, "big", "big.go")
+	didOpen(t, c, file)
+	c.wait(t, fileURI(file))
+	c.mu.Lock()
+	logs := strings.Join(c.logs, "\n")
+	c.mu.Unlock()
+	if !strings.Contains(logs, "big.h was not read") {
+		t.Errorf("lsp: log %q, want a line saying big.h was not read", logs)
 	}
 }
 

@@ -2,21 +2,26 @@ package main
 
 import (
 	"fmt"
+	"go/token"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 
 	sarif "github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/lifetimevet/lifetimevet/internal/driver"
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 )
 
-// incompleteLog collects the functions of the packages the user named whose
-// lifetime analysis stopped at its work bound: findings in them may be
-// missing, and the run says so rather than look clean (the pass itself
-// reports nothing; it lists them in its result).
+// incompleteLog collects what the analysis of the packages the user named
+// left out, so that the run says so rather than look clean (passes report
+// nothing; they list it in their results): the functions whose lifetime
+// analysis stopped at its work bound, and the files of the package's C
+// left unread for their size.
 type incompleteLog struct {
 	roots map[*packages.Package]bool
 
@@ -37,21 +42,48 @@ func (l *incompleteLog) record(act *driver.Action, result any) {
 	l.replay(act, l.notes(act, result))
 }
 
-// notes is the driver's Options.Notes: the functions of a lifetime
-// pass's result whose analysis stopped at the work budget, as
-// "file:line:col: function", kept in the package's cache entry so that a
-// run that loads the package from the cache says so again (replay).
+// notes is the driver's Options.Notes: what a pass's result says it left
+// out, kept in the package's cache entry so that a run that loads the
+// package from the cache says so again (replay). A note is a message
+// around a file name, "before\x00file\x00after", for messages to name the
+// file relative to the directory the command runs in.
 func (l *incompleteLog) notes(act *driver.Action, result any) []string {
-	res, ok := result.(*lifetime.Result)
-	if !ok || act.Analyzer != lifetime.Analyzer {
-		return nil
-	}
 	var lines []string
-	for _, fn := range res.Incomplete() {
-		posn := act.Package.Fset.Position(fn.Pos())
-		lines = append(lines, fmt.Sprintf("%s: %s", posn, fn.RelString(fn.Pkg.Pkg)))
+	switch res := result.(type) {
+	case *lifetime.Result:
+		if act.Analyzer != lifetime.Analyzer {
+			return nil
+		}
+		for _, fn := range res.Incomplete() {
+			lines = append(lines, budgetNote(act.Package.Fset.Position(fn.Pos()), fn))
+		}
+	case *cpreamble.Result:
+		if act.Analyzer != cpreamble.Analyzer {
+			return nil
+		}
+		for _, u := range res.Unread() {
+			lines = append(lines, unreadNote(u))
+		}
 	}
 	return lines
+}
+
+// budgetNote is the note of function fn, at posn, whose lifetime analysis
+// stopped at its work budget.
+func budgetNote(posn token.Position, fn *ssa.Function) string {
+	rest := posn
+	rest.Filename = ""
+	return "analysis of \x00" + posn.Filename + "\x00:" + rest.String() + ": " + fn.RelString(fn.Pkg.Pkg) +
+		" stopped at its work budget: findings in it may be missing"
+}
+
+// unreadNote is the note of a file of the package's C left unread.
+func unreadNote(u cpreamble.Unread) string {
+	what, limit := "its C is not analysed", cpreamble.MaxLines
+	if u.Header {
+		what, limit = "the C after its #include is not analysed", cpreamble.MaxHeaderLines
+	}
+	return fmt.Sprintf("\x00%s\x00 was not read (%d lines, more than %d): %s; -sharedglobal.largec reads it", u.Name, u.Lines, limit, what)
 }
 
 // replay is the driver's Options.Replay: the notes of a package the user
@@ -65,27 +97,28 @@ func (l *incompleteLog) replay(act *driver.Action, notes []string) {
 	l.lines = append(l.lines, notes...)
 }
 
-// messages returns one message per function, sorted, each once (a package
-// and its test variant share files), with names relative to dir.
+// messages returns one message per note, sorted, each once (a package and
+// its test variant share files), with file names relative to dir.
 func (l *incompleteLog) messages(dir string) []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	slices.Sort(l.lines)
 	var out []string
-	for _, s := range slices.Compact(l.lines) {
-		out = append(out, "analysis of "+shortIncomplete(dir, s)+" stopped at its work budget: findings in it may be missing")
+	for _, s := range l.lines {
+		out = append(out, noteMessage(dir, s))
 	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
-// shortIncomplete shortens the file name that starts s ("file:line:col: fn").
-func shortIncomplete(dir, s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == ':' {
-			return shortPath(dir, s[:i]) + s[i:]
+// noteMessage is the message of a note, its file named relative to dir
+// ("": as the note has it).
+func noteMessage(dir, note string) string {
+	if before, rest, ok := strings.Cut(note, "\x00"); ok {
+		if file, after, ok := strings.Cut(rest, "\x00"); ok {
+			return before + shortPath(dir, file) + after
 		}
 	}
-	return s
+	return note
 }
 
 // print writes the messages to w, one line each.

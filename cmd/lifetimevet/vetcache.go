@@ -22,6 +22,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/lifetimevet/lifetimevet/internal/cgofile"
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 )
 
@@ -375,25 +376,42 @@ func vetConfigured(args []string, as []*analysis.Analyzer) []*analysis.Analyzer 
 }
 
 // sayBudgetStops returns the analyzers with those that use the lifetime
-// pass's result wrapped so that the first of them to run on the unit
-// prints, on standard error, one line per function whose lifetime analysis
-// stopped at its work budget (go vet shows a unit's standard error; a run
-// that go vet answers from its cache prints nothing).
+// pass's or the C pass's result wrapped so that the first of them to run
+// on the unit prints, on standard error, what the pass left out (go vet
+// shows a unit's standard error; a run that go vet answers from its cache
+// prints nothing): one line per function whose lifetime analysis stopped
+// at its work budget, and per file of the package's C left unread for its
+// size.
 func sayBudgetStops(as []*analysis.Analyzer) []*analysis.Analyzer {
-	var once sync.Once
+	var budget, unread sync.Once
+	say := func(notes []string) {
+		for _, n := range notes {
+			fmt.Fprintf(os.Stderr, "%s: %s\n", progName(), noteMessage("", n))
+		}
+	}
 	out := slices.Clone(as)
 	for i, a := range out {
-		if !slices.Contains(a.Requires, lifetime.Analyzer) {
+		if !slices.Contains(a.Requires, lifetime.Analyzer) && !slices.Contains(a.Requires, cpreamble.Analyzer) {
 			continue
 		}
 		c := *a
 		c.Run = func(pass *analysis.Pass) (any, error) {
 			if res, ok := pass.ResultOf[lifetime.Analyzer].(*lifetime.Result); ok {
-				once.Do(func() {
+				budget.Do(func() {
+					var notes []string
 					for _, fn := range res.Incomplete() {
-						fmt.Fprintf(os.Stderr, "%s: analysis of %s: %s stopped at its work budget: findings in it may be missing\n",
-							progName(), pass.Fset.Position(fn.Pos()), fn.RelString(fn.Pkg.Pkg))
+						notes = append(notes, budgetNote(pass.Fset.Position(fn.Pos()), fn))
 					}
+					say(notes)
+				})
+			}
+			if res, ok := pass.ResultOf[cpreamble.Analyzer].(*cpreamble.Result); ok {
+				unread.Do(func() {
+					var notes []string
+					for _, u := range res.Unread() {
+						notes = append(notes, unreadNote(u))
+					}
+					say(notes)
 				})
 			}
 			return a.Run(pass)

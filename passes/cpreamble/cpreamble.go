@@ -201,6 +201,33 @@ func (r *Result) OutsideHeaders() []string {
 	return slices.Clone(r.env.outsideRead)
 }
 
+// An Unread is a file of the package's C that the pass found and left out
+// for its size (-largec unset): the C of a .c file of more than MaxLines
+// lines is not analysed, and after the #include of a header of more than
+// MaxHeaderLines lines neither is what follows (its macros may change it).
+type Unread struct {
+	Name   string // the file, as the build names it
+	Lines  int
+	Header bool
+}
+
+// Unread returns the files the pass left out for their size, .c files
+// first, each in the order found.
+func (r *Result) Unread() []Unread {
+	var out []Unread
+	for _, f := range r.Files {
+		if f.Skipped {
+			out = append(out, Unread{Name: f.Name, Lines: f.Lines})
+		}
+	}
+	if r.env != nil {
+		for _, name := range slices.Sorted(maps.Keys(r.env.tooLarge)) {
+			out = append(out, Unread{Name: name, Lines: r.env.tooLarge[name], Header: true})
+		}
+	}
+	return out
+}
+
 // Predefines returns the build's -D and -U for the package's C, as the
 // pass read it (PackagePredefines).
 func (r *Result) Predefines() *Predefines {
@@ -645,7 +672,7 @@ func moduleRoot(dir string) string {
 func (e *env) setHeaders(fset *token.FileSet, names []string, read, outside func(string) ([]byte, error)) map[string]*File {
 	files := map[string]*File{}
 	contents := map[string][]byte{}
-	e.tooLarge = map[string]bool{}
+	e.tooLarge = map[string]int{}
 	byClean := map[string]string{}
 	for _, name := range names {
 		c := filepath.Clean(name)
@@ -670,8 +697,8 @@ func (e *env) setHeaders(fset *token.FileSet, names []string, read, outside func
 		if err != nil {
 			return nil, false
 		}
-		if bytes.Count(data, []byte("\n")) > MaxHeaderLines && !largeC {
-			e.tooLarge[path] = true // found, and not read: the search stops
+		if n := bytes.Count(data, []byte("\n")); n > MaxHeaderLines && !largeC {
+			e.tooLarge[path] = n // found, and not read: the search stops
 			return nil, false
 		}
 		if !ok {

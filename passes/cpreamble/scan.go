@@ -116,9 +116,9 @@ type env struct {
 	root               string
 	// outsideRead are the headers read that are not the package's
 	// files, in the order read; tooLarge, those found and not read
-	// (MaxHeaderLines)
+	// (more than MaxHeaderLines lines), with their line counts
 	outsideRead []string
-	tooLarge    map[string]bool
+	tooLarge    map[string]int
 	forced      []string // the files of -include flags
 	// witness reads a name as written, for the record of what the
 	// reading depended on (cgofile.ReadOutside); nil: nothing recorded
@@ -258,7 +258,7 @@ func (e *env) resolveFrom(dir, name string, quoted bool, after string) string {
 		if e.found(p) {
 			return p
 		}
-		if e.tooLarge[p] {
+		if e.tooLarge[p] > 0 {
 			return p // found, and not read (load fails): the search stops
 		}
 	}
@@ -942,7 +942,7 @@ func (u *unit) scan1(src []byte, path string, ms macros, table0 map[string][]mac
 					}
 					hsrc, ok := u.env.load(hpath)
 					if !ok {
-						if u.env.tooLarge[hpath] {
+						if u.env.tooLarge[hpath] > 0 {
 							// found and not read: as a computed include
 							// the scanner cannot work out
 							undecided = append(undecided, [2]int{k, len(src)})
