@@ -103,8 +103,12 @@ func run(pass *analysis.Pass) (any, error) {
 			case len(exits) > 1:
 				where = joinAnd(exits) + " leak it"
 			}
-			d.Message = fmt.Sprintf("the handle %s returns is not released on every path (%s); release it%s on that path, or defer the release right after acquiring it",
-				what, where, fix)
+			how := "returns"
+			if into := outText(pass, calls, mres.Model, acq); into != "" {
+				how = "acquires into " + into
+			}
+			d.Message = fmt.Sprintf("the handle %s %s is not released on every path (%s); release it%s on that path, or defer the release right after acquiring it",
+				what, how, where, fix)
 			rep.Report(d)
 		}
 	}
@@ -169,12 +173,34 @@ func joinAnd(xs []string) string {
 	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
+// outText returns the out-parameter, as written, into which a C
+// acquisition writes the handle (res_open(&r, path): "r"), or "" for one
+// that returns it.
+func outText(pass *analysis.Pass, calls *cgocall.Result, m *model.Model, acq *lifetime.Site) string {
+	if acq.Callee != nil {
+		return ""
+	}
+	c := calls.Lookup(acq.Instr)
+	if c == nil {
+		return ""
+	}
+	for _, e := range m.Acquires(acq.CFunc) {
+		if e.Role == model.Acquire && e.Out >= 0 && e.Out < len(c.Args) {
+			return strings.TrimPrefix(cgocall.Text(pass.TypesInfo, c.ArgExpr(e.Out)), "&")
+		}
+	}
+	return ""
+}
+
 // releaseFor names the model's release for what a C acquisition acquires.
 func releaseFor(m *model.Model, acq *lifetime.Site) string {
 	if acq.Callee != nil {
 		return ""
 	}
 	for _, e := range m.Acquires(acq.CFunc) {
+		if e.Pair != "" {
+			return fmt.Sprintf(" (C.%s)", e.Pair)
+		}
 		if e.Kind == "" {
 			continue
 		}

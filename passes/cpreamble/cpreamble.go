@@ -381,8 +381,11 @@ type Func struct {
 	// a conditional the scanner read, with the parameters each passes.
 	Passes []ParamCall
 
-	writes []pendingWrite
-	locals map[string]bool
+	// uncaptured: for each parameter, whether the body uses it only in
+	// ways that keep nothing, calls it is passed to aside (keeps.go)
+	uncaptured []bool
+	writes     []pendingWrite
+	locals     map[string]bool
 	// takes and releases: the body takes a lock that stays held, or
 	// releases one, directly, through a macro or a wrapper (locks.go);
 	// viaMacro are the functions it calls through the text's macros
@@ -461,6 +464,8 @@ type Result struct {
 	// outsideDone: how many of env.outsideRead have their definitions
 	// in hdr
 	outsideDone int
+	// keep: for each function, the parameters it may keep (keeps.go)
+	keep map[*Func][]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -515,6 +520,7 @@ func (r *Result) link(all []*parser) {
 		funcs = append(funcs, r.headers[name]...)
 	}
 	r.lockWrappers(funcs)
+	r.keeps(funcs)
 }
 
 // headerDefs reads the typedefs, tags and macros of the package's headers

@@ -352,7 +352,9 @@ func (p *parser) function(head []tok, name, params, body, end int) {
 	}
 	fn.NullTested = nullTests(toks[body+1:end], fn.Params)
 	fn.Always = p.always(fn, body+1, end)
-	fn.Passes = p.passes(fn, body+1, end)
+	var passed map[int]bool
+	fn.Passes, passed = p.passes(fn, body+1, end)
+	fn.uncaptured = uncaptured(toks[body+1:end], fn.Params, passed)
 	skip := map[int]bool{} // token indices of declarations
 	stmtStart := true
 	for i := body + 1; i < end; i++ {
@@ -557,8 +559,9 @@ func (p *parser) definesFunc(name string) bool {
 }
 
 // passes returns every call in toks[start:end] with the parameters it
-// passes (as ParamCall), on any path, in any arm the scanner read.
-func (p *parser) passes(fn *Func, start, end int) []ParamCall {
+// passes (as ParamCall), on any path, in any arm the scanner read, and
+// the offsets of the tokens of those parameters in the calls.
+func (p *parser) passes(fn *Func, start, end int) ([]ParamCall, map[int]bool) {
 	toks := p.toks
 	params := map[string]int{}
 	for i, name := range fn.Params {
@@ -567,6 +570,7 @@ func (p *parser) passes(fn *Func, start, end int) []ParamCall {
 		}
 	}
 	var out []ParamCall
+	passed := map[int]bool{}
 	for i := start; i+1 < end; i++ {
 		t := toks[i]
 		if t.kind != ident || toks[i+1].text != "(" || keywords[t.text] || stmtKeywords[t.text] {
@@ -584,6 +588,7 @@ func (p *parser) passes(fn *Func, start, end int) []ParamCall {
 				if len(arg) == 1 && arg[0].kind == ident {
 					if j, ok := params[arg[0].text]; ok {
 						idx = j
+						passed[arg[0].off] = true
 					}
 				}
 				c.Args = append(c.Args, idx)
@@ -591,7 +596,7 @@ func (p *parser) passes(fn *Func, start, end int) []ParamCall {
 		}
 		out = append(out, c)
 	}
-	return out
+	return out, passed
 }
 
 // Macro reports whether a call of name is, as far as the text tells, a

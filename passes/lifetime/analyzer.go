@@ -39,6 +39,7 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 	"github.com/lifetimevet/lifetimevet/passes/model"
 )
 
@@ -48,7 +49,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "follow handles along each function's paths; summarize functions (a pass: reports nothing)",
 	URL:        "https://github.com/lifetimevet/lifetimevet/tree/main/passes/lifetime",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{buildssa.Analyzer, cgocall.Analyzer, model.Analyzer},
+	Requires:   []*analysis.Analyzer{buildssa.Analyzer, cgocall.Analyzer, cpreamble.Analyzer, model.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(SummaryFact), new(FinalizerFact)},
 }
@@ -169,6 +170,7 @@ func (f *FinalizerFact) String() string { return "finalizers" }
 type pkgAnalysis struct {
 	pass       *analysis.Pass
 	calls      *cgocall.Result
+	cres       *cpreamble.Result // the package's own C
 	model      *model.Result
 	res        *Result
 	inProgress map[*ssa.Function]bool
@@ -180,6 +182,7 @@ func run(pass *analysis.Pass) (any, error) {
 	pa := &pkgAnalysis{
 		pass:  pass,
 		calls: calls,
+		cres:  pass.ResultOf[cpreamble.Analyzer].(*cpreamble.Result),
 		model: pass.ResultOf[model.Analyzer].(*model.Result),
 		res: &Result{
 			Summaries: map[*ssa.Function]*Summary{},

@@ -690,9 +690,16 @@ func (a *fnAnalysis) clobber(s *state, l *tok, instr ssa.Instruction) {
 		return
 	}
 	f := a.ts.fresh(l, a.inum[instr])
-	// The token stands for whatever instr leaves in l; in a loop, the
-	// value it left in the previous iteration (and may have released
-	// since, as the callee that replaces it does) is another value.
+	a.madeAgain(s, f)
+	a.write(s, l, f)
+}
+
+// madeAgain records that the instruction whose token is f (what it leaves
+// in a location) runs again: in a loop, the value it left in the previous
+// iteration (and may have released since, as the callee that replaces it
+// does) is another value, and a deferred call registered with it by an
+// earlier iteration was registered with that other value (see renew).
+func (a *fnAnalysis) madeAgain(s *state, f *tok) {
 	for _, m := range []map[*tok]*Site{s.released, s.maybe} {
 		for t := range m {
 			if derivesFrom(t, f) {
@@ -700,10 +707,7 @@ func (a *fnAnalysis) clobber(s *state, l *tok, instr ssa.Instruction) {
 			}
 		}
 	}
-	// and a deferred call registered with it by an earlier iteration
-	// was registered with that other value (see renew)
 	a.renew(s, func(t *tok) bool { return derivesFrom(t, f) })
-	a.write(s, l, f)
 }
 
 // derivesFrom reports whether t is f or a value reached from it (a field
@@ -1037,6 +1041,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				if !deferred {
 					a.overwrite(s, args[e.Out], instr, c.Name, true, cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(e.Out)))
 				}
+				a.madeAgain(s, fresh)
 				a.write(s, args[e.Out], fresh)
 			case e.Out == model.Returned && c.Value != nil:
 				fresh = status
@@ -1069,11 +1074,29 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				if e.Parent >= 0 && e.Parent < len(args) && args[e.Parent] != nil {
 					s.parents[fresh] = args[e.Parent]
 				}
+				if e.ByName && e.Role == model.Acquire {
+					// a constructor known by its name alone may make
+					// the new handle the owner of an object it is
+					// given (rd_kafka_new takes its configuration), or
+					// its child: which, no model says, and such a
+					// handle (of a type the package releases) is no
+					// longer only the caller's to release. A string
+					// or a buffer it copies.
+					for i, t := range args {
+						if i != e.Out && t != nil && !t.location() && i < c.Sig.Params().Len() && a.pa.model.Model.IsHandleType(c.Sig.Params().At(i).Type()) {
+							a.escape(s, t)
+						}
+					}
+				}
 			}
 		}
 		// A function of the package's own C that no model describes may
 		// keep what it is given (go-sqlite3's _sqlite3_result_text hands
-		// its string to SQLite with free as the destructor): handed on.
+		// its string to SQLite with free as the destructor): handed on,
+		// unless the argument is the function's subject (enc_set_level(e,
+		// 9): a method of the object its name names) and its body uses
+		// it only during the call (cpreamble's MayKeep: it reads or
+		// writes through it, hands it to nothing that may keep it).
 		// (borrow NAME arg=N speaks of argument N only: the others may
 		// still be kept)
 		// (a release read in its body, Inferred, says nothing of the
@@ -1086,7 +1109,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			}
 			// borrow NAME arg=N: C uses the argument without keeping it
 			uses := a.pa.model.Model.Uses(c.Name, i)
-			if t != nil && !uses && (ownC && !released[i] && !a.pa.calls.ConstPointerParam(c.Name, i) || t.location() && !released[i]) {
+			if t != nil && !uses && (ownC && !released[i] && !a.pa.calls.ConstPointerParam(c.Name, i) && (!model.IsSubject(c.Name, c.Sig, i) || a.pa.cres.MayKeep(c.Name, i)) || t.location() && !released[i]) {
 				// the address of a variable given to C: C may replace
 				// (or take) what it holds
 				if t.location() {
@@ -1367,6 +1390,18 @@ func (a *fnAnalysis) deferCall(s *state, d *ssa.Defer) {
 		}
 	}
 	a.pushDefer(s, &pending{site: site, call: eff, args: args, count: 1})
+	if eff.c != nil && !a.loop[d.Block()] {
+		// a deferred C release of a handle acquired on the path runs at
+		// every exit from here on (a return or a panic): the handle
+		// cannot leak, and the states need not carry its acquisition to
+		// the end (a function of thousands of acquire-and-defer pairs
+		// stays linear)
+		for _, e := range a.pa.model.Model.Releases(eff.c.Name, eff.c.Sig) {
+			if e.Arg >= 0 && e.Arg < len(args) && args[e.Arg] != nil && !e.Indirect && !e.Global && e.Key == model.None {
+				delete(s.acquired, args[e.Arg])
+			}
+		}
+	}
 }
 
 // pushDefer registers p on s. Its arguments' roots stay in the states

@@ -355,6 +355,7 @@ func run(pass *analysis.Pass) (any, error) {
 	inferDefined(m, pass.Fset, cres)
 	if cfuncs != nil {
 		inferRetains(m, pass.Pkg)
+		inferConstructors(m, pass.Pkg)
 	}
 	m.index()
 	return res, nil

@@ -92,6 +92,9 @@ type Entry struct {
 	// ByName is set for entries inferred from the function's name alone
 	// (the destructor-name rule).
 	ByName bool
+	// Pair is, for an acquisition the constructor-name rule reads, the C
+	// function that releases what it makes (the rule's evidence).
+	Pair string
 	// Inferred is set for releases read in the body of a C function the
 	// package's own C defines (it passes its parameter to a known
 	// release): what the function does with its other arguments is not

@@ -46,6 +46,9 @@ type Model struct {
 	// to a function that is or reads as a release, or to a macro (see
 	// byName); absent for the others
 	handsOn map[string]bool
+	// handleTypes are the pointer types that the C functions the
+	// package calls release (IsHandleType)
+	handleTypes []types.Type
 }
 
 // New returns an empty model.

@@ -318,3 +318,29 @@ func CallbackDestructorArg(name string, sig *types.Signature) int {
 	}
 	return nameRelease(name, sig)
 }
+
+// IsSubject reports whether argument i of the C function name, with the
+// Go signature cgo gives it, is the function's subject: the first
+// argument, of a pointer type that the name's leading words name, as a
+// method of an object-oriented C API names its object
+// (enc_set_level(enc_t *), ZSTD_CCtx_setParameter(ZSTD_CCtx *),
+// llama_decode(llama_context *), libStreamStart(lib_stream *)). Such a
+// function acts on its subject during the call; what it does with its
+// other arguments its name does not tell (engine_adopt(engine *, pipe *)
+// may keep the pipe).
+func IsSubject(name string, sig *types.Signature, i int) bool {
+	if i != 0 || sig == nil || sig.Params().Len() == 0 || !isPointerLike(sig.Params().At(0).Type()) {
+		return false
+	}
+	words := splitWords(name)
+	for n := 1; n < len(words); n++ {
+		prefix := words[:n]
+		on := normName(strings.Join(prefix, "_"))
+		for _, tn := range cTypeNames(sig.Params().At(0).Type()) {
+			if nameFit(on, normName(tn)) > 0 || wordsFit(prefix, splitWords(strings.TrimPrefix(tn, "struct_"))) {
+				return true
+			}
+		}
+	}
+	return false
+}

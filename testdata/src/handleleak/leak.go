@@ -92,7 +92,7 @@ func current() C.CUcontext {
 // A primary context retain needs its release.
 func retain(dev C.CUdevice, fail bool) error {
 	var c C.CUcontext
-	if C.cuDevicePrimaryCtxRetain(&c, dev) != 0 { // want `the handle C.cuDevicePrimaryCtxRetain returns is not released on every path`
+	if C.cuDevicePrimaryCtxRetain(&c, dev) != 0 { // want `the handle C.cuDevicePrimaryCtxRetain acquires into c is not released on every path`
 		return errors.New("retain failed")
 	}
 	if fail {

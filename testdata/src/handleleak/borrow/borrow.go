@@ -26,6 +26,8 @@ static int engine_bind(engine* e, pipe_t* p) { return 0; }
 static pipe_t* pipe_open(void) { return calloc(1, sizeof(pipe_t)); }
 static void pipe_close(pipe_t* p) { free(p); }
 static int pipe_write(pipe_t* p, int v) { return v; }
+static pipe_t* shared_pipe;
+static int pipe_share(pipe_t* p, int v) { shared_pipe = p; return v < 0; }
 typedef struct { int used; } arena;
 typedef struct { int v; } node;
 static arena* arena_new(void) { return calloc(1, sizeof(arena)); }
@@ -102,16 +104,28 @@ func sendOnceOK(v int) error {
 	return nil
 }
 
-// Without the directive, the Go function hands the pipe on (pipe_write
-// is the package's own C): no finding.
+// Without the directive, the Go function is read through: pipe_write is
+// a method of the pipe (its name names its first argument's type) whose
+// body uses the pipe only during the call, so the pipe is still the
+// caller's, and the error return leaks it.
 func push(p *C.pipe_t, v int) int { return int(C.pipe_write(p, C.int(v))) }
 
 func pushOnce(v int) error {
-	p := C.pipe_open()
+	p := C.pipe_open() // want `the handle C.pipe_open returns is not released on every path \(the return at line 116 leaks it\)`
 	if push(p, v) != v {
 		return errConfig
 	}
 	C.pipe_close(p)
+	return nil
+}
+
+// A method of the pipe whose body keeps it (stores it in a variable of the
+// package's C) takes it: handed on, no finding.
+func shareOnce(v int) error {
+	p := C.pipe_open()
+	if C.pipe_share(p, C.int(v)) != 0 {
+		return errConfig
+	}
 	return nil
 }
 
@@ -131,7 +145,7 @@ func nodes(a *C.arena, k int) error {
 // A blob belongs to its arena but is not freed with it: it leaks.
 func blobs(a *C.arena, k int) error {
 	var n *C.node
-	C.arena_blob(a, &n) // want `the handle C.arena_blob returns is not released on every path`
+	C.arena_blob(a, &n) // want `the handle C.arena_blob acquires into n is not released on every path`
 	if k < 0 {
 		return errConfig
 	}

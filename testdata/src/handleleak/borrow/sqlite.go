@@ -14,7 +14,7 @@ import "C"
 // the package compiles SQLite's C itself): the error return leaks it.
 func exec(db *C.sqlite3, sql *C.char) error {
 	var st *C.sqlite3_stmt
-	if C.sqlite3_prepare_v2(db, sql, -1, &st, nil) != 0 { // want `the handle C.sqlite3_prepare_v2 returns is not released on every path \(the return at line 21 leaks it\)`
+	if C.sqlite3_prepare_v2(db, sql, -1, &st, nil) != 0 { // want `the handle C.sqlite3_prepare_v2 acquires into st is not released on every path \(the return at line 21 leaks it\)`
 		return errConfig
 	}
 	if C.sqlite3_step(st) != 101 {

@@ -117,7 +117,7 @@ func Main(run func() int) {
 // Not init: a context created and dropped on the error path leaks.
 func setup(fail bool) error {
 	var ctx C.CUcontext
-	if C.cuCtxCreate(&ctx, 0, 0) != 0 { // want `the handle C.cuCtxCreate returns is not released on every path`
+	if C.cuCtxCreate(&ctx, 0, 0) != 0 { // want `the handle C.cuCtxCreate acquires into ctx is not released on every path`
 		return errors.New("no context")
 	}
 	if fail {

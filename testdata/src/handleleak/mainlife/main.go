@@ -40,7 +40,7 @@ func main() {
 // Not main: the early return leaks.
 func probe() error {
 	var ctx C.CUcontext
-	if C.cuCtxCreate(&ctx, 0, 0) != 0 { // want `the handle C.cuCtxCreate returns is not released on every path`
+	if C.cuCtxCreate(&ctx, 0, 0) != 0 { // want `the handle C.cuCtxCreate acquires into ctx is not released on every path`
 		return errors.New("no context")
 	}
 	if len(os.Args) > 1 {

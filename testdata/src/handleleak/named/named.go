@@ -71,7 +71,7 @@ func (d Device) Primary() (p *Primary, err error) {
 // Dropped: neither the context nor the device leaves the function.
 func (d Device) Probe(fail bool) (ok bool) {
 	var ctx C.CUcontext
-	if C.cuDevicePrimaryCtxRetain(&ctx, d.id) != 0 { // want `the handle C.cuDevicePrimaryCtxRetain returns is not released on every path \(the return at line 78 leaks it\)`
+	if C.cuDevicePrimaryCtxRetain(&ctx, d.id) != 0 { // want `the handle C.cuDevicePrimaryCtxRetain acquires into ctx is not released on every path \(the return at line 78 leaks it\)`
 		return false
 	}
 	if fail {

@@ -89,7 +89,7 @@ func (c *Ctx) Retain(d C.CUdevice) error {
 // A later failure, after the retain succeeded, leaks it.
 func (c *Ctx) RetainLeak(d C.CUdevice, fail bool) error {
 	var ctx C.CUcontext
-	if err := result(C.cuDevicePrimaryCtxRetain(&ctx, d)); err != nil { // want `the handle C.cuDevicePrimaryCtxRetain returns is not released on every path \(the return at line 96 leaks it\)`
+	if err := result(C.cuDevicePrimaryCtxRetain(&ctx, d)); err != nil { // want `the handle C.cuDevicePrimaryCtxRetain acquires into ctx is not released on every path \(the return at line 96 leaks it\)`
 		return err
 	}
 	if fail {
@@ -112,7 +112,7 @@ func Alloc(n int) (C.CUdeviceptr, error) {
 // The same, with a later failure.
 func AllocLeak(n int) (C.CUdeviceptr, error) {
 	var p C.CUdeviceptr
-	st := C.cuMemAlloc(&p, C.size_t(n)) // want `the handle C.cuMemAlloc returns is not released on every path \(the return at line 120 leaks it\)`
+	st := C.cuMemAlloc(&p, C.size_t(n)) // want `the handle C.cuMemAlloc acquires into p is not released on every path \(the return at line 120 leaks it\)`
 	if err := statuslib.Wrap(int(st), "alloc"); err != nil {
 		return 0, err
 	}
@@ -150,7 +150,7 @@ func NewHandle() (*Handle, error) {
 func UseHandle(fail func() bool) error {
 	h := &Handle{}
 	var raw C.cublasHandle_t
-	if err := h.status(C.cublasCreate(&raw)); err != nil { // want `the handle C.cublasCreate returns is not released on every path`
+	if err := h.status(C.cublasCreate(&raw)); err != nil { // want `the handle C.cublasCreate acquires into raw is not released on every path`
 		return err
 	}
 	if fail() {
@@ -233,7 +233,7 @@ func OpenClosure(flags int) (*C.qq_db, error) {
 
 func OpenLeak(flags int, fail bool) error {
 	var db *C.qq_db
-	if !ok(C.qq_open(&db, C.int(flags))) { // want `the handle C.qq_open returns is not released on every path`
+	if !ok(C.qq_open(&db, C.int(flags))) { // want `the handle C.qq_open acquires into db is not released on every path`
 		return errors.New("open failed")
 	}
 	if fail {
@@ -298,7 +298,7 @@ func Map(q C.cl_command_queue, buf unsafe.Pointer, n int) (unsafe.Pointer, C.cl_
 func MapLeak(q C.cl_command_queue, buf unsafe.Pointer, n int) (unsafe.Pointer, error) {
 	var ev C.cl_event
 	var errc C.cl_int
-	ptr := C.clEnqueueMapBuffer(q, buf, 1, 0, 0, C.size_t(n), 0, nil, &ev, &errc) // want `the handle C.clEnqueueMapBuffer returns is not released on every path`
+	ptr := C.clEnqueueMapBuffer(q, buf, 1, 0, 0, C.size_t(n), 0, nil, &ev, &errc) // want `the handle C.clEnqueueMapBuffer acquires into ev is not released on every path`
 	if errc != 0 {
 		return nil, clError(errc)
 	}
@@ -346,7 +346,7 @@ func OpenSQLite(path string, fail bool) (*C.sqlite3, error) {
 	cs := C.CString(path)
 	defer C.free(unsafe.Pointer(cs))
 	var db *C.sqlite3
-	if err := statuslib.Check(int(C.sqlite3_open_v2(cs, &db, 6, nil))); err != nil { // want `the handle C.sqlite3_open_v2 returns is not released on every path`
+	if err := statuslib.Check(int(C.sqlite3_open_v2(cs, &db, 6, nil))); err != nil { // want `the handle C.sqlite3_open_v2 acquires into db is not released on every path`
 		return nil, err
 	}
 	if fail {
