@@ -12,7 +12,9 @@
 //
 //   - a handle released twice on one path: an explicit release plus a
 //     deferred one (the defer captured the handle when it was registered),
-//     a release in a loop without a new acquisition, a releasing helper
+//     a release in a loop without a new acquisition that runs on every
+//     trip (one under a condition tested in the loop, a count reaching
+//     zero or a flag the release sets, may run once), a releasing helper
 //     followed by a direct release;
 //   - a Close-like method that releases a handle while a finalizer or
 //     cleanup that releases the same handle stays armed, so that the
@@ -40,8 +42,10 @@ see it (C memory is invisible to the race detector).
 
 The analyzer reports a handle released twice on some path: an explicit
 release plus a deferred one (the defer statement evaluated the handle when
-it ran), a release in a loop without a new acquisition, a releasing helper
-followed by a direct release, a release method called twice on one value;
+it ran), a release in a loop without a new acquisition that runs on every
+trip going on to the next (under a condition tested in the loop, such as
+a count reaching zero or a flag the release sets, it may run once: not
+reported), a releasing helper followed by a direct release, a release method called twice on one value;
 a Close method that releases a handle while a finalizer or cleanup that
 releases it again stays armed; a release method with a value receiver
 that clears its copy of the handle; a release called on a copy of a

@@ -202,6 +202,11 @@ func (c *checker) double(fn *ssa.Function, ev *lifetime.Event) {
 	case first == second && first.Deferred:
 		c.rep.Reportf(first.Pos, "%s is released by a deferred %s registered on each iteration of a loop: every deferred call releases the same handle when %s returns; release it once, outside the loop",
 			h, strings.TrimPrefix(releaser(first), "the "), srcname.Func(fn))
+	case first == second && !everyTrip(first.Instr.Block()):
+		// released only on the trips where a condition in the loop
+		// holds: a count that reaches zero once, a flag the release sets
+		// (if !s.closed { free; s.closed = true }) may let it happen
+		// once; which, the paths do not tell
 	case first == second:
 		c.rep.Reportf(first.Pos, "%s is released again on the next iteration of the loop, with no new handle acquired in between; acquire a handle per iteration or release it once after the loop",
 			h)
@@ -434,4 +439,61 @@ func typeName(t types.Type) string {
 		return o.Name()
 	}
 	return t.String()
+}
+
+// everyTrip reports whether block b runs on every trip that goes on to
+// the next, of each loop that holds it: b dominates the source of every
+// back edge of the loop (b is in the loop headed by h when it reaches the
+// source of one of h's back edges without passing h). A release there
+// runs on every trip; one under a condition tested in the loop may not.
+func everyTrip(b *ssa.BasicBlock) bool {
+	if b == nil || b.Parent() == nil {
+		return true
+	}
+	for _, h := range b.Parent().Blocks {
+		if !h.Dominates(b) {
+			continue
+		}
+		var back []*ssa.BasicBlock // the sources of h's back edges
+		in := false                // b is in the loop h heads
+		for _, p := range h.Preds {
+			if h.Dominates(p) {
+				back = append(back, p)
+				in = in || reachesWithout(b, p, h)
+			}
+		}
+		if !in {
+			continue
+		}
+		for _, p := range back {
+			if !b.Dominates(p) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// reachesWithout reports whether block to is reachable from block from
+// without passing through block avoid (from and to themselves aside).
+func reachesWithout(from, to, avoid *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{from: true}
+	work := []*ssa.BasicBlock{from}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == to {
+			return true
+		}
+		for _, s := range b.Succs {
+			if s == to {
+				return true
+			}
+			if s != avoid && !seen[s] {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return false
 }

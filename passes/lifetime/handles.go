@@ -349,12 +349,12 @@ func (a *fnAnalysis) refine(ns, out *state, br *branch, si int) {
 				}
 			}
 		}
-		if !handle {
-			for t, rs := range ns.relStatus {
-				if rs == st {
-					delete(ns.released, t) // the release failed: still held
-					delete(ns.relStatus, t)
-				}
+		// the release failed: still held (an integer status, or a
+		// returned pointer that is nil on failure, as realloc's is)
+		for t, rs := range ns.relStatus {
+			if rs == st {
+				delete(ns.released, t)
+				delete(ns.relStatus, t)
 			}
 		}
 	}

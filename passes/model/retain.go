@@ -35,7 +35,7 @@ var retainSuffixes = []struct{ retain, release string }{
 	{"Ref", "Unref"}, {"Ref", "UnRef"},
 	{"_retain", "_release"}, {"_Retain", "_Release"}, {"_RETAIN", "_RELEASE"}, {"Retain", "Release"},
 	{"_incref", "_decref"}, {"_inc_ref", "_dec_ref"}, {"IncRef", "DecRef"}, {"_INCREF", "_DECREF"}, {"_INC_REF", "_DEC_REF"},
-	{"_addref", "_release"}, {"AddRef", "Release"}, {"_add_ref", "_release"},
+	{"_addref", "_release"}, {"_addRef", "_release"}, {"AddRef", "Release"}, {"_add_ref", "_release"},
 }
 
 // retainPairNames returns the names that would be the release pairing with

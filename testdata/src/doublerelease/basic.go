@@ -192,6 +192,26 @@ func reallocOK(n int) unsafe.Pointer {
 	return q
 }
 
+// Where realloc succeeded it freed p: freeing p there as well is a double
+// release (its result is the release's status: where it is nil, p is
+// still held).
+func reallocTwice(n int) unsafe.Pointer {
+	p := C.malloc(16)
+	q := C.realloc(p, C.size_t(n))
+	if q == nil {
+		return nil
+	}
+	C.free(p) // want `p is released twice: by C.realloc at line 200 and again here`
+	return q
+}
+
+// The pointer replaced by realloc's result.
+func reallocInPlace(n int) unsafe.Pointer {
+	p := C.malloc(16)
+	p = C.realloc(p, C.size_t(n))
+	return p
+}
+
 // A goroutine's release is concurrent: not followed here (known limit).
 func goroutineNotFollowed() {
 	o := C.obj_new()
