@@ -383,7 +383,7 @@ func (a *fnAnalysis) summarize() *Summary {
 	slices.Sort(keys)
 	for _, k := range keys {
 		ri := byKey[k]
-		ri.rel.Guarded = ri.guarded
+		ri.rel.Guarded = ri.guarded && !nilTestsOnly(a.fn, ri.rel.Path)
 		// Clearing means something only for a handle read from a location
 		// the caller sees: a handle passed by value stays in the caller's
 		// variable.
@@ -540,4 +540,45 @@ func freeVarText(fv *ssa.FreeVar, ops []access.Op) string {
 		return access.Render(fv.Name(), access.Deref(fv.Type()), ops[1:])
 	}
 	return access.Render("&"+fv.Name(), fv.Type(), ops)
+}
+
+// nilTestsOnly reports whether the release of path p by fn is guarded by
+// nothing but nil tests of the parameter itself, passed by value (func
+// freeCtx(c *C.ctx) { if c != nil { C.ctx_free(c) } }): every branch of
+// fn compares that parameter with nil. Such a test keeps a cleared handle
+// out, and a caller's handle is cleared only by the caller: a second call
+// with the same handle releases it again, so the release is no guarded
+// one for the callers.
+func nilTestsOnly(fn *ssa.Function, p access.Path) bool {
+	if len(p.Ops) != 0 || p.Root < 0 || p.Root >= len(fn.Params) {
+		return false
+	}
+	param := fn.Params[p.Root]
+	if b, ok := param.Type().Underlying().(*types.Basic); !isPointer(param.Type()) && !(ok && b.Kind() == types.UnsafePointer) {
+		return false
+	}
+	tests := 0
+	for _, b := range fn.Blocks {
+		iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cond := iff.Cond
+		if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+			cond = u.X
+		}
+		bin, ok := cond.(*ssa.BinOp)
+		if !ok || bin.Op != token.EQL && bin.Op != token.NEQ {
+			return false
+		}
+		x, y := access.StripConv(bin.X), access.StripConv(bin.Y)
+		if c, ok := x.(*ssa.Const); ok && c.IsNil() {
+			x, y = y, x
+		}
+		if c, ok := y.(*ssa.Const); !ok || !c.IsNil() || x != ssa.Value(param) {
+			return false
+		}
+		tests++
+	}
+	return tests > 0
 }
