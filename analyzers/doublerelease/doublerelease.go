@@ -244,7 +244,9 @@ func (c *checker) finalizerArmed() {
 			continue
 		}
 		for _, r := range sum.Releases {
-			if r.Guarded || r.Clears || r.Declared || r.Path.Root < 0 || r.Path.Root >= len(fn.Params) || !r.Pos().IsValid() {
+			// (a release inside sync.Once.Do is guarded against a
+			// second call, not against the finalizer)
+			if r.Guarded && !r.Once || r.Clears || r.Declared || r.Path.Root < 0 || r.Path.Root >= len(fn.Params) || !r.Pos().IsValid() {
 				continue
 			}
 			if msg := c.armed(fn, sum, r); msg != "" {

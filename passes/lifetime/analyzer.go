@@ -352,9 +352,9 @@ func (a *fnAnalysis) summarize() *Summary {
 	sum := &Summary{Globals: a.globals || a.unknowns}
 	// Releases of parameter paths.
 	type relInfo struct {
-		rel     *Release
-		tok     *tok
-		guarded bool
+		rel           *Release
+		tok           *tok
+		guarded, once bool
 	}
 	byKey := map[string]*relInfo{}
 	var keys []string
@@ -367,6 +367,11 @@ func (a *fnAnalysis) summarize() *Summary {
 		ri := byKey[k]
 		if ri == nil {
 			rel := &Release{Path: p, Func: funcName(a.fn), Class: r.site.Class, pos: r.site.Pos}
+			if r.once && r.site.Release != nil && inSource(a.fn, r.site.Release.Pos()) {
+				// released by a function literal of fn's that
+				// sync.Once.Do runs: where the literal releases it
+				rel.pos = r.site.Release.Pos()
+			}
 			rel.Text = a.paramText(p)
 			if r.site.Release != nil {
 				rel.CFunc, rel.Posn = r.site.Release.CFunc, r.site.Release.Posn
@@ -374,16 +379,18 @@ func (a *fnAnalysis) summarize() *Summary {
 			} else {
 				rel.CFunc, rel.Posn = r.site.CFunc, posn(a.pa.pass.Fset, r.site.Pos)
 			}
-			ri = &relInfo{rel: rel, tok: r.tok, guarded: true}
+			ri = &relInfo{rel: rel, tok: r.tok, guarded: true, once: true}
 			byKey[k] = ri
 			keys = append(keys, k)
 		}
 		ri.guarded = ri.guarded && r.guarded
+		ri.once = ri.once && r.once
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
 		ri := byKey[k]
 		ri.rel.Guarded = ri.guarded && !nilTestsOnly(a.fn, ri.rel.Path)
+		ri.rel.Once = ri.once
 		// Clearing means something only for a handle read from a location
 		// the caller sees: a handle passed by value stays in the caller's
 		// variable.
@@ -581,4 +588,10 @@ func nilTestsOnly(fn *ssa.Function, p access.Path) bool {
 		tests++
 	}
 	return tests > 0
+}
+
+// inSource reports whether pos lies in the source of fn.
+func inSource(fn *ssa.Function, pos token.Pos) bool {
+	syn := fn.Syntax()
+	return syn != nil && pos.IsValid() && syn.Pos() <= pos && pos < syn.End()
 }

@@ -26,6 +26,12 @@ func (pa *pkgAnalysis) relevant(fn *ssa.Function) bool {
 			if callee == nil {
 				continue
 			}
+			if isOnceDo(callee) && len(ci.Common().Args) == 2 {
+				// once.Do(func() { ... }): the literal runs here
+				if mc, ok := ci.Common().Args[1].(*ssa.MakeClosure); ok {
+					callee = mc.Fn.(*ssa.Function)
+				}
+			}
 			if o := callee.Origin(); o != nil {
 				callee = o
 			}

@@ -51,6 +51,9 @@ type callEffect struct {
 	std        bool // unknown, but in the standard library: cannot reach the package's globals
 	disarm     bool // runtime.SetFinalizer(x, nil) or (*runtime.Cleanup).Stop
 	nparams    int  // arguments before the closure's bindings
+	// once: the function literal (*sync.Once).Do runs, whose summary sum
+	// is: what it releases is released at most once per Once
+	once bool
 }
 
 // fnAnalysis runs the state machine over one function.
@@ -108,6 +111,7 @@ type relRec struct {
 	site    *Site
 	tok     *tok
 	guarded bool // on every path it happens on, a branch tested the handle or its owner first
+	once    bool // on every path, inside (*sync.Once).Do
 }
 
 type relKey struct {
@@ -899,6 +903,21 @@ func (a *fnAnalysis) resolve(s *state, instr ssa.CallInstruction) (*callEffect, 
 	if callee == nil {
 		return &callEffect{unknown: true}, args
 	}
+	if isOnceDo(callee) && len(com.Args) == 2 {
+		// once.Do(func() { ... }): the literal runs now, at most once
+		// per Once; its free variables are its arguments
+		if mc, ok := com.Args[1].(*ssa.MakeClosure); ok {
+			if lit, ok := mc.Fn.(*ssa.Function); ok {
+				if sum := a.pa.summaryOf(lit); sum != nil {
+					var bound []*tok
+					for _, b := range mc.Bindings {
+						bound = append(bound, a.tokOf(s, b))
+					}
+					return &callEffect{sum: sum, callee: lit, calleeName: funcName(lit), once: true}, bound
+				}
+			}
+		}
+	}
 	eff := &callEffect{callee: callee, calleeName: funcName(callee), nparams: len(args)}
 	if mc, ok := com.Value.(*ssa.MakeClosure); ok {
 		// free variables follow the parameters, as roots -1-i
@@ -1181,7 +1200,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			site := a.site(instr, r, r.CFunc, r.Class, r.Path.Root, deferred, func() string {
 				return a.pathText(instr, eff.callee, r.Path)
 			})
-			if r.Guarded {
+			if r.Guarded || eff.once {
 				// A second call may find nothing to release: no double
 				// release, but a release through a copy all the same, and
 				// a (guarded) release of this function's parameter.
@@ -1190,6 +1209,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 						s.maybe[t] = site
 					}
 					a.record(site, t, true)
+					if eff.once || r.Once {
+						a.relIndex[relKey{site, t}].once = true
+					}
 					delete(s.acquired, t)
 				}
 				continue
@@ -2032,4 +2054,10 @@ func isStd(path string) bool {
 		}
 	}
 	return true
+}
+
+// isOnceDo reports whether fn is (*sync.Once).Do.
+func isOnceDo(fn *ssa.Function) bool {
+	obj, ok := fn.Object().(*types.Func)
+	return ok && obj.FullName() == "(*sync.Once).Do"
 }

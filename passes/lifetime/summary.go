@@ -112,6 +112,10 @@ type Release struct {
 	// reference count, a compare-and-swap): a second call may find nothing
 	// to release.
 	Guarded bool
+	// Once is set when the release happens inside (*sync.Once).Do (the
+	// function's own, or a callee's): at most once per Once, which keeps
+	// a second call out but not a finalizer that releases it too.
+	Once bool
 	// Clears is set when no path leaves the released handle in the location
 	// it was read from: the function clears or replaces it.
 	Clears bool

@@ -1,0 +1,61 @@
+// Package oncefin holds the doublerelease cases of a Close that releases
+// through sync.Once.Do: the Once keeps a second Close out, not the
+// finalizer, which must be disarmed.
+package oncefin
+
+/*
+#include <stdlib.h>
+typedef struct { int live; } cctx;
+static cctx* cctx_create(void) { return calloc(1, sizeof(cctx)); }
+static void cctx_free(cctx* c) { free(c); }
+*/
+import "C"
+
+import (
+	"runtime"
+	"sync"
+)
+
+type Encoder struct {
+	c    *C.cctx
+	once sync.Once
+}
+
+func NewEncoder() *Encoder {
+	e := &Encoder{c: C.cctx_create()}
+	runtime.SetFinalizer(e, func(e *Encoder) { C.cctx_free(e.c) })
+	return e
+}
+
+// The finalizer stays armed: a closed Encoder is freed again when it is
+// collected.
+func (e *Encoder) Close() {
+	e.once.Do(func() {
+		C.cctx_free(e.c) // want `e.c is released here and again by the finalizer set at line 26`
+	})
+}
+
+type Decoder struct {
+	c    *C.cctx
+	once sync.Once
+}
+
+func NewDecoder() *Decoder {
+	d := &Decoder{c: C.cctx_create()}
+	runtime.SetFinalizer(d, func(d *Decoder) { C.cctx_free(d.c) })
+	return d
+}
+
+// The corrected Close disarms the finalizer inside the Once.
+func (d *Decoder) Close() {
+	d.once.Do(func() {
+		runtime.SetFinalizer(d, nil)
+		C.cctx_free(d.c)
+	})
+}
+
+// Closed twice: the Once lets one release through.
+func closeTwice(d *Decoder) {
+	d.Close()
+	d.Close()
+}
