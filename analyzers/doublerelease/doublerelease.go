@@ -246,7 +246,7 @@ func (c *checker) finalizerArmed() {
 		for _, r := range sum.Releases {
 			// (a release inside sync.Once.Do is guarded against a
 			// second call, not against the finalizer)
-			if r.Guarded && !r.Once || r.Clears || r.Declared || r.Path.Root < 0 || r.Path.Root >= len(fn.Params) || !r.Pos().IsValid() {
+			if r.Guarded && !r.Once || r.Declared || r.Path.Root < 0 || r.Path.Root >= len(fn.Params) || !r.Pos().IsValid() {
 				continue
 			}
 			if msg := c.armed(fn, sum, r); msg != "" {
@@ -287,7 +287,19 @@ func (c *checker) armed(fn *ssa.Function, sum *lifetime.Summary, r *lifetime.Rel
 					continue
 				}
 				obj := access.Path{Root: r.Path.Root, Ops: ops[:k]}
-				if sum.DisarmsPath(obj) || sum.StoresTo(obj) || storesUnder(sum, obj) {
+				if sum.DisarmsPath(obj) {
+					continue
+				}
+				if !fin.Cleanup && (r.Clears || sum.StoresTo(obj) || storesUnder(sum, obj)) {
+					// a finalizer reads the object when it runs: a
+					// cleared handle or a closed flag keeps it out
+					continue
+				}
+				if fin.Cleanup && storesUnder(sum, access.Path{Root: r.Path.Root, Ops: ops[:k+min(fr.Copied, len(ops)-k)]}) {
+					// a cleanup's argument is a copy taken when it was
+					// added: clearing the object's field changes nothing,
+					// a write through the value copied may (a flag, or
+					// the handle, in a state struct the object points to)
 					continue
 				}
 				objText := access.Render(root.Name(), root.Type(), ops[:k])

@@ -157,6 +157,11 @@ type FinalizerRelease struct {
 	Class   string // see model.Compatible
 	Guarded bool   // released only after a test (idempotent by design if the handle is cleared)
 	Counted bool   // drops a counted reference (clRelease*, g_object_unref): the last one releases
+	// Copied is, for a cleanup, how many of Ops lead to the argument
+	// runtime.AddCleanup copied when it was added (obj.h: 2): a store to
+	// that location later changes nothing the cleanup reads, a write
+	// through the value copied may
+	Copied int
 }
 
 // FinalizerFact lists the finalizers and cleanups a package registers on

@@ -226,13 +226,13 @@ func (pa *pkgAnalysis) addCleanup(fn *ssa.Function, call ssa.CallInstruction) {
 		for _, r := range sum.Releases {
 			if r.Path.Root == 0 {
 				ops := append(append([]access.Op{}, rel...), r.Path.Ops...)
-				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded})
+				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded, Copied: len(rel)})
 			}
 		}
 		for _, r := range sum.Drops {
 			if r.Path.Root == 0 && len(f.Params) > 0 && pointerHandle(access.TypeAfter(f.Params[0].Type(), r.Path.Ops)) {
 				ops := append(append([]access.Op{}, rel...), r.Path.Ops...)
-				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Counted: true})
+				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Counted: true, Copied: len(rel)})
 			}
 		}
 	}
