@@ -125,10 +125,17 @@ func (c *checker) handleOf(fn *ssa.Function, v access.Ref) (managed, bool) {
 	if !ok || r.Root == nil {
 		return managed{}, false
 	}
-	switch r.Root.(type) {
-	case *ssa.Global, *ssa.FreeVar, *ssa.Const:
-		// a global is always reachable; a captured variable belongs to
-		// the enclosing function, which may keep it
+	switch root := r.Root.(type) {
+	case *ssa.FreeVar:
+		// a captured variable belongs to the enclosing function, which
+		// may keep it, unless the literal runs on a goroutine of its own
+		// and the enclosing function uses the variable no more after
+		// starting it
+		if !goroutineOwns(fn, root) {
+			return managed{}, false
+		}
+	case *ssa.Global, *ssa.Const:
+		// a global is always reachable
 		return managed{}, false
 	}
 	rootType := r.Root.Type()
@@ -769,12 +776,12 @@ func (c *checker) text(r access.Ref) string {
 	if name == "" {
 		name = r.Root.Name()
 	}
-	if a, ok := r.Root.(*ssa.Alloc); ok && srcname.IsVar(a) {
+	if a, ok := r.Root.(*ssa.Alloc); ok && srcname.IsVar(a) || capturedVar(r.Root) {
 		// the variable's address: its value is one load away
 		if len(r.Ops) > 0 && r.Ops[0].Kind == access.Load {
-			return access.Render(name, access.Deref(a.Type()), r.Ops[1:])
+			return access.Render(name, access.Deref(r.Root.Type()), r.Ops[1:])
 		}
-		return strings.TrimPrefix(access.Render(name, a.Type(), append([]access.Op{{Kind: access.Load}}, r.Ops...)), "*")
+		return strings.TrimPrefix(access.Render(name, r.Root.Type(), append([]access.Op{{Kind: access.Load}}, r.Ops...)), "*")
 	}
 	return access.Render(name, r.Root.Type(), r.Ops)
 }
@@ -1006,4 +1013,89 @@ func importEdit(f *ast.File) *analysis.TextEdit {
 		return &analysis.TextEdit{Pos: f.Name.End(), End: f.Name.End(), NewText: []byte("\n\nimport \"runtime\"")}
 	}
 	return &analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: []byte("\n\nimport \"runtime\"")}
+}
+
+// goroutineOwns reports whether the function literal fn is only started
+// by go statements of its enclosing function, none of which uses the
+// value fn captures as fv at or after the go statement: once started, the
+// goroutine's own uses are all that keep the value alive (the enclosing
+// function may have returned).
+func goroutineOwns(fn *ssa.Function, fv *ssa.FreeVar) bool {
+	parent := fn.Parent()
+	i := slices.Index(fn.FreeVars, fv)
+	if parent == nil || i < 0 {
+		return false
+	}
+	started := false
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn {
+				continue
+			}
+			refs := *mc.Referrers()
+			if len(refs) == 0 {
+				return false
+			}
+			for _, ref := range refs {
+				g, ok := ref.(*ssa.Go)
+				if !ok || g.Call.Value != mc || usedFrom(mc.Bindings[i], g, mc) {
+					return false
+				}
+			}
+			started = true
+		}
+	}
+	return started
+}
+
+// usedFrom reports whether v is used by an instruction that may run at or
+// after instr, other than skip.
+func usedFrom(v ssa.Value, instr ssa.Instruction, skip ssa.Instruction) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	from := instr.Block()
+	at := slices.Index(from.Instrs, instr)
+	reach := map[*ssa.BasicBlock]bool{}
+	work := slices.Clone(from.Succs)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if !reach[b] {
+			reach[b] = true
+			work = append(work, b.Succs...)
+		}
+	}
+	for _, ref := range *refs {
+		if ref == skip {
+			continue
+		}
+		if ref.Block() == from && slices.Index(from.Instrs, ref) >= at || reach[ref.Block()] {
+			return true
+		}
+	}
+	return false
+}
+
+// capturedVar reports whether v is a function literal's free variable that
+// captures a variable of the enclosing function by reference (its address,
+// as ssa captures a variable the literal may see change): its value is one
+// load away, and the source names the variable.
+func capturedVar(v ssa.Value) bool {
+	fv, ok := v.(*ssa.FreeVar)
+	if !ok || fv.Parent() == nil || fv.Parent().Parent() == nil {
+		return false
+	}
+	i := slices.Index(fv.Parent().FreeVars, fv)
+	for _, b := range fv.Parent().Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fv.Parent() && i < len(mc.Bindings) {
+				_, alloc := mc.Bindings[i].(*ssa.Alloc)
+				return alloc
+			}
+		}
+	}
+	return false
 }

@@ -1,0 +1,69 @@
+// Package golit holds the finalizer cases of function literals that a go
+// statement starts: once started, the goroutine's own uses are all that
+// keep a captured object alive (the function that started it may have
+// returned), so a C call with a handle read out of it needs a KeepAlive
+// in the literal. A literal run where it is made, or a goroutine whose
+// starter keeps the object alive until it is done, needs none.
+package golit
+
+/*
+#include <stdlib.h>
+typedef struct { int live; } lctx;
+static lctx* lctx_new(void) { return calloc(1, sizeof(lctx)); }
+static void lctx_free(lctx* c) { free(c); }
+static int lctx_decode(lctx* c, int n) { return c->live + n; }
+*/
+import "C"
+
+import (
+	"runtime"
+	"sync"
+)
+
+type Context struct{ ctx *C.lctx }
+
+func New() *Context {
+	c := &Context{C.lctx_new()}
+	runtime.SetFinalizer(c, func(c *Context) { C.lctx_free(c.ctx) })
+	return c
+}
+
+func (c *Context) DecodeAsync(n int) <-chan int {
+	done := make(chan int, 1)
+	go func() {
+		done <- int(C.lctx_decode(c.ctx, C.int(n))) // want `c may be collected while C.lctx_decode runs with c.ctx: nothing uses c after the call`
+	}()
+	return done
+}
+
+// The corrected literal keeps c alive itself.
+func (c *Context) DecodeAsyncFixed(n int) <-chan int {
+	done := make(chan int, 1)
+	go func() {
+		done <- int(C.lctx_decode(c.ctx, C.int(n)))
+		runtime.KeepAlive(c)
+	}()
+	return done
+}
+
+// The starter waits for the goroutine and keeps c alive until then.
+func (c *Context) DecodeWait(n int) int {
+	var wg sync.WaitGroup
+	var r int
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r = int(C.lctx_decode(c.ctx, C.int(n)))
+	}()
+	wg.Wait()
+	runtime.KeepAlive(c)
+	return r
+}
+
+// A literal run where it is made: its enclosing method's frame holds c.
+func (c *Context) DecodeNow(n int) int {
+	f := func() int { return int(C.lctx_decode(c.ctx, C.int(n))) }
+	r := f()
+	runtime.KeepAlive(c)
+	return r
+}
