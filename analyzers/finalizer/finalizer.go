@@ -139,8 +139,16 @@ func (c *checker) handleOf(fn *ssa.Function, v access.Ref) (managed, bool) {
 		return managed{}, false
 	}
 	rootType := r.Root.Type()
+	_, alloc := r.Root.(*ssa.Alloc)
+	copied := alloc && srcname.IsVar(r.Root.(*ssa.Alloc))
 	for k := 0; k < len(r.Ops); k++ {
 		if !pointerValue(r.Ops[:k]) {
+			continue
+		}
+		if k == 0 && copied {
+			// a variable of the struct type (a value receiver, a copy
+			// of *p): the object whose finalizer releases the handle
+			// is the one it was copied from, which its caller holds
 			continue
 		}
 		tn := pointee(access.TypeAfter(rootType, r.Ops[:k]))
@@ -410,6 +418,15 @@ func (c *checker) handleArgs(fn *ssa.Function, call *ssa.Call) (string, []access
 		// whose elements it hands to C (&in[0])
 		if sum != nil && sum.UsesPath(access.Path{Root: i}) || isSlice(a.Type()) && c.passesElems(callee, i) {
 			refs = append(refs, access.Ref{Root: a})
+		}
+		// a struct copied out of *x (a value receiver: x.Method()) whose
+		// field the callee hands to C: that field of the object x points to
+		if load, ok := a.(*ssa.UnOp); ok && load.Op == token.MUL && sum != nil {
+			for _, u := range sum.Uses {
+				if u.Root == i && len(u.Ops) > 0 && u.Ops[0].Kind == access.Field {
+					refs = append(refs, access.Ref{Root: load.X, Ops: []access.Op{{Kind: access.FieldAddr, Index: u.Ops[0].Index}, {Kind: access.Load}}})
+				}
+			}
 		}
 	}
 	if len(refs) == 0 {
