@@ -45,6 +45,9 @@ func (r *Result) dump(w io.Writer) {
 		for _, u := range s.Uses {
 			fmt.Fprintf(w, "  use %s\n", u.Key())
 		}
+		for _, r := range s.Returns {
+			fmt.Fprintf(w, "  returns %d = %s\n", r.Result, r.Path.Key())
+		}
 		if s.Globals {
 			fmt.Fprintf(w, "  globals\n")
 		}

@@ -589,9 +589,13 @@ func (a *fnAnalysis) accessed(s *state, call *ssa.Call) *tok {
 		return nil
 	}
 	p, ok := sum.ReturnOf(0)
-	if !ok || p.Root < 0 || p.Root >= len(call.Call.Args) || len(p.Ops) == 0 {
+	if !ok || p.Root < 0 || p.Root >= len(call.Call.Args) {
 		return nil
 	}
+	// (a result that is the parameter itself, converted, is the same
+	// handle: func (w *Window) cptr() *C.SDL_Window { return
+	// (*C.SDL_Window)(unsafe.Pointer(w)) } for a type defined as the C
+	// type)
 	return a.apply(s, a.tokOf(s, call.Call.Args[p.Root]), p.Ops)
 }
 
@@ -996,6 +1000,18 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 			default:
 				released[e.Arg] = true
 				t = args[e.Arg]
+				if t == nil && !c.Args[e.Arg].Valid() {
+					// a release of a handle the call's argument does not
+					// name (computed in cgo's wrapper: C.x_free(w.cptr())
+					// for a pointer to an incomplete type): it may be any
+					// the function was given, so its parameters are
+					// handed on, not leaked by its callers
+					for _, p := range a.fn.Params {
+						if handleLikeType(p.Type()) {
+							a.escape(s, a.tokOf(s, p))
+						}
+					}
+				}
 			}
 			if (e.Counted || s.open[t]) && t != nil {
 				// Drop one counted reference. Only references taken on
@@ -2060,4 +2076,16 @@ func isStd(path string) bool {
 func isOnceDo(fn *ssa.Function) bool {
 	obj, ok := fn.Object().(*types.Func)
 	return ok && obj.FullName() == "(*sync.Once).Do"
+}
+
+// handleLikeType reports whether values of t may carry a handle: pointers
+// and unsafe.Pointer.
+func handleLikeType(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return true
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	}
+	return false
 }
