@@ -37,8 +37,21 @@ return a lent handle (func (m Module) Function(name) Function) lend it to
 their callers too. A handle given to a Go helper that keeps it (stores it
 in memory, a map, a channel, an interface) is handed on. A function of the package's own C counts as keeping
 what it is given unless a model or directive says it only uses that
-argument (borrow NAME arg=N, //lifetime:borrow PARAM on a Go function):
-then the leak after the call is reported.
+argument (borrow NAME arg=N, //lifetime:borrow PARAM on a Go function),
+or the argument is its subject (the first, whose type its name's leading
+words name: enc_set_level(enc_t *e, int l)) and its body only uses it
+(reads or writes through it, compares it, passes it to nothing that may
+keep it): then the leak after the call is reported.
+
+What acquires comes from the models, the directives, and the
+constructor-name rule: a C function no model names whose name holds a
+constructor verb (create, new, alloc, open, init, dup, clone, copy, load,
+make) and that returns a T *, or writes one through its only T **
+parameter and returns an integer status, acquires when the package calls
+a release of T * (widget_create and widget_destroy, ZSTD_createCCtx and
+ZSTD_freeCCtx). The handles of types the package releases given to such a
+constructor are handed on (it may adopt them: rd_kafka_new takes its
+configuration); strings and buffers are not.
 
 A C string or buffer made inline as an argument (C.f(C.CString(s))) is
 acquired like one kept in a variable; a const pointer parameter of the
