@@ -23,7 +23,7 @@ func retirePackage(name string) string {
 #include <stdlib.h>
 typedef struct { int x; } thing;
 static thing *thing_make(void) { return malloc(sizeof(thing)); }
-static void thing_retire(thing *t) { t->x = 0; }
+static thing *retired; static void thing_retire(thing *t) { t->x = 0; retired = t; }
 */
 import "C"
 
