@@ -1007,7 +1007,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 					// the function was given, so its parameters are
 					// handed on, not leaked by its callers
 					for _, p := range a.fn.Params {
-						if handleLikeType(p.Type()) {
+						if isPointerLike(p.Type()) {
 							a.escape(s, a.tokOf(s, p))
 						}
 					}
@@ -2076,16 +2076,4 @@ func isStd(path string) bool {
 func isOnceDo(fn *ssa.Function) bool {
 	obj, ok := fn.Object().(*types.Func)
 	return ok && obj.FullName() == "(*sync.Once).Do"
-}
-
-// handleLikeType reports whether values of t may carry a handle: pointers
-// and unsafe.Pointer.
-func handleLikeType(t types.Type) bool {
-	switch u := t.Underlying().(type) {
-	case *types.Pointer:
-		return true
-	case *types.Basic:
-		return u.Kind() == types.UnsafePointer
-	}
-	return false
 }

@@ -4,8 +4,6 @@ import (
 	"go/types"
 	"slices"
 	"strings"
-
-	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 )
 
 // The constructor-name rule, for C functions no model describes.
@@ -57,21 +55,7 @@ func IsConstructorName(name string) bool {
 // reads in the C functions the package calls (cgo's _Cfunc_ declarations
 // in scope).
 func inferConstructors(m *Model, pkg *types.Package) {
-	sigs := map[string]*types.Signature{}
-	for _, n := range pkg.Scope().Names() {
-		c := cgocall.CName(n)
-		if c == "" {
-			continue
-		}
-		if sig, ok := pkg.Scope().Lookup(n).Type().Underlying().(*types.Signature); ok && !sig.Variadic() {
-			sigs[c] = sig
-		}
-	}
-	names := make([]string, 0, len(sigs))
-	for n := range sigs {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+	sigs, names := calledSigs(pkg)
 	// the handle types the package's calls release, with the release
 	// that says so
 	type released struct {

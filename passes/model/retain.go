@@ -69,21 +69,7 @@ func retainPairNames(name string) []string {
 // inferRetains adds to m the retains the retain-name rule reads in the C
 // functions the package calls (cgo's _Cfunc_ declarations in scope).
 func inferRetains(m *Model, pkg *types.Package) {
-	sigs := map[string]*types.Signature{}
-	for _, n := range pkg.Scope().Names() {
-		c := cgocall.CName(n)
-		if c == "" {
-			continue
-		}
-		if sig, ok := pkg.Scope().Lookup(n).Type().Underlying().(*types.Signature); ok && !sig.Variadic() {
-			sigs[c] = sig
-		}
-	}
-	var names []string
-	for n := range sigs {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+	sigs, names := calledSigs(pkg)
 	for _, name := range names {
 		if len(m.funcs[name]) > 0 {
 			continue // a model or a directive says what it does
@@ -134,4 +120,26 @@ func (m *Model) retainByName(name string, sig *types.Signature, sigs map[string]
 		}
 	}
 	return nil
+}
+
+// calledSigs returns the Go signatures cgo gives the C functions the
+// package calls (its _Cfunc_ declarations in scope, variadic ones left
+// out), and their names, sorted.
+func calledSigs(pkg *types.Package) (map[string]*types.Signature, []string) {
+	sigs := map[string]*types.Signature{}
+	for _, n := range pkg.Scope().Names() {
+		c := cgocall.CName(n)
+		if c == "" {
+			continue
+		}
+		if sig, ok := pkg.Scope().Lookup(n).Type().Underlying().(*types.Signature); ok && !sig.Variadic() {
+			sigs[c] = sig
+		}
+	}
+	names := make([]string, 0, len(sigs))
+	for n := range sigs {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return sigs, names
 }
