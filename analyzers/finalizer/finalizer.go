@@ -1038,62 +1038,55 @@ func importEdit(f *ast.File) *analysis.TextEdit {
 // goroutine's own uses are all that keep the value alive (the enclosing
 // function may have returned).
 func goroutineOwns(fn *ssa.Function, fv *ssa.FreeVar) bool {
-	parent := fn.Parent()
 	i := slices.Index(fn.FreeVars, fv)
-	if parent == nil || i < 0 {
+	if i < 0 {
 		return false
 	}
-	started := false
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			mc, ok := instr.(*ssa.MakeClosure)
-			if !ok || mc.Fn != fn {
-				continue
-			}
-			refs := *mc.Referrers()
-			if len(refs) == 0 {
+	mcs := closuresOf(fn)
+	for _, mc := range mcs {
+		refs := *mc.Referrers()
+		if len(refs) == 0 {
+			return false
+		}
+		for _, ref := range refs {
+			g, ok := ref.(*ssa.Go)
+			if !ok || g.Call.Value != mc || usedAfter(mc.Bindings[i], g) {
 				return false
 			}
-			for _, ref := range refs {
-				g, ok := ref.(*ssa.Go)
-				if !ok || g.Call.Value != mc || usedFrom(mc.Bindings[i], g, mc) {
-					return false
-				}
-			}
-			started = true
 		}
 	}
-	return started
+	return len(mcs) > 0
 }
 
-// usedFrom reports whether v is used by an instruction that may run at or
-// after instr, other than skip.
-func usedFrom(v ssa.Value, instr ssa.Instruction, skip ssa.Instruction) bool {
+// usedAfter reports whether an instruction that can run after instr uses v.
+func usedAfter(v ssa.Value, instr ssa.Instruction) bool {
 	refs := v.Referrers()
 	if refs == nil {
 		return false
 	}
-	from := instr.Block()
-	at := slices.Index(from.Instrs, instr)
-	reach := map[*ssa.BasicBlock]bool{}
-	work := slices.Clone(from.Succs)
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if !reach[b] {
-			reach[b] = true
-			work = append(work, b.Succs...)
+	used := false
+	cfg.After(instr, func(i ssa.Instruction) bool {
+		used = slices.Contains(*refs, i)
+		return !used
+	})
+	return used
+}
+
+// closuresOf returns the closures of the function literal fn that its
+// enclosing function makes.
+func closuresOf(fn *ssa.Function) []*ssa.MakeClosure {
+	var out []*ssa.MakeClosure
+	if fn.Parent() == nil {
+		return nil
+	}
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				out = append(out, mc)
+			}
 		}
 	}
-	for _, ref := range *refs {
-		if ref == skip {
-			continue
-		}
-		if ref.Block() == from && slices.Index(from.Instrs, ref) >= at || reach[ref.Block()] {
-			return true
-		}
-	}
-	return false
+	return out
 }
 
 // capturedVar reports whether v is a function literal's free variable that
@@ -1106,12 +1099,10 @@ func capturedVar(v ssa.Value) bool {
 		return false
 	}
 	i := slices.Index(fv.Parent().FreeVars, fv)
-	for _, b := range fv.Parent().Parent().Blocks {
-		for _, instr := range b.Instrs {
-			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fv.Parent() && i < len(mc.Bindings) {
-				_, alloc := mc.Bindings[i].(*ssa.Alloc)
-				return alloc
-			}
+	for _, mc := range closuresOf(fv.Parent()) {
+		if i < len(mc.Bindings) {
+			_, alloc := mc.Bindings[i].(*ssa.Alloc)
+			return alloc
 		}
 	}
 	return false

@@ -99,12 +99,12 @@ func (r *Result) keeps(funcs []*Func) {
 			k[i] = i >= len(fn.uncaptured) || !fn.uncaptured[i]
 		}
 		for _, call := range fn.Passes {
-			var callees []*Func
-			if !usesOnly[call.Name] {
-				callees = r.Defined(call.Name)
+			if usesOnly[call.Name] {
+				continue
 			}
+			callees := r.Defined(call.Name)
 			for a, p := range call.Args {
-				if p < 0 || p >= len(k) || k[p] || usesOnly[call.Name] {
+				if p < 0 || p >= len(k) || k[p] {
 					continue
 				}
 				if len(callees) == 0 {

@@ -566,7 +566,7 @@ func nilTestsOnly(fn *ssa.Function, p access.Path) bool {
 		return false
 	}
 	param := fn.Params[p.Root]
-	if b, ok := param.Type().Underlying().(*types.Basic); !isPointer(param.Type()) && !(ok && b.Kind() == types.UnsafePointer) {
+	if !isPointerLike(param.Type()) {
 		return false
 	}
 	tests := 0

@@ -26,11 +26,8 @@ func (pa *pkgAnalysis) relevant(fn *ssa.Function) bool {
 			if callee == nil {
 				continue
 			}
-			if isOnceDo(callee) && len(ci.Common().Args) == 2 {
-				// once.Do(func() { ... }): the literal runs here
-				if mc, ok := ci.Common().Args[1].(*ssa.MakeClosure); ok {
-					callee = mc.Fn.(*ssa.Function)
-				}
+			if lit, _ := onceLiteral(ci.Common()); lit != nil {
+				callee = lit // once.Do(func() { ... }): the literal runs here
 			}
 			if o := callee.Origin(); o != nil {
 				callee = o

@@ -907,19 +907,15 @@ func (a *fnAnalysis) resolve(s *state, instr ssa.CallInstruction) (*callEffect, 
 	if callee == nil {
 		return &callEffect{unknown: true}, args
 	}
-	if isOnceDo(callee) && len(com.Args) == 2 {
+	if lit, mc := onceLiteral(com); lit != nil {
 		// once.Do(func() { ... }): the literal runs now, at most once
 		// per Once; its free variables are its arguments
-		if mc, ok := com.Args[1].(*ssa.MakeClosure); ok {
-			if lit, ok := mc.Fn.(*ssa.Function); ok {
-				if sum := a.pa.summaryOf(lit); sum != nil {
-					var bound []*tok
-					for _, b := range mc.Bindings {
-						bound = append(bound, a.tokOf(s, b))
-					}
-					return &callEffect{sum: sum, callee: lit, calleeName: funcName(lit), once: true}, bound
-				}
+		if sum := a.pa.summaryOf(lit); sum != nil {
+			var bound []*tok
+			for _, b := range mc.Bindings {
+				bound = append(bound, a.tokOf(s, b))
 			}
+			return &callEffect{sum: sum, callee: lit, calleeName: funcName(lit), once: true}, bound
 		}
 	}
 	eff := &callEffect{callee: callee, calleeName: funcName(callee), nparams: len(args)}
@@ -2072,8 +2068,24 @@ func isStd(path string) bool {
 	return true
 }
 
-// isOnceDo reports whether fn is (*sync.Once).Do.
-func isOnceDo(fn *ssa.Function) bool {
-	obj, ok := fn.Object().(*types.Func)
-	return ok && obj.FullName() == "(*sync.Once).Do"
+// onceLiteral returns the function literal a call of (*sync.Once).Do
+// runs (once.Do(func() { ... })), and the closure that binds its free
+// variables; nil for any other call.
+func onceLiteral(com *ssa.CallCommon) (*ssa.Function, *ssa.MakeClosure) {
+	callee := com.StaticCallee()
+	if callee == nil || len(com.Args) != 2 {
+		return nil, nil
+	}
+	if obj, ok := callee.Object().(*types.Func); !ok || obj.FullName() != "(*sync.Once).Do" {
+		return nil, nil
+	}
+	mc, ok := com.Args[1].(*ssa.MakeClosure)
+	if !ok {
+		return nil, nil
+	}
+	lit, _ := mc.Fn.(*ssa.Function)
+	if lit == nil {
+		return nil, nil
+	}
+	return lit, mc
 }

@@ -2,7 +2,6 @@ package model
 
 import (
 	"go/types"
-	"slices"
 	"strings"
 )
 
@@ -58,11 +57,6 @@ func inferConstructors(m *Model, pkg *types.Package) {
 	sigs, names := calledSigs(pkg)
 	// the handle types the package's calls release, with the release
 	// that says so
-	type released struct {
-		t types.Type
-		e *Entry
-	}
-	var rel []released
 	for _, name := range names {
 		sig := sigs[name]
 		if sig.Params().Len() == 0 {
@@ -81,23 +75,12 @@ func inferConstructors(m *Model, pkg *types.Package) {
 				t = p.Elem()
 			}
 			if isPointerLike(t) && !isVoidPointer(t) {
-				rel = append(rel, released{t, e})
+				m.handleTypes = append(m.handleTypes, handleType{t, e})
 			}
 		}
 	}
-	for _, r := range rel {
-		m.handleTypes = append(m.handleTypes, r.t)
-	}
-	if len(rel) == 0 {
+	if len(m.handleTypes) == 0 {
 		return
-	}
-	releaseOf := func(t types.Type) *Entry {
-		for _, r := range rel {
-			if types.Identical(r.t, t) {
-				return r.e
-			}
-		}
-		return nil
 	}
 	for _, name := range names {
 		if len(m.funcs[name]) > 0 || !IsConstructorName(name) {
@@ -106,7 +89,7 @@ func inferConstructors(m *Model, pkg *types.Package) {
 		sig := sigs[name]
 		out, r := None, (*Entry)(nil)
 		if res := sig.Results(); res.Len() == 1 {
-			r = releaseOf(res.At(0).Type())
+			r = m.releaseOf(res.At(0).Type())
 			if r != nil {
 				out = Returned
 			}
@@ -119,7 +102,7 @@ func inferConstructors(m *Model, pkg *types.Package) {
 				if !ok {
 					continue
 				}
-				if pr := releaseOf(p.Elem()); pr != nil {
+				if pr := m.releaseOf(p.Elem()); pr != nil {
 					if r != nil {
 						r = nil // two: which one is made is unknown
 						break
@@ -167,5 +150,23 @@ func intResult(sig *types.Signature) bool {
 // destructor-name rule): an owned object's type (rd_kafka_conf_t *), not
 // plain memory (char *, void *). Known after the model pass has run.
 func (m *Model) IsHandleType(t types.Type) bool {
-	return slices.ContainsFunc(m.handleTypes, func(h types.Type) bool { return types.Identical(h, t) })
+	return m.releaseOf(t) != nil
+}
+
+// A handleType is a pointer type a C function the package calls releases,
+// with a release of it (the first found).
+type handleType struct {
+	t       types.Type
+	release *Entry
+}
+
+// releaseOf returns the release of pointer type t among the package's
+// handle types, or nil.
+func (m *Model) releaseOf(t types.Type) *Entry {
+	for _, h := range m.handleTypes {
+		if types.Identical(h.t, t) {
+			return h.release
+		}
+	}
+	return nil
 }

@@ -48,7 +48,7 @@ type Model struct {
 	handsOn map[string]bool
 	// handleTypes are the pointer types that the C functions the
 	// package calls release (IsHandleType)
-	handleTypes []types.Type
+	handleTypes []handleType
 }
 
 // New returns an empty model.
