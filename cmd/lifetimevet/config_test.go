@@ -242,14 +242,7 @@ func Big(x int) int {
 		t.Errorf("go vet: stderr %q, want one line saying %q", stderr, want)
 	}
 	// in the LSP, as a warning through window/logMessage
-	c := startLSP(t, bin, dir)
-	initialize(t, c, dir)
-	big := filepath.Join(dir, "big", "big.go")
-	didOpen(t, c, big)
-	c.wait(t, fileURI(big))
-	c.mu.Lock()
-	logs := strings.Join(c.logs, "\n")
-	c.mu.Unlock()
+	logs := lspLog(t, bin, dir, filepath.Join(dir, "big", "big.go"))
 	if !strings.Contains(logs, "Big stopped at its work budget") || strings.Contains(logs, "Small") {
 		t.Errorf("lsp: log %q, want a line saying Big stopped at its work budget", logs)
 	}
@@ -308,17 +301,22 @@ func Bump() int { return int(C.bump()) }
 	if !strings.Contains(out, "the file-scope C variable racy is written without a lock") || strings.Contains(stderr, "not read") {
 		t.Errorf("-sharedglobal.largec: want the race on racy and no notice:\n%s\n%s", out, stderr)
 	}
+	if logs := lspLog(t, bin, dir, filepath.Join(dir, "big", "big.go")); !strings.Contains(logs, "big.h was not read") {
+		t.Errorf("lsp: log %q, want a line saying big.h was not read", logs)
+	}
+}
+
+// lspLog opens file in a new `lifetimevet lsp` on dir, waits for its
+// diagnostics, and returns what the server logged (window/logMessage).
+func lspLog(t *testing.T, bin, dir, file string) string {
+	t.Helper()
 	c := startLSP(t, bin, dir)
 	initialize(t, c, dir)
-	file := filepath.Join(dir, "big", "big.go")
 	didOpen(t, c, file)
 	c.wait(t, fileURI(file))
 	c.mu.Lock()
-	logs := strings.Join(c.logs, "\n")
-	c.mu.Unlock()
-	if !strings.Contains(logs, "big.h was not read") {
-		t.Errorf("lsp: log %q, want a line saying big.h was not read", logs)
-	}
+	defer c.mu.Unlock()
+	return strings.Join(c.logs, "\n")
 }
 
 // TestConfigFileLSP: `lifetimevet lsp` reads the configuration files: the
