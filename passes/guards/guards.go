@@ -17,7 +17,15 @@
 // points to (func lock(m *sync.Mutex), a sync.Locker parameter) locks the
 // argument's mutex at each call. A function literal passed to a function
 // of the package that calls it with a lock held (w.with(func() {...}),
-// withLock(&w.mu, func() {...})) runs under that lock.
+// withLock(&w.mu, func() {...})) runs under that lock. A helper whose
+// bool result is a TryLock's (func (w *W) tryLock() bool { return
+// w.mu.TryLock() }) takes the lock on the branch where it returned true
+// only, as TryLock does. A lock is any value with sync.Locker's methods
+// (a go-deadlock Mutex, a lock type of the module), not only sync's.
+// What the helpers of one package do to their caller's locks reaches its
+// importers as a LockHelperFact: util.Lock(&s.mu), util.With(&s.mu, f)
+// and util.TryLock(&s.mu) of another package of the module guard as the
+// package's own helpers do.
 //
 // Across functions, a function starts with the locks every one of its
 // callers holds at the call (Result.EntryLocks), when the package's calls
@@ -55,6 +63,7 @@ package guards
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -81,6 +90,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{buildssa.Analyzer, cgocall.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
+	FactTypes:  []analysis.Fact{new(LockHelperFact)},
 }
 
 // A Key names a piece of shared state independent of the instance: a field
@@ -320,6 +330,7 @@ func run(pass *analysis.Pass) (any, error) {
 	g.checklocks()
 	g.findOnce()
 	g.lockHelpers()
+	g.exportFacts()
 	g.locks(pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).Pkg)
 	g.accesses()
 	for _, a := range r.Accesses {
@@ -338,6 +349,12 @@ type guardsPass struct {
 	// helpers are the package's functions that take or drop a lock for
 	// their caller (see lockHelpers)
 	helpers map[*ssa.Function]*lockEffect
+	// imported are the lock effects of other packages' functions, from
+	// their LockHelperFacts (nil: none)
+	imported map[*ssa.Function]*lockEffect
+	// callbacks are, for a function of the package or another, the locks
+	// held at every call of its parameter i (see lockedCallbacks)
+	callbacks map[*ssa.Function]map[int]*lockSet
 	// paramKeys keeps the locks of parameters in the held sets flow
 	// records (while a helper's effect is computed)
 	paramKeys bool
@@ -349,6 +366,14 @@ type guardsPass struct {
 type lockEffect struct {
 	takes []Lock
 	drops []Key
+	// tries is the lock a try-lock helper takes when its bool result is
+	// true (func (w *W) tryLock() bool { return w.mu.TryLock() }), and
+	// does not when it is false
+	tries []Lock
+}
+
+func (e *lockEffect) equal(o *lockEffect) bool {
+	return slices.Equal(e.takes, o.takes) && slices.Equal(e.drops, o.drops) && slices.Equal(e.tries, o.tries)
 }
 
 // lockSet is a set of locks held; top (every lock) before a function's
@@ -540,21 +565,27 @@ func named(t types.Type) *types.TypeName {
 }
 
 // lockOp classifies a call: Lock, RLock, Unlock, RUnlock, TryLock,
-// TryRLock on a sync.Mutex or sync.RWMutex, and the key of the mutex.
+// TryRLock on a sync.Mutex or sync.RWMutex, or on any other lock, and the
+// key of the mutex. A lock is a value whose methods keep sync.Locker's
+// contract: a type (of another package: go-deadlock's Mutex, a
+// syncutil.Mutex) or interface with the methods Lock() and Unlock(),
+// which take and drop it; its RLock() and RUnlock() take and drop it for
+// reading, and TryLock() bool and TryRLock() bool take it when they
+// return true. A type of the package whose Lock wraps a mutex is a lock
+// helper as well (see lockHelpers), which the flow tries first.
 func lockOp(com *ssa.CallCommon) (string, Key, bool) {
 	if com.IsInvoke() {
 		// a sync.Locker (a field holding a *sync.Mutex): named by where
 		// the interface value is loaded from
-		if n, ok := types.Unalias(com.Value.Type()).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "Locker" {
-			if com.Method.Name() != "Lock" && com.Method.Name() != "Unlock" {
-				return "", Key{}, false
-			}
-			if k, ok := LockKeyOf(com.Value); ok {
-				return com.Method.Name(), k, true
-			}
-			if k, ok := paramKey(com.Value); ok {
-				return com.Method.Name(), k, true
-			}
+		name := com.Method.Name()
+		if !lockMethod(com.Method) || !isLocker(com.Value.Type()) {
+			return "", Key{}, false
+		}
+		if k, ok := LockKeyOf(com.Value); ok {
+			return name, k, true
+		}
+		if k, ok := paramKey(com.Value); ok {
+			return name, k, true
 		}
 		return "", Key{}, false
 	}
@@ -562,12 +593,23 @@ func lockOp(com *ssa.CallCommon) (string, Key, bool) {
 	if callee == nil || callee.Signature.Recv() == nil || len(com.Args) == 0 {
 		return "", Key{}, false
 	}
+	obj, _ := callee.Object().(*types.Func)
+	if obj == nil || !lockMethod(obj) {
+		return "", Key{}, false
+	}
 	recv := callee.Signature.Recv().Type()
 	if p, ok := recv.(*types.Pointer); ok {
 		recv = p.Elem()
 	}
 	n, ok := types.Unalias(recv).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "sync" || (n.Obj().Name() != "Mutex" && n.Obj().Name() != "RWMutex") {
+	if !ok || n.Obj().Pkg() == nil {
+		return "", Key{}, false
+	}
+	if n.Obj().Pkg().Path() == "sync" {
+		if n.Obj().Name() != "Mutex" && n.Obj().Name() != "RWMutex" {
+			return "", Key{}, false
+		}
+	} else if !isLocker(types.NewPointer(n)) {
 		return "", Key{}, false
 	}
 	k, ok := LockKeyOf(com.Args[0])
@@ -577,6 +619,40 @@ func lockOp(com *ssa.CallCommon) (string, Key, bool) {
 		}
 	}
 	return callee.Name(), k, true
+}
+
+// lockMethod reports whether m is one of a lock's methods, by name and
+// signature: Lock(), Unlock(), RLock(), RUnlock(), TryLock() bool,
+// TryRLock() bool.
+func lockMethod(m *types.Func) bool {
+	sig, ok := m.Type().(*types.Signature)
+	if !ok || sig.Params().Len() != 0 || sig.Variadic() {
+		return false
+	}
+	switch m.Name() {
+	case "Lock", "Unlock", "RLock", "RUnlock":
+		return sig.Results().Len() == 0
+	case "TryLock", "TryRLock":
+		return sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool])
+	}
+	return false
+}
+
+// isLocker reports whether t's method set has sync.Locker's methods,
+// Lock() and Unlock().
+func isLocker(t types.Type) bool {
+	ms := types.NewMethodSet(t)
+	for _, name := range []string{"Lock", "Unlock"} {
+		sel := ms.Lookup(nil, name)
+		if sel == nil {
+			return false
+		}
+		m, ok := sel.Obj().(*types.Func)
+		if !ok || !lockMethod(m) {
+			return false
+		}
+	}
+	return true
 }
 
 // paramPrefix marks the Fields of a key that names the lock a function's
@@ -1362,7 +1438,7 @@ func (g *guardsPass) flow(fn *ssa.Function) {
 				continue
 			}
 			s = s.clone()
-			var tryKey *Key
+			var tryLock *Lock
 			var tryVal ssa.Value
 			for _, instr := range b.Instrs {
 				g.r.held[instr] = slices.Clone(s.locks)
@@ -1391,6 +1467,11 @@ func (g *guardsPass) flow(fn *ssa.Function) {
 					}
 				}
 				if e := g.helperOf(&call.Call); e != nil {
+					if len(e.tries) == 1 {
+						if k, ok := argKey(e.tries[0].Key, &call.Call); ok {
+							tryLock, tryVal = &Lock{Key: k, Read: e.tries[0].Read}, call
+						}
+					}
 					for _, k := range e.drops {
 						if k, ok := argKey(k, &call.Call); ok {
 							s.remove(k)
@@ -1415,16 +1496,15 @@ func (g *guardsPass) flow(fn *ssa.Function) {
 				case "Unlock", "RUnlock":
 					s.remove(k)
 				case "TryLock", "TryRLock":
-					kk := k
-					tryKey, tryVal = &kk, call
+					tryLock, tryVal = &Lock{Key: k, Read: op == "TryRLock"}, call
 				}
 			}
 			for i, succ := range b.Succs {
 				out := s
-				if tryKey != nil && i == 0 {
+				if tryLock != nil && i == 0 {
 					if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && iff.Cond == tryVal {
 						out = s.clone()
-						out.add(Lock{Key: *tryKey})
+						out.add(*tryLock)
 					}
 				}
 				if old, ok := in[succ]; !ok {
@@ -1448,6 +1528,9 @@ func (g *guardsPass) helperOf(com *ssa.CallCommon) *lockEffect {
 	if com.IsInvoke() {
 		return nil
 	}
+	if _, _, ok := lockOp(com); ok {
+		return nil // a lock's own method (sync.Mutex.Lock, whose body is a helper too)
+	}
 	fn := com.StaticCallee()
 	if fn == nil {
 		return nil
@@ -1455,7 +1538,14 @@ func (g *guardsPass) helperOf(com *ssa.CallCommon) *lockEffect {
 	if o := fn.Origin(); o != nil {
 		fn = o
 	}
-	return g.helpers[fn]
+	if e, ok := g.helpers[fn]; ok {
+		return e
+	}
+	if fn.Pkg != nil && fn.Pkg.Pkg == g.pass.Pkg {
+		return nil
+	}
+	g.importFact(fn)
+	return g.imported[fn]
 }
 
 // lockHelpers finds the package's functions that take a lock and return
@@ -1479,7 +1569,7 @@ func (g *guardsPass) lockHelpers() {
 			switch {
 			case e == nil && old == nil:
 				continue
-			case e != nil && old != nil && slices.Equal(e.takes, old.takes) && slices.Equal(e.drops, old.drops):
+			case e != nil && old != nil && e.equal(old):
 				continue
 			}
 			changed = true
@@ -1502,7 +1592,12 @@ func (g *guardsPass) lockHelpers() {
 // with(f func()) { w.mu.Lock(); defer w.mu.Unlock(); f() }, called as
 // w.with(func() { w.n++ }), runs the literal under W.mu.
 func (g *guardsPass) lockedCallbacks() {
-	underLock := map[*ssa.Function]map[int]*lockSet{}
+	// (those of other packages' functions, imported by helperOf, are
+	// there already)
+	if g.callbacks == nil {
+		g.callbacks = map[*ssa.Function]map[int]*lockSet{}
+	}
+	underLock := g.callbacks
 	for _, fn := range g.calls.Funcs {
 		var sites []*ssa.Call
 		for _, b := range fn.Blocks {
@@ -1531,6 +1626,17 @@ func (g *guardsPass) lockedCallbacks() {
 				underLock[fn][i] = meet(old, &lockSet{locks: h})
 			} else {
 				underLock[fn][i] = &lockSet{locks: h}
+			}
+		}
+	}
+	for _, fn := range g.calls.Funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if c, ok := instr.(*ssa.Call); ok && !c.Call.IsInvoke() {
+					if callee := c.Call.StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg != g.pass.Pkg {
+						g.importFact(callee)
+					}
+				}
 			}
 		}
 	}
@@ -1614,13 +1720,29 @@ func (g *guardsPass) lockEffectOf(fn *ssa.Function) *lockEffect {
 				continue
 			}
 			var ks []Key
-			op, k, isLock := lockOp(ci.Common())
 			e := g.helperOf(ci.Common())
+			op, k, isLock := lockOp(ci.Common())
 			touches = touches || isLock || e != nil && e != g.helpers[fn]
 			if isLock && (op == "Unlock" || op == "RUnlock") {
 				ks = append(ks, k)
-			} else if !isLock && e != nil && e != g.helpers[fn] {
-				ks = append(ks, e.drops...)
+			} else if e != nil && e != g.helpers[fn] {
+				for _, dk := range e.drops {
+					if ak, ok := argKey(dk, ci.Common()); ok {
+						ks = append(ks, ak)
+					}
+				}
+			}
+			if inner, ok := ci.Common().Value.(*ssa.Call); ok {
+				// the func a helper returns, called: its Unlock
+				// (defer w.lock()() drops at the return what the
+				// helper took)
+				if ie := g.helperOf(&inner.Call); ie != nil && ie != g.helpers[fn] {
+					for _, l := range ie.takes {
+						if ak, ok := argKey(l.Key, &inner.Call); ok {
+							ks = append(ks, ak)
+						}
+					}
+				}
 			}
 			if _, isDefer := ci.(*ssa.Defer); isDefer {
 				deferred = append(deferred, ks...)
@@ -1650,9 +1772,61 @@ func (g *guardsPass) lockEffectOf(fn *ssa.Function) *lockEffect {
 		}
 	}
 	if len(e.takes) == 0 && len(e.drops) == 0 {
+		e.tries = g.triesOf(fn)
+	}
+	if len(e.takes) == 0 && len(e.drops) == 0 && len(e.tries) == 0 {
 		return nil
 	}
 	return e
+}
+
+// triesOf returns the lock fn takes when it returns true, for a function
+// whose only result is a bool that each return takes from a TryLock (or a
+// try-lock helper) of one lock, or gives as false: the caller holds the
+// lock on the branch where the result is true, as after TryLock itself.
+func (g *guardsPass) triesOf(fn *ssa.Function) []Lock {
+	res := fn.Signature.Results()
+	if res.Len() != 1 || !types.Identical(res.At(0).Type(), types.Typ[types.Bool]) {
+		return nil
+	}
+	var tried *Lock
+	for _, r := range cfg.Returns(fn) {
+		if len(r.Results) != 1 {
+			return nil
+		}
+		if c, ok := r.Results[0].(*ssa.Const); ok && c.Value != nil && constant.BoolVal(c.Value) == false {
+			continue
+		}
+		call, ok := r.Results[0].(*ssa.Call)
+		if !ok {
+			return nil
+		}
+		var l Lock
+		if e := g.helperOf(&call.Call); e != nil {
+			if len(e.tries) != 1 {
+				return nil
+			}
+			k, ok := argKey(e.tries[0].Key, &call.Call)
+			if !ok {
+				return nil
+			}
+			l = Lock{Key: k, Read: e.tries[0].Read}
+		} else {
+			op, k, ok := lockOp(&call.Call)
+			if !ok || op != "TryLock" && op != "TryRLock" {
+				return nil
+			}
+			l = Lock{Key: k, Read: op == "TryRLock"}
+		}
+		if tried != nil && *tried != l {
+			return nil
+		}
+		tried = &l
+	}
+	if tried == nil {
+		return nil
+	}
+	return []Lock{*tried}
 }
 
 // atReturns returns the locks held at every normal return of fn when it
