@@ -12,6 +12,7 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
+	"github.com/lifetimevet/lifetimevet/internal/released"
 	"github.com/lifetimevet/lifetimevet/internal/scope"
 	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
@@ -89,58 +90,33 @@ func run(pass *analysis.Pass) (any, error) {
 
 // releasedAt returns the keys whose handle instr releases: a call into C
 // that the model says releases an argument loaded from a field, or a call
-// of a function whose summary releases a field path of an argument.
+// of a function whose summary releases a field path of an argument; the
+// field may be loaded plainly or atomically (an atomic.Pointer's Load).
 func (c *checker) releasedAt(instr ssa.Instruction) []guards.Key {
 	var out []guards.Key
-	ci, ok := instr.(ssa.CallInstruction)
-	if !ok {
-		return nil
-	}
-	if cc := c.calls.Lookup(instr); cc != nil {
-		for _, e := range c.model.Model.Releases(cc.Name, cc.Sig) {
-			if e.Global || e.Arg < 0 || e.Arg >= len(cc.Args) || !cc.Args[e.Arg].Valid() {
-				continue
-			}
-			r := normalize(cc.Args[e.Arg])
-			if e.Indirect {
-				r = r.With(access.Op{Kind: access.Load})
-			}
-			if k, ok := loadedFrom(r); ok {
-				out = append(out, k)
-			}
-		}
-		return out
-	}
-	com := ci.Common()
-	callee := com.StaticCallee()
-	if callee == nil || com.IsInvoke() {
-		return nil
-	}
-	sum := c.lt.SummaryOf(callee)
-	if sum == nil {
-		return nil
-	}
-	for _, rel := range sum.Releases {
-		if rel.Path.Root < 0 || rel.Path.Root >= len(com.Args) {
-			continue
-		}
-		r := lifetime.Expand(com.Args[rel.Path.Root]).With(rel.Path.Ops...)
-		if k, ok := loadedFrom(normalize(r)); ok {
+	for _, r := range released.Refs(c.calls, c.model.Model, c.lt, instr) {
+		if k, ok := loadedFrom(r); ok {
 			out = append(out, k)
+		} else if a := c.atomicLoad(r); a != nil {
+			out = append(out, a.Key)
 		}
 	}
 	return out
 }
 
-// normalize reads a variable assigned once (a spilled parameter) as its value.
-func normalize(r access.Ref) access.Ref {
-	e := lifetime.Expand(r.Root).With(r.Ops...)
-	if a, ok := e.Root.(*ssa.Alloc); ok && len(e.Ops) > 0 && e.Ops[0].Kind == access.Load {
-		if v := lifetime.SingleStore(a); v != nil {
-			return lifetime.Expand(v).With(e.Ops[1:]...)
+// atomicLoad returns the atomic load a released value is, itself (h :=
+// p.h.Load(); free(h)): the handle of the atomic location it loads.
+func (c *checker) atomicLoad(r access.Ref) *guards.Access {
+	instr, ok := r.Root.(ssa.Instruction)
+	if !ok || len(r.Ops) != 0 {
+		return nil
+	}
+	for _, a := range c.byInstr[instr] {
+		if a.Kind == guards.AtomicRead {
+			return a
 		}
 	}
-	return e
+	return nil
 }
 
 // loadedFrom returns the key of the location a value path was loaded from.
@@ -293,6 +269,16 @@ func (c *checker) checkThenAct(fn *ssa.Function) {
 				continue
 			}
 			release, write := c.acts(fn, b, k)
+			if chk.Kind == guards.AtomicRead {
+				// an atomic load tested, then its handle released (h :=
+				// p.h.Load(); if h != nil { free(h); p.h.Store(nil) }):
+				// the atomic flags and counters that are not handles
+				// are unguardedcounter's
+				if release == nil || c.claimedBefore(fn, k, release) {
+					continue
+				}
+				write = nil
+			}
 			act := write
 			if act == nil {
 				act = release
@@ -311,6 +297,11 @@ func (c *checker) checkThenAct(fn *ssa.Function) {
 				continue
 			}
 			why, ok := c.concurrent(fn, k, lifetime)
+			if !ok && chk.Kind == guards.AtomicRead {
+				// a handle kept in an atomic location is meant to be
+				// reached from several goroutines
+				why, ok = fmt.Sprintf("two goroutines (%s is atomic, so it is shared)", k), true
+			}
 			if !ok {
 				continue
 			}
@@ -334,7 +325,7 @@ func (c *checker) condReads(cond ssa.Value) ([]*guards.Access, bool) {
 		if instr, ok := v.(ssa.Instruction); ok {
 			for _, a := range c.byInstr[instr] {
 				switch a.Kind {
-				case guards.Read, guards.MapRead:
+				case guards.Read, guards.MapRead, guards.AtomicRead:
 					out = append(out, a)
 				case guards.AtomicRMW:
 					claimed = true
@@ -401,6 +392,18 @@ func (c *checker) acts(fn *ssa.Function, b *ssa.BasicBlock, k guards.Key) (relea
 	return release, write
 }
 
+// claimedBefore reports whether an atomic Swap or CompareAndSwap of k in
+// fn comes before the release on every path to it: the claim decides who
+// releases, whatever the load before it saw.
+func (c *checker) claimedBefore(fn *ssa.Function, k guards.Key, release *guards.Access) bool {
+	for _, a := range c.byKey[k] {
+		if a.Func == fn && a.Kind == guards.AtomicRMW && (a.Op == "Swap" || a.Op == "CompareAndSwap") && dominates(a.Instr, release.Instr) {
+			return true
+		}
+	}
+	return false
+}
+
 func callPos(calls *cgocall.Result, instr ssa.Instruction) token.Pos {
 	if cc := calls.Lookup(instr); cc != nil {
 		return cc.Pos
@@ -410,10 +413,15 @@ func callPos(calls *cgocall.Result, instr ssa.Instruction) token.Pos {
 
 // covered reports whether the check and the act are one step: a lock held
 // at the check is held at the act, or at a write of k that claims it; or
-// the act is re-checked under a lock it holds.
+// the act is re-checked under a lock it holds. Only an exclusive lock makes
+// them one step: RLock lets any number of goroutines hold the lock at once,
+// so two of them can both pass a check made under it.
 func (c *checker) covered(fn *ssa.Function, chk, act *guards.Access, k guards.Key) bool {
 	for _, l := range chk.Locks {
-		if act.Locked(l.Key, false) {
+		if l.Read {
+			continue
+		}
+		if act.Locked(l.Key, true) {
 			return true
 		}
 		// claimed under the lock: a write of k while the lock is held
@@ -439,7 +447,7 @@ func (c *checker) covered(fn *ssa.Function, chk, act *guards.Access, k guards.Ke
 			continue
 		}
 		for _, l := range a.Locks {
-			if act.Locked(l.Key, false) && dominates(a.Instr, act.Instr) {
+			if !l.Read && act.Locked(l.Key, true) && dominates(a.Instr, act.Instr) {
 				return true
 			}
 		}
@@ -566,13 +574,35 @@ func (c *checker) reportCheck(fn *ssa.Function, chk, release, write *guards.Acce
 	if ok {
 		hold = "hold " + lockText(field, k, lock) + " across both"
 	}
+	guard := "without a guard"
+	if rl, ok := readLockAcross(chk, release, write); ok {
+		// the check is made under a read lock, which does not exclude
+		// another holder of it
+		guard = "under " + lockText(field, k, rl) + " held only for reading (RLock), which does not exclude other readers"
+		hold = "hold " + lockText(field, k, rl) + " with Lock, not RLock, across both"
+	}
 	if release != nil {
-		c.rep.Reportf(chk.Pos, "%s checks %s and then releases it (%s) without a guard: %s can both pass the check and release it twice; claim it with atomic.Pointer.Swap(nil) or CompareAndSwap, or %s",
-			srcname.Func(fn), field, diag.Where(c.pass.Fset, release.Pos, chk.Pos), why, hold)
+		c.rep.Reportf(chk.Pos, "%s checks %s and then releases it (%s) %s: %s can both pass the check and release it twice; claim it with atomic.Pointer.Swap(nil) or CompareAndSwap, or %s",
+			srcname.Func(fn), field, diag.Where(c.pass.Fset, release.Pos, chk.Pos), guard, why, hold)
 		return
 	}
-	c.rep.Reportf(chk.Pos, "%s checks %s and then sets it (%s) without a guard: %s can both pass the check; %s, or make the transition one atomic CompareAndSwap",
-		srcname.Func(fn), field, diag.Where(c.pass.Fset, write.Pos, chk.Pos), why, hold)
+	c.rep.Reportf(chk.Pos, "%s checks %s and then sets it (%s) %s: %s can both pass the check; %s, or make the transition one atomic CompareAndSwap",
+		srcname.Func(fn), field, diag.Where(c.pass.Fset, write.Pos, chk.Pos), guard, why, hold)
+}
+
+// readLockAcross returns a lock held for reading at both the check and
+// the act (the release, else the write).
+func readLockAcross(chk, release, write *guards.Access) (guards.Key, bool) {
+	act := write
+	if release != nil {
+		act = release
+	}
+	for _, l := range chk.Locks {
+		if l.Read && slices.Contains(act.Locks, l) && !act.Locked(l.Key, true) {
+			return l.Key, true
+		}
+	}
+	return guards.Key{}, false
 }
 
 // lockText renders the lock for the object of field (st.mu for st.closed).

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
+	"github.com/lifetimevet/lifetimevet/internal/released"
 	"github.com/lifetimevet/lifetimevet/internal/scope"
 	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/internal/stmtedit"
@@ -969,7 +970,7 @@ func (c *checker) checkThenStore(fn *ssa.Function) {
 					continue
 				}
 				st, acts := c.storeIn(fn, s, ld.Key)
-				if st == nil || c.sameLock(ld, st) || c.recheckedUnderLock(fn, ld, st) {
+				if st == nil || c.sameLock(ld, st) || c.recheckedUnderLock(fn, ld, st) || c.releasesLoaded(fn, s, ld) {
 					continue
 				}
 				where := diag.Where(c.pass.Fset, st.Pos, ld.Pos)
@@ -1137,7 +1138,7 @@ func (c *checker) storeIn(fn *ssa.Function, s *ssa.BasicBlock, k guards.Key) (*g
 				acts = true
 				continue
 			}
-			if callee := ci.Common().StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "sync/atomic" {
+			if callee := ci.Common().StaticCallee(); callee != nil && atomicFunc(callee) {
 				continue
 			}
 			if _, ok := ci.Common().Value.(*ssa.Builtin); ok {
@@ -1150,6 +1151,39 @@ func (c *checker) storeIn(fn *ssa.Function, s *ssa.BasicBlock, k guards.Key) (*g
 		}
 	}
 	return st, acts
+}
+
+// atomicFunc reports whether fn is of sync/atomic, a generic method
+// ((*atomic.Pointer[T]).Load) included: its instance has no package.
+func atomicFunc(fn *ssa.Function) bool {
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	return fn.Pkg != nil && fn.Pkg.Pkg.Path() == "sync/atomic"
+}
+
+// releasesLoaded reports whether the code s decides releases the very
+// value the atomic load ld read (h := p.h.Load(); if h != nil { free(h);
+// p.h.Store(nil) }): the loaded value is a handle, and a check then release
+// of a handle is checkthendestroy's finding, with its fix.
+func (c *checker) releasesLoaded(fn *ssa.Function, s *ssa.BasicBlock, ld *guards.Access) bool {
+	v, ok := ld.Instr.(ssa.Value)
+	if !ok {
+		return false
+	}
+	for _, bb := range fn.Blocks {
+		if !s.Dominates(bb) {
+			continue
+		}
+		for _, instr := range bb.Instrs {
+			for _, r := range released.Refs(c.calls, c.model.Model, c.lt, instr) {
+				if r.Root == v && len(r.Ops) == 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // lockCall reports whether com is a method of sync.Mutex or RWMutex.

@@ -1197,6 +1197,12 @@ func pinsThread(calls *cgocall.Result) bool {
 // may be called, from several goroutines at once.
 var concurrentDoc = regexp.MustCompile(`(?i)\b(called|used|invoked|run)\s+(concurrently|in parallel|simultaneously|from (many|multiple|several|any|different) (goroutines|threads))\b`)
 
+// docText returns a doc comment's text with its line breaks as spaces: a
+// sentence wraps across comment lines.
+func docText(cg *ast.CommentGroup) string {
+	return strings.Join(strings.Fields(cg.Text()), " ")
+}
+
 // apiEvidence says why the package's callers may call its exported
 // functions from several goroutines at once, which being exported from a
 // package that uses cgo does not say on its own: the package documents
@@ -1209,7 +1215,7 @@ func apiEvidence(pass *analysis.Pass, calls *cgocall.Result) (string, map[types.
 	funcDoc := map[types.Object]string{}
 	why := ""
 	for _, f := range pass.Files {
-		if f.Doc != nil && safeDoc.MatchString(f.Doc.Text()) && !notSafeDo.MatchString(f.Doc.Text()) {
+		if f.Doc != nil && safeDoc.MatchString(docText(f.Doc)) && !notSafeDo.MatchString(docText(f.Doc)) {
 			why = "is documented as safe for concurrent use"
 		}
 		for _, d := range f.Decls {
@@ -1217,7 +1223,7 @@ func apiEvidence(pass *analysis.Pass, calls *cgocall.Result) (string, map[types.
 			if !ok || fd.Doc == nil {
 				continue
 			}
-			text := fd.Doc.Text()
+			text := docText(fd.Doc)
 			if (safeDoc.MatchString(text) || concurrentDoc.MatchString(text)) && !notSafeDo.MatchString(text) {
 				if obj := pass.TypesInfo.Defs[fd.Name]; obj != nil {
 					funcDoc[obj] = "documents " + fd.Name.Name + " for concurrent callers"
@@ -1309,7 +1315,7 @@ func (r *Result) typeEvidence(mres *model.Result) {
 					doc = gd.Doc
 				}
 				if doc != nil {
-					for _, sentence := range strings.SplitAfter(doc.Text(), ".") {
+					for _, sentence := range strings.SplitAfter(docText(doc), ".") {
 						switch {
 						case notSafeDo.MatchString(sentence):
 							r.confined[tn] = true

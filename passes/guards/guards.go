@@ -1962,13 +1962,13 @@ func (g *guardsPass) callAccess(fn *ssa.Function, ci ssa.CallInstruction, once b
 		return
 	}
 	callee := com.StaticCallee()
-	if callee == nil || callee.Pkg == nil {
+	if callee == nil {
 		return
 	}
 	if o := callee.Origin(); o != nil {
-		callee = o
+		callee = o // (*atomic.Pointer[T]).Load: the instance has no Pkg
 	}
-	if callee.Pkg.Pkg.Path() != "sync/atomic" || len(com.Args) == 0 {
+	if callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync/atomic" || len(com.Args) == 0 {
 		return
 	}
 	// (*atomic.Int32).Add(&x.f, …) or atomic.AddInt32(&x.f, …): the address

@@ -12,6 +12,7 @@ import "C"
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Limiter admits at most max users: the bound is tested, then passed.
@@ -97,4 +98,18 @@ func (g *Gate) Enter(max int32) bool {
 	}
 	g.count.Add(1)
 	return true
+}
+
+// Holder loads, tests and releases a handle kept in an atomic.Pointer, then
+// stores nil: a handle released twice, which checkthendestroy reports (with
+// its fix); not a lost update of a counter.
+type Holder struct{ s atomic.Pointer[C.slot] }
+
+func freeSlot(s *C.slot) { C.free(unsafe.Pointer(s)) }
+
+func (h *Holder) Close() {
+	if s := h.s.Load(); s != nil {
+		freeSlot(s)
+		h.s.Store(nil)
+	}
 }
