@@ -944,6 +944,9 @@ done:
 		if stmtedit.Breakable(inner) {
 			at = stmt.Pos()
 		}
+		if !c.sameNames(file, obj, pos, at) {
+			return analysis.SuggestedFix{}, true, false
+		}
 		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte("defer " + rt + "KeepAlive(" + obj + ")" + indent)})
 	} else {
 		// after the statement and the comments that end its line, in
@@ -960,6 +963,11 @@ done:
 		if at, ok := stmtedit.LineEnd(src, tf.Offset(end)); ok {
 			end = tf.Pos(at)
 		}
+		// the names as they are after the statement, which may declare
+		// either (runtime := …, or a new o in a nested block)
+		if !c.sameNames(file, obj, pos, stmt.End()) {
+			return analysis.SuggestedFix{}, false, false
+		}
 		edits = append(edits, analysis.TextEdit{Pos: end, End: end, NewText: []byte(indent + rt + "KeepAlive(" + obj + ")")})
 	}
 	if !imported {
@@ -968,6 +976,28 @@ done:
 		}
 	}
 	return analysis.SuggestedFix{Message: msg, TextEdits: edits}, deferred, true
+}
+
+// sameNames reports whether the names the fix writes at insertion point at
+// mean there what they mean at the call at pos: the object's root
+// identifier (o of o.f) is the same variable, and runtimeName's name for
+// package runtime still names it (or, when the file does not import it,
+// names nothing).
+func (c *checker) sameNames(file *ast.File, obj string, pos, at token.Pos) bool {
+	root, _, _ := strings.Cut(obj, ".")
+	lookup := func(p token.Pos) types.Object {
+		sc := c.pass.Pkg.Scope().Innermost(p)
+		if sc == nil {
+			return nil
+		}
+		_, o := sc.LookupParent(root, p)
+		return o
+	}
+	if o := lookup(pos); o == nil || o != lookup(at) {
+		return false
+	}
+	_, _, ok := c.runtimeName(file, at)
+	return ok
 }
 
 // runtimeName returns how the file names package runtime at pos: "runtime."

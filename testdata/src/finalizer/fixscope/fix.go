@@ -1,0 +1,49 @@
+// Package fixscope checks that the suggested fix names, where it inserts
+// runtime.KeepAlive, the package and the object it names at the call: a
+// statement that declares runtime or the object's name moves both out of
+// reach after it.
+package fixscope
+
+import (
+	"finalizer/img"
+	"runtime"
+)
+
+var _ = runtime.GC
+
+type meter struct{ n int }
+
+func (m meter) add(n int) int { return m.n + n }
+
+// Declares: the statement declares a variable called runtime; after it,
+// runtime.KeepAlive would name the variable. No fix.
+func Declares(i *img.Image) int {
+	n := 0
+	{
+		runtime := meter{n: img.Use(i.P)} // want `i may be collected while Use runs with i.P`
+		n = runtime.add(1)
+	}
+	return n
+}
+
+// Rebinds: the statement declares a new i in a nested block; after it,
+// KeepAlive(i) would keep the width alive, not the image. No fix.
+func Rebinds(i *img.Image) int {
+	n := 0
+	if i != nil {
+		i := img.Use(i.P) // want `i may be collected while Use runs with i.P`
+		n = i * 2
+	}
+	return n
+}
+
+// Sibling: a variable called runtime in a block that has ended does not
+// reach the insertion point: the fix is offered.
+func Sibling(i *img.Image) int {
+	{
+		runtime := 1
+		_ = runtime
+	}
+	w := img.Use(i.P) // want `i may be collected while Use runs with i.P`
+	return w
+}
