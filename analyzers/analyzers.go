@@ -45,3 +45,13 @@ var Docs = map[string]*lint.RawDocumentation{
 	handleleak.Analyzer.Name:        handleleak.Doc,
 	lifetimedirective.Analyzer.Name: lifetimedirective.Doc,
 }
+
+// KeptWhenSelecting reports whether a stays in the suite when the user
+// selects analyzers by name (-doublerelease, a golangci-lint enable list):
+// lifetimedirective, which checks the //lifetime: directives every other
+// analyzer reads, so that a misspelt directive never turns a selected
+// analyzer silent. Only naming it off (-lifetimedirective=false, disable)
+// drops it.
+func KeptWhenSelecting(a *analysis.Analyzer) bool {
+	return a == lifetimedirective.Analyzer
+}

@@ -16,7 +16,7 @@
 //	        type: module
 //	        description: lifetime bugs in Go code that owns native handles through cgo
 //	        settings:
-//	          disable: [lifetimedirective]   # or enable: [doublerelease] to run only those
+//	          disable: [lifetimedirective]   # or enable: [doublerelease] to run only those (and lifetimedirective, unless disabled)
 //	          models: [lifetime/mylib.model] # model files; relative to where golangci-lint runs
 //	          pure-go: false                 # report only in packages that import "C"
 //
@@ -137,7 +137,7 @@ func Analyzers(s Settings) ([]*analysis.Analyzer, error) {
 
 	var out []*analysis.Analyzer
 	for _, a := range analyzers.All {
-		if len(s.Enable) > 0 && !slices.Contains(s.Enable, a.Name) || slices.Contains(s.Disable, a.Name) {
+		if len(s.Enable) > 0 && !slices.Contains(s.Enable, a.Name) && !analyzers.KeptWhenSelecting(a) || slices.Contains(s.Disable, a.Name) {
 			continue
 		}
 		if s.PureGo != nil && !*s.PureGo {

@@ -25,9 +25,15 @@ func TestSettings(t *testing.T) {
 	if err != nil || len(as) < 2 {
 		t.Fatalf("default settings: %d analyzers, %v", len(as), err)
 	}
+	// selecting keeps lifetimedirective, which checks the directives the
+	// selected analyzers read; only disabling it drops it
 	as, err = plugin.Analyzers(plugin.Settings{Enable: []string{"doublerelease"}})
-	if err != nil || len(as) != 1 || as[0].Name != "doublerelease" {
+	if err != nil || len(as) != 2 || as[0].Name != "doublerelease" || as[1].Name != "lifetimedirective" {
 		t.Errorf("enable doublerelease: %v, %v", as, err)
+	}
+	as, err = plugin.Analyzers(plugin.Settings{Enable: []string{"doublerelease"}, Disable: []string{"lifetimedirective"}})
+	if err != nil || len(as) != 1 || as[0].Name != "doublerelease" {
+		t.Errorf("enable doublerelease, disable lifetimedirective: %v, %v", as, err)
 	}
 	as, err = plugin.Analyzers(plugin.Settings{Disable: []string{"doublerelease"}})
 	if err != nil || slices.ContainsFunc(as, func(a *analysis.Analyzer) bool { return a.Name == "doublerelease" }) {
@@ -68,7 +74,7 @@ func TestModelsDigest(t *testing.T) {
 	os.WriteFile(f, []byte("library mine\nacquire thing_make result\n"), 0o666)
 	before := names()
 	os.WriteFile(f, []byte("library mine\nacquire thing_make result\nrelease thing_retire arg=0\n"), 0o666)
-	if after := names(); after == before || !strings.HasPrefix(after, "doublerelease,lifetimevetmodels_") {
+	if after := names(); after == before || !strings.HasPrefix(after, "doublerelease,lifetimedirective,lifetimevetmodels_") {
 		t.Errorf("analyzers %s before and %s after the model file changed: want a different lifetimevetmodels_ name", before, after)
 	}
 }

@@ -48,6 +48,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -175,7 +176,12 @@ func vetMain(args []string) {
 			log.Fatal(err)
 		}
 	}
-	as := vetConfigured(args, suite(withVet))
+	as := suite(withVet)
+	if kept := keepWhenSelecting(args, as); len(kept) != len(args) {
+		args = kept
+		os.Args = append(os.Args[:1], args...)
+	}
+	as = vetConfigured(args, as)
 	if textOutput(args) {
 		as = namedInText(as)
 	}
@@ -183,6 +189,45 @@ func vetMain(args []string) {
 		as = sayUnfixed(as, vetFixOutput)
 	}
 	unitchecker.Main(as...)
+}
+
+// keepWhenSelecting returns go vet's arguments for a unit with
+// -lifetimedirective added when they select analyzers (some -NAME is true)
+// and do not name lifetimedirective (analyzers.KeptWhenSelecting):
+// unitchecker would otherwise run only the selected ones.
+func keepWhenSelecting(args []string, as []*analysis.Analyzer) []string {
+	if len(args) == 0 || !strings.HasSuffix(args[len(args)-1], ".cfg") {
+		return args
+	}
+	names := map[string]bool{}
+	for _, a := range as {
+		names[a.Name] = true
+	}
+	selecting := false
+	named := map[string]bool{}
+	for _, a := range args[:len(args)-1] {
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || !names[name] {
+			continue
+		}
+		named[name] = true
+		if on, err := strconv.ParseBool(val); !hasVal || err == nil && on {
+			selecting = true
+		}
+	}
+	if !selecting {
+		return args
+	}
+	var keep []string
+	for _, a := range as {
+		if analyzers.KeptWhenSelecting(a) && !named[a.Name] {
+			keep = append(keep, "-"+a.Name)
+		}
+	}
+	if len(keep) == 0 {
+		return args
+	}
+	return slices.Concat(args[:len(args)-1], keep, args[len(args)-1:])
 }
 
 // hasJSONFlag reports whether -json is among args.

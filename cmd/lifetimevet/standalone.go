@@ -21,6 +21,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"github.com/lifetimevet/lifetimevet/analyzers"
 	"github.com/lifetimevet/lifetimevet/internal/driver"
 	"github.com/lifetimevet/lifetimevet/internal/fixes"
 	"github.com/lifetimevet/lifetimevet/passes/model"
@@ -600,7 +601,8 @@ func modelFlagFiles() []string {
 }
 
 // selectAnalyzers applies the enable flags as go vet does: when some
-// -NAME is true, only those run; otherwise all but those set false.
+// -NAME is true, only those run (and lifetimedirective, unless set false:
+// analyzers.KeptWhenSelecting); otherwise all but those set false.
 func selectAnalyzers(all []*analysis.Analyzer, enable map[*analysis.Analyzer]*triState) []*analysis.Analyzer {
 	anyOn := false
 	for _, t := range enable {
@@ -609,7 +611,7 @@ func selectAnalyzers(all []*analysis.Analyzer, enable map[*analysis.Analyzer]*tr
 	var out []*analysis.Analyzer
 	for _, a := range all {
 		switch {
-		case anyOn && *enable[a] == on, !anyOn && *enable[a] != off:
+		case anyOn && *enable[a] == on, anyOn && analyzers.KeptWhenSelecting(a) && *enable[a] != off, !anyOn && *enable[a] != off:
 			out = append(out, a)
 		}
 	}
