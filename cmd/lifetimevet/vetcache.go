@@ -61,11 +61,13 @@ func inputsHex() (string, error) {
 //     directory go vet runs in is walked even inside one of those), and
 //     those on the way up from that directory to its module's root; with
 //     the model files they name;
-//   - the C headers of those trees in directories without Go files (the
-//     include directories of -I flags, which are no package's files and
-//     so in no key of go vet's), by name, size and modification time,
-//     and the targets of the trees' symbolic links (an include directory
-//     re-pointed);
+//   - every file of those trees other than Go sources, by name, size and
+//     modification time (a C header, .inl, .def or suffixless include,
+//     in an include directory or beside another package's Go files: go
+//     vet keys a package on its own files only, and not on every kind of
+//     those), and the targets of the trees' symbolic links (an include
+//     directory re-pointed); an edit to one re-vets every package, the
+//     price of never reusing a result that the edit changed;
 //   - the model files of -model flags on the go command's own command line
 //     (the flags go vet passes to the tool are not passed to -V=full; on
 //     Linux the go command's arguments are read from /proc).
@@ -88,7 +90,6 @@ func inputsDigest(h hash.Hash) error {
 	}
 	found := map[string]bool{}
 	headers := map[string][]string{} // C headers, by directory
-	goDirs := map[string]bool{}      // directories with Go files
 	links := map[string]string{}     // symbolic links, to their targets
 	walk := func(root string) {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -112,7 +113,7 @@ func inputsDigest(h hash.Hash) error {
 			case name == configName:
 				found[path] = true
 			case strings.HasSuffix(name, ".go"):
-				goDirs[filepath.Dir(path)] = true
+				// a package's sources: in its own key
 			case d.Type().IsRegular() && !strings.HasPrefix(name, "."):
 				// any file: C includes .def, .inl, .x and names
 				// without a suffix as well as .h
@@ -155,13 +156,13 @@ func inputsDigest(h hash.Hash) error {
 		slices.Sort(errs)
 		return fmt.Errorf("%s", strings.Join(slices.Compact(errs), "\n"))
 	}
-	// the headers of include directories (no Go files: no package's
-	// files, so in no key of go vet's), by name, size and modification
-	// time: the C a package includes from them decides what it means
+	// every file C can include, by name, size and modification time:
+	// the C a package includes decides what it means, and go vet keys a
+	// package only on its own files (and of those, on no .inl, .def or
+	// suffixless include), never on what it includes from another
+	// directory, whether that holds Go files or not, or Go files that
+	// the build excludes
 	for _, dir := range slices.Sorted(maps.Keys(headers)) {
-		if goDirs[dir] {
-			continue
-		}
 		for _, path := range headers[dir] {
 			if fi, err := os.Stat(path); err == nil {
 				fmt.Fprintf(h, "header %q %d %d\n", path, fi.Size(), fi.ModTime().UnixNano())

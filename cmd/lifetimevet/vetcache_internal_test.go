@@ -68,10 +68,10 @@ func TestVetInputsRoots(t *testing.T) {
 	}
 }
 
-// go vet's -V=full digest stamps the headers of include directories (no
-// Go files), which are in no package's go vet key: changing, adding or
-// removing one changes it. A header beside a package's Go files is that
-// package's, in go vet's own key, and left out.
+// go vet's -V=full digest stamps every file C can include, in include
+// directories and beside Go files alike (go vet keys a package on its own
+// files only, never on what it includes from elsewhere): changing, adding
+// or removing one changes it.
 func TestVetInputsHeaders(t *testing.T) {
 	top := t.TempDir()
 	writeTree(t, top, map[string]string{
@@ -110,10 +110,28 @@ func TestVetInputsHeaders(t *testing.T) {
 		t.Error("an X-macro file (.def) was added to an include directory; the digest did not change")
 	}
 	d2 = d2b
-	writeTree(t, top, map[string]string{"p/own.h": "int y, z;\n"})
-	if digest() != d2 {
-		t.Error("a package's own header changed the digest (go vet keys it already)")
+	// Beside Go files, a header is still in no key of its includers'
+	// (another package's -I../p), and a .inl or .def in none at all; a
+	// directory whose Go files the build excludes is no package.
+	writeTree(t, top, map[string]string{"tagged/ignore.go": "//go:build ignore\n\npackage main\n"})
+	d2 = digest()
+	for _, c := range []struct{ name, file, why string }{
+		{"p/own.h", "int y, z;\n", "a header beside a package's Go files changed"},
+		{"p/tables.inl", "X(free)\n", "an .inl beside a package's Go files was added"},
+		{"tagged/api.h", "#define release free\n", "a header beside only build-excluded Go files was added"},
+	} {
+		writeTree(t, top, map[string]string{c.name: c.file})
+		d := digest()
+		if d == d2 {
+			t.Errorf("%s (%s); the digest did not change", c.why, c.name)
+		}
+		d2 = d
 	}
+	writeTree(t, top, map[string]string{"tagged/api.h": "#define release cuMemFree\n"})
+	if digest() == d2 {
+		t.Error("a header beside only build-excluded Go files changed; the digest did not")
+	}
+	d2 = digest()
 	// an include directory that is a link, pointed elsewhere
 	writeTree(t, top, map[string]string{"v1/a.h": "\n", "v2/a.h": "\n"})
 	if err := os.Symlink("v1", filepath.Join(top, "cur")); err != nil {
