@@ -83,6 +83,11 @@ func openCache(mode string, extra ...[]byte) (cache.Cache, []byte) {
 	for _, v := range []string{"GOOS", "GOARCH", "GOARM", "GOAMD64", "GO386", "CGO_ENABLED", "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS", "CGO_LDFLAGS", "CC", "GOFLAGS", "GOEXPERIMENT", "GOTOOLCHAIN", "GOWORK", "GO111MODULE", "GOPATH", "GOROOT"} {
 		fmt.Fprintf(h, "env %s=%q\x00", v, os.Getenv(v))
 	}
+	if f := goEnvFile(); f != "" {
+		// go env -w's variables (CGO_CFLAGS among them)
+		data, _ := os.ReadFile(f)
+		fmt.Fprintf(h, "goenv %d %s\x00", len(data), data)
+	}
 	for _, e := range extra {
 		fmt.Fprintf(h, "extra %d %s\x00", len(e), e)
 	}

@@ -27,6 +27,7 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/internal/driver"
 	"github.com/lifetimevet/lifetimevet/internal/fixes"
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 	"github.com/lifetimevet/lifetimevet/passes/model"
 )
 
@@ -108,6 +109,9 @@ Flags:
 	if *tags != "" {
 		ls.buildFlags = []string{"-tags=" + *tags}
 		lspBuildTags = strings.Split(*tags, ",")
+		cpreamble.BuildTags = splitTags(*tags)
+	} else {
+		cpreamble.BuildTags = append([]string{}, cpreamble.GOFLAGSTags()...)
 	}
 	ls.handler = protocol.Handler{
 		Initialize:  ls.initialize,

@@ -57,6 +57,7 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/analyzers"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 	"github.com/lifetimevet/lifetimevet/passes/model"
 )
 
@@ -174,6 +175,15 @@ func vetMain(args []string) {
 	if files := modelArgs(args); len(files) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") && !vetxOnly(args[len(args)-1]) {
 		if _, err := model.Load(files); err != nil {
 			log.Fatal(err)
+		}
+	}
+	if strings.HasSuffix(args[len(args)-1], ".cfg") {
+		// the go command's -tags, or GOFLAGS's: known in full where
+		// its command line can be read
+		if tags, readable, given := parentTags(); given {
+			cpreamble.BuildTags = append([]string{}, tags...)
+		} else if readable {
+			cpreamble.BuildTags = append([]string{}, cpreamble.GOFLAGSTags()...)
 		}
 	}
 	as := suite(withVet)

@@ -24,6 +24,7 @@ import (
 	"github.com/lifetimevet/lifetimevet/analyzers"
 	"github.com/lifetimevet/lifetimevet/internal/driver"
 	"github.com/lifetimevet/lifetimevet/internal/fixes"
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 	"github.com/lifetimevet/lifetimevet/passes/model"
 )
 
@@ -169,6 +170,9 @@ func standalone(args []string) (status int) {
 	}
 	if *tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + *tags}
+		cpreamble.BuildTags = splitTags(*tags)
+	} else {
+		cpreamble.BuildTags = append([]string{}, cpreamble.GOFLAGSTags()...)
 	}
 	tm := startTiming(timing)
 	prog := newProgress(os.Stderr)

@@ -336,6 +336,49 @@ func parentModelFlags() []string {
 	return modelArgs(args[1:])
 }
 
+// parentTags returns the -tags of the command line of the process that
+// started this one (the go command, for a go vet unit), whether that
+// command line could be read (Linux) and whether it has a -tags.
+func parentTags() (tags []string, readable, given bool) {
+	if runtime.GOOS != "linux" {
+		return nil, false, false
+	}
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(os.Getppid()), "cmdline"))
+	if err != nil {
+		return nil, false, false
+	}
+	tags, given = tagsArg(strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00"))
+	return tags, true, given
+}
+
+// tagsArg returns the value of the last -tags flag among a go command's
+// arguments (-tags=a,b, -tags a,b, --tags), split at commas, and whether
+// there is one.
+func tagsArg(args []string) ([]string, bool) {
+	var tags []string
+	found := false
+	for i := 0; i < len(args); i++ {
+		a := strings.TrimPrefix(args[i], "-")
+		switch {
+		case strings.HasPrefix(a, "-tags="):
+			a = a[1:]
+			fallthrough
+		case strings.HasPrefix(a, "tags="):
+			tags, found = splitTags(strings.TrimPrefix(a, "tags=")), true
+		case a == "tags" || a == "-tags":
+			if i+1 < len(args) {
+				tags, found = splitTags(args[i+1]), true
+				i++
+			}
+		}
+	}
+	return tags, found
+}
+
+func splitTags(v string) []string {
+	return strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' })
+}
+
 // vetConfigured prepares the analyzers of a go vet unit (its .cfg file
 // last among args) for the configuration of the package's directory: a
 // malformed configuration file stops the unit with its file and line.

@@ -144,3 +144,24 @@ func TestVetInputsHeaders(t *testing.T) {
 		t.Error("a link to an include directory was pointed elsewhere; the digest did not change")
 	}
 }
+
+// tagsArg reads the go command's -tags in each of its spellings; the
+// last one wins, as in the go command.
+func TestTagsArg(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		tags  []string
+		given bool
+	}{
+		{[]string{"go", "vet", "-vettool=/x", "./..."}, nil, false},
+		{[]string{"go", "vet", "-tags=a,b", "./..."}, []string{"a", "b"}, true},
+		{[]string{"go", "vet", "--tags", "a", "./..."}, []string{"a"}, true},
+		{[]string{"go", "vet", "-tags", "a", "-tags=", "./..."}, nil, true},
+		{[]string{"go", "vet", "--tags=x y", "./..."}, []string{"x", "y"}, true},
+	} {
+		tags, given := tagsArg(tc.args)
+		if !slices.Equal(tags, tc.tags) || given != tc.given {
+			t.Errorf("tagsArg(%q) = %q, %v; want %q, %v", tc.args, tags, given, tc.tags, tc.given)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -501,5 +502,70 @@ func TestPhysicalJoin(t *testing.T) {
 		if got := physicalJoin(filepath.Join(top, tc.dir), tc.name); got != tc.want {
 			t.Errorf("physicalJoin(%s, %s) = %s, want %s", tc.dir, tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestCgoFlagsTags reads a #cgo line keyed on a build tag for the run's
+// tags (BuildTags, else $GOFLAGS's), and $CGO_CFLAGS from go env -w's
+// file where the environment does not set it: the go command does not
+// pass that file's variables on to a vet tool.
+func TestCgoFlagsTags(t *testing.T) {
+	mk := func(lines ...string) *ast.CommentGroup {
+		var cg ast.CommentGroup
+		for _, l := range lines {
+			cg.List = append(cg.List, &ast.Comment{Text: "// " + l})
+		}
+		return &cg
+	}
+	dir := t.TempDir()
+	pre := []*ast.CommentGroup{mk("#cgo !modern CFLAGS: -DLEGACY", "#cgo modern CFLAGS: -DV2")}
+	defer func(old []string) { BuildTags = old }(BuildTags)
+	t.Setenv("GOFLAGS", "")
+	for _, tc := range []struct {
+		tags    []string
+		goflags string
+		want    string
+	}{
+		{nil, "", "-DLEGACY"},
+		{[]string{}, "", "-DLEGACY"},
+		{[]string{"modern"}, "", "-DV2"},
+		{nil, "-mod=mod -tags=modern", "-DV2"},
+		{[]string{"other"}, "-tags=modern", "-DLEGACY"}, // the command line's -tags wins
+	} {
+		BuildTags = tc.tags
+		t.Setenv("GOFLAGS", tc.goflags)
+		if _, c := cgoFlags(dir, pre); !slices.Equal(c, []string{tc.want}) {
+			t.Errorf("tags %q, GOFLAGS %q: CFLAGS %q, want %q", tc.tags, tc.goflags, c, tc.want)
+		}
+	}
+	// with the tags known, the macro only the other tag's line defines
+	// is undefined; unknown tags leave it unknown
+	BuildTags = []string{"modern"}
+	own := buildPredefs(cgoFlags(dir, pre))
+	if got := configPredefs(own, pre); !slices.ContainsFunc(got, func(d predef) bool { return d.name == "LEGACY" && d.undef }) {
+		t.Errorf("tags known: predefs %v, want LEGACY undefined", got)
+	}
+	BuildTags = nil
+	t.Setenv("GOFLAGS", "-tags=modern")
+	if got := configPredefs(own, pre); slices.ContainsFunc(got, func(d predef) bool { return d.name == "LEGACY" }) {
+		t.Errorf("tags not known: predefs %v, want LEGACY unknown", got)
+	}
+
+	env := filepath.Join(t.TempDir(), "env")
+	os.WriteFile(env, []byte("GOFLAGS=-tags=modern\nCGO_CFLAGS=-O2 -DFROM_FILE\n"), 0o666)
+	t.Setenv("GOENV", env)
+	os.Unsetenv("GOFLAGS")
+	os.Unsetenv("CGO_CFLAGS")
+	defer func(old func() map[string]string) { goEnvFileVars = old }(goEnvFileVars)
+	goEnvFileVars = sync.OnceValue(readGoEnvFile)
+	if got := envFields("CGO_CFLAGS"); !slices.Equal(got, []string{"-O2", "-DFROM_FILE"}) {
+		t.Errorf("CGO_CFLAGS from go env -w's file: %q", got)
+	}
+	if got := GOFLAGSTags(); !slices.Equal(got, []string{"modern"}) {
+		t.Errorf("GOFLAGS from go env -w's file: tags %q", got)
+	}
+	t.Setenv("CGO_CFLAGS", "")
+	if got := envFields("CGO_CFLAGS"); len(got) != 0 {
+		t.Errorf("CGO_CFLAGS set empty in the environment wins over the file: %q", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -63,6 +64,7 @@ func cgoFlags(dir string, pre []*ast.CommentGroup) (cppflags, cflags []string) {
 	}
 	ctx := build.Default
 	ctx.CgoEnabled = true
+	ctx.BuildTags = buildTags()
 	ctx.UseAllFiles = true // the pass's files are those the build selected
 	ctx.IsDir = func(path string) bool { return path == dir }
 	ctx.HasSubdir = func(root, path string) (string, bool) { return "", false }
@@ -116,9 +118,9 @@ func (f fileInfo) Sys() any           { return nil }
 // build's flags do not define it, it is undefined, and a per-platform
 // pair (#ifdef HAVE_Q / ... / #else / ... / #endif) is decided. Only
 // where this build's command line is known in full: not for a line
-// keyed on anything but GOOS and GOARCH (a build tag, which the run's
-// -tags may select), not in a package whose flags come from pkg-config
-// too, and not for a reserved name (_DEFAULT_SOURCE, which the C
+// keyed on a build tag unless the driver knows the run's tags
+// (BuildTags), not in a package whose flags come from pkg-config too,
+// and not for a reserved name (_DEFAULT_SOURCE, which the C
 // library's headers define).
 func configPredefs(own []predef, pres []*ast.CommentGroup) []predef {
 	var out []predef
@@ -152,7 +154,7 @@ func configPredefs(own []predef, pres []*ast.CommentGroup) []predef {
 		}
 	}
 	for _, l := range lines {
-		if l.cond == "" || !platformOnly(l.cond) {
+		if l.cond == "" || !platformOnly(l.cond) && BuildTags == nil {
 			continue
 		}
 		for _, d := range predefsOf(strings.Fields(l.flags)) {
@@ -347,11 +349,85 @@ func predefsOf(args []string) []predef {
 	return out
 }
 
-// envFields splits the value of the environment variable v into
-// arguments as the go command does: at spaces, with single and double
-// quotes.
+// BuildTags are the run's build tags (the go command's -tags, or those
+// of $GOFLAGS where it has none), which decide a #cgo line keyed on a tag
+// (#cgo !legacy CFLAGS: -DV2). The driver sets it, non-nil (empty for
+// none), before any analysis, where it knows the run's tags in full; nil
+// means it does not: then the tags are those of $GOFLAGS, and a macro
+// that only a tag-keyed #cgo line defines stays unknown rather than
+// undefined.
+var BuildTags []string
+
+// buildTags returns the run's build tags: BuildTags, or GOFLAGSTags.
+func buildTags() []string {
+	if BuildTags != nil {
+		return BuildTags
+	}
+	return GOFLAGSTags()
+}
+
+// GOFLAGSTags returns the -tags of $GOFLAGS, as the go command reads it
+// (go env -w's included), split at commas; nil for none.
+func GOFLAGSTags() []string {
+	var tags []string
+	for _, f := range strings.Fields(goEnv("GOFLAGS")) {
+		f = strings.TrimPrefix(f, "-")
+		if v, ok := strings.CutPrefix(f, "-tags="); ok {
+			f = "tags=" + v
+		}
+		if v, ok := strings.CutPrefix(f, "tags="); ok {
+			tags = strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' })
+		}
+	}
+	return tags
+}
+
+// goEnv returns the go command's value of variable v: the environment's,
+// or, where the environment does not set it, that of go env -w's file
+// ($GOENV, or go/env in the user's configuration directory), which the
+// go command reads but does not pass on to a vet tool's environment.
+func goEnv(v string) string {
+	if s, ok := os.LookupEnv(v); ok {
+		return s
+	}
+	return goEnvFileVars()[v]
+}
+
+// goEnvFileVars is readGoEnvFile's result, read once.
+var goEnvFileVars = sync.OnceValue(readGoEnvFile)
+
+// readGoEnvFile returns the variables of go env -w's file: its
+// KEY=VALUE lines; none where there is no file.
+func readGoEnvFile() map[string]string {
+	vars := map[string]string{}
+	name, ok := os.LookupEnv("GOENV")
+	if !ok {
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			return vars
+		}
+		name = filepath.Join(dir, "go", "env")
+	}
+	if name == "" || name == "off" {
+		return vars
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return vars
+	}
+	for l := range strings.Lines(string(data)) {
+		if k, v, ok := strings.Cut(strings.TrimSpace(l), "="); ok && k != "" && !strings.HasPrefix(k, "#") {
+			vars[strings.TrimSpace(k)] = v
+		}
+	}
+	return vars
+}
+
+// envFields splits the go command's value of the variable v (goEnv)
+// into arguments as the go command does: at spaces, with single and
+// double quotes.
 func envFields(v string) []string {
-	s := os.Getenv(v)
+	s := goEnv(v)
 	var out []string
 	var cur strings.Builder
 	in := false
