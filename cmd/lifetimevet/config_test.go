@@ -246,6 +246,22 @@ func Big(x int) int {
 	if !strings.Contains(logs, "Big stopped at its work budget") || strings.Contains(logs, "Small") {
 		t.Errorf("lsp: log %q, want a line saying Big stopped at its work budget", logs)
 	}
+	// in a dependency of the packages named: its facts, which its
+	// importers' findings need, are incomplete; said, marked as such
+	writeFiles(t, dir, map[string]string{"app/app.go": "package app\n\nimport \"example.com/big/big\"\n\nfunc F() int { return big.Big(1) }\n"})
+	dep := want + ": findings in it may be missing; it is in example.com/big/big, a dependency of the packages named"
+	if _, stderr, _ := run(t, dir, bin, "./app"); strings.Count(stderr, dep) != 1 {
+		t.Errorf("dependency: stderr %q, want one line saying %q", stderr, dep)
+	}
+	// (in a tree of its own: go vet answers big's facts from its cache,
+	// silently, once it has analysed big)
+	dir2 := t.TempDir()
+	big, _ := os.ReadFile(filepath.Join(dir, "big", "big.go"))
+	app, _ := os.ReadFile(filepath.Join(dir, "app", "app.go"))
+	writeFiles(t, dir2, map[string]string{"go.mod": "module example.com/big\n\ngo 1.22\n", "big/big.go": string(big), "app/app.go": string(app)})
+	if _, stderr, _ := run(t, dir2, "go", "vet", "-vettool="+bin, "./app"); strings.Count(stderr, dep) != 1 {
+		t.Errorf("go vet, dependency: stderr %q, want one line saying %q", stderr, dep)
+	}
 }
 
 // TestUnreadSaid: a file of the package's C left unread for its size (a

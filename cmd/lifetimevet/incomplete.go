@@ -77,6 +77,17 @@ func budgetNote(posn token.Position, fn *ssa.Function) string {
 		" stopped at its work budget: findings in it may be missing"
 }
 
+// dependencyNote is note, of dependency pkgPath of the packages named.
+func dependencyNote(note, pkgPath string) string {
+	return note + "; it is in " + pkgPath + ", a dependency of the packages named, whose findings may be missing with it"
+}
+
+// standardPath reports whether pkgPath is the standard library's (its
+// first element has no dot).
+func standardPath(pkgPath string) bool {
+	return !strings.Contains(strings.Split(pkgPath, "/")[0], ".")
+}
+
 // unreadNote is the note of a file of the package's C left unread.
 func unreadNote(u cpreamble.Unread) string {
 	what, limit := "its C is not analysed", cpreamble.MaxLines
@@ -88,9 +99,24 @@ func unreadNote(u cpreamble.Unread) string {
 
 // replay is the driver's Options.Replay: the notes of a package the user
 // named, analysed or loaded from the cache.
+//
+// A dependency's notes are said too (not the standard library's, which
+// no user can change and which would be said on every run), marked as such: what the analysis of
+// a dependency leaves out is missing from the facts its importers use, so
+// findings in the packages named may be missing with it.
 func (l *incompleteLog) replay(act *driver.Action, notes []string) {
-	if len(notes) == 0 || !l.roots[act.Package] {
+	if len(notes) == 0 {
 		return
+	}
+	if !l.roots[act.Package] {
+		if act.Package.Module == nil && standardPath(act.Package.PkgPath) {
+			return
+		}
+		dep := make([]string, len(notes))
+		for i, n := range notes {
+			dep[i] = dependencyNote(n, act.Package.PkgPath)
+		}
+		notes = dep
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

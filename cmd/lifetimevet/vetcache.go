@@ -406,6 +406,9 @@ func vetConfigured(args []string, as []*analysis.Analyzer) []*analysis.Analyzer 
 	}
 	useConfigs(cs)
 	if unit.VetxOnly {
+		if !standardPath(unit.ImportPath) {
+			sayDependencyBudgetStops(unit.ImportPath)
+		}
 		return cs.configured(as)
 	}
 	// go vet analyses a package without its cgo files when cgo is off,
@@ -417,6 +420,25 @@ func vetConfigured(args []string, as []*analysis.Analyzer) []*analysis.Analyzer 
 		fmt.Fprintf(os.Stderr, "%s: %s\n", progName(), n)
 	}
 	return sayBudgetStops(cs.configured(as))
+}
+
+// sayDependencyBudgetStops makes the lifetime pass of a go vet unit that
+// computes facts only (a dependency of the packages named, which no
+// analyzer that reports runs on) print, on standard error, one line per
+// function whose analysis stopped at its work budget: the facts its
+// importers use may be incomplete. The unit's process analyses one
+// package, so the pass's Run is wrapped in place.
+func sayDependencyBudgetStops(pkgPath string) {
+	run := lifetime.Analyzer.Run
+	lifetime.Analyzer.Run = func(pass *analysis.Pass) (any, error) {
+		res, err := run(pass)
+		if r, ok := res.(*lifetime.Result); ok {
+			for _, fn := range r.Incomplete() {
+				fmt.Fprintf(os.Stderr, "%s: %s\n", progName(), noteMessage("", dependencyNote(budgetNote(pass.Fset.Position(fn.Pos()), fn), pkgPath)))
+			}
+		}
+		return res, err
+	}
 }
 
 // sayBudgetStops returns the analyzers with those that use the lifetime
