@@ -52,4 +52,23 @@ func Twice() {
 	if code != 3 || !strings.HasPrefix(out, filepath.Join("grammar", "gen.y")+":13:") || strings.Contains(out, "go-build") {
 		t.Errorf("a relative //line directive in a cgo file: status %d, output:\n%s%s", code, out, stderr)
 	}
+
+	// cgo in a test file: go list fails on the package, and cgo does not
+	// run; what go list said is the error, with the file named relative
+	// to the directory, not each file's "could not import C (no
+	// metadata for C)" that follows from it; in SARIF as well
+	cgotest := t.TempDir()
+	write(cgotest, map[string]string{
+		"go.mod":    "module example.com/ct\n\ngo 1.24\n",
+		"p.go":      "package p\n\n// #include <stdlib.h>\nimport \"C\"\n\nfunc F() { C.free(nil) }\n",
+		"p_test.go": "package p\n\n// #include <stdlib.h>\nimport \"C\"\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) { C.free(nil) }\n",
+	})
+	_, stderr, code = run(t, cgotest, bin, "./...")
+	if code != 1 || strings.Contains(stderr, "no metadata") || strings.Contains(stderr, cgotest) || !strings.Contains(stderr, "use of cgo in test p_test.go not supported") {
+		t.Errorf("cgo in a test file: status %d, stderr:\n%s", code, stderr)
+	}
+	out, _, _ = run(t, cgotest, bin, "-format=sarif", "./...")
+	if strings.Contains(out, "no metadata") || !strings.Contains(out, "use of cgo in test p_test.go not supported") {
+		t.Errorf("cgo in a test file: SARIF\n%s", out)
+	}
 }

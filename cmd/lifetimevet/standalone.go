@@ -240,12 +240,7 @@ func standalone(args []string) (status int) {
 	// The list, parse and type errors, known once every package was
 	// type-checked.
 	status = 0
-	var loadErrs []string
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			loadErrs = append(loadErrs, errorText(e))
-		}
-	})
+	loadErrs := loadErrorTexts(pkgs)
 	if n := printLoadErrors(os.Stderr, pkgs); n > 0 {
 		status = 1
 	}
@@ -320,23 +315,45 @@ func errorText(e packages.Error) string {
 }
 
 // printLoadErrors prints the errors of the packages and their
-// dependencies, each once, and returns how many it printed.
+// dependencies (loadErrorTexts) and returns how many it printed.
 func printLoadErrors(w io.Writer, pkgs []*packages.Package) int {
+	errs := loadErrorTexts(pkgs)
+	for _, msg := range errs {
+		fmt.Fprintln(w, msg)
+	}
+	return len(errs)
+}
+
+// loadErrorTexts returns the errors of the packages and their
+// dependencies, each once, their files named as the findings are
+// (relative to the directory the command runs in). A type error that
+// only follows from a list error of its package is left out: where go
+// list failed on a package (use of cgo in a test file), cgo did not run,
+// and each file's import "C" fails with "could not import C (no metadata
+// for C)", which says nothing of the cause.
+func loadErrorTexts(pkgs []*packages.Package) []string {
+	var out []string
 	seen := map[string]bool{}
 	cwd, _ := os.Getwd()
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		listFailed := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return e.Kind == packages.ListError })
 		for _, e := range p.Errors {
-			// named as the findings are: relative to the directory
-			// the command runs in
+			if listFailed && e.Kind == packages.TypeError && strings.HasPrefix(e.Msg, "could not import C (") {
+				continue
+			}
 			e.Pos = shortPos(cwd, e.Pos)
+			if cwd != "" {
+				// a file go list names in the message
+				e.Msg = strings.ReplaceAll(e.Msg, cwd+string(filepath.Separator), "")
+			}
 			msg := errorText(e)
 			if !seen[msg] {
 				seen[msg] = true
-				fmt.Fprintln(w, msg)
+				out = append(out, msg)
 			}
 		}
 	})
-	return len(seen)
+	return out
 }
 
 // goListFailed matches go/packages' wrapping of a go list failure.
