@@ -162,7 +162,7 @@ func run(pass *analysis.Pass) (any, error) {
 	res.exports = exportedToC(pass, user)
 	res.forwards = map[string][]string{}
 	res.definedC, res.constParams = definedInC(pass, user, res.forwards)
-	for _, fn := range ssaRes.SrcFuncs {
+	for _, fn := range sourceFuncs(ssaRes) {
 		if fn.Pos().IsValid() && support[pass.Fset.File(fn.Pos())] {
 			continue
 		}
@@ -658,5 +658,35 @@ func exportedToC(pass *analysis.Pass, files []*ast.File) map[types.Object]bool {
 			}
 		}
 	}
+	return out
+}
+
+// sourceFuncs returns the functions of the package's source: buildssa's
+// SrcFuncs, and the function literals of package-level variables'
+// initializers (var OnClose = func(h C.handle) {...}, a map of
+// callbacks), nested ones included, which SrcFuncs leaves out: they are
+// the synthetic init function's, which is no declaration.
+func sourceFuncs(res *buildssa.SSA) []*ssa.Function {
+	out := res.SrcFuncs
+	init := res.Pkg.Func("init")
+	if init == nil || init.Synthetic == "" {
+		return out
+	}
+	out = slices.Clone(out)
+	seen := map[*ssa.Function]bool{}
+	for _, fn := range out {
+		seen[fn] = true
+	}
+	var add func(fn *ssa.Function)
+	add = func(fn *ssa.Function) {
+		for _, anon := range fn.AnonFuncs {
+			if !seen[anon] {
+				seen[anon] = true
+				out = append(out, anon)
+				add(anon)
+			}
+		}
+	}
+	add(init)
 	return out
 }
