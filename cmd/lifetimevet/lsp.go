@@ -70,6 +70,12 @@ Flags:
 		}
 		return 2
 	}
+	if fs.NArg() > 0 {
+		// the server analyses the files the editor opens: a package
+		// pattern here would be ignored
+		fmt.Fprintf(os.Stderr, "%s: lsp takes no arguments (got %q); it analyses the files the editor opens\n", progName(), strings.Join(fs.Args(), " "))
+		return 2
+	}
 	if _, err := model.Load(files); err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", progName(), err)
 		return 1

@@ -26,6 +26,7 @@ func TestSubcommandArgs(t *testing.T) {
 		{[]string{"explain", "doublerelease", "x"}, `explain takes one analyzer name (got "doublerelease x")`},
 		{[]string{"explain", "nosuch"}, `no analyzer "nosuch"`},
 		{[]string{"version", "extra"}, `version takes no arguments (got "extra")`},
+		{[]string{"lsp", "./..."}, `lsp takes no arguments (got "./...")`},
 		{[]string{"-diff", "./..."}, "-diff needs -fix"},
 		{[]string{"-fix", "-diff", "-json", "./..."}, "-diff prints a diff on standard output, which -format=json holds"},
 	} {
