@@ -57,8 +57,9 @@ only when the Load is of the Add's own variable (not another object's
 counter, not after the variable was assigned again) and not a wait loop
 (for atomic.LoadInt32(&n) > 0 { ... }); the suggested fix tests the value
 Add returned, offered only when the Load follows the Add in straight-line
-code with no call, store or other read of the counter in between (a fix
-must not change what the program does);
+code with no call, store, other read of the counter or operation that can
+panic (an index, a dereference, a type assertion, a division) in between:
+a fix must not change what the program does, a recovered panic included;
 - check-then-act on an atomic: if a.Load() == 0 { ...; a.Store(1) }
 guarding a once-only action, which two goroutines can both pass; use
 CompareAndSwap or sync.Once; a bound tested and then passed

@@ -653,7 +653,7 @@ func (c *checker) reload(fn *ssa.Function) {
 				Message: fmt.Sprintf("%s tests %s with a separate atomic Load after the atomic Add at %s: two goroutines can both add before either loads, and both see the final value (both release, or neither); test the value Add returns",
 					srcname.Func(fn), field, diag.Where(c.pass.Fset, add.Pos, ld.Pos)),
 			}
-			if quiet && !c.readsBetween(add.Key, between) {
+			if quiet && !c.readsBetween(add.Key, between) && !mayPanic(between, atomicAddr(add.Instr)) {
 				if fix, ok := c.reloadFix(add, ld); ok {
 					d.SuggestedFixes = []analysis.SuggestedFix{fix}
 				}
@@ -748,6 +748,69 @@ func effects(instrs []ssa.Instruction) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// mayPanic reports whether one of instrs can panic: moving an atomic Add
+// past it would lose the Add where the panic is recovered (an index out
+// of range, a nil dereference, a failed type assertion, a division by
+// zero, a negative shift). The address of a field of the pointer the Add
+// worked through (addr) is no nil dereference: the Add made it already;
+// nor is a load of a variable (a local's cell, a global), or of the field
+// address of what the Add loaded from the same variable (instrs store
+// nothing: the caller checked).
+func mayPanic(instrs []ssa.Instruction, addr ssa.Value) bool {
+	bases := map[ssa.Value]bool{}
+	for v := access.StripConv(addr); v != nil; {
+		bases[v] = true
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = access.StripConv(x.X)
+			continue
+		case *ssa.UnOp:
+			if variable(x.X) {
+				bases[x.X] = true
+			}
+		}
+		break
+	}
+	for _, instr := range instrs {
+		switch instr := instr.(type) {
+		case *ssa.IndexAddr, *ssa.Index, *ssa.Slice, *ssa.SliceToArrayPointer, *ssa.MakeSlice, *ssa.MakeChan, *ssa.Lookup:
+			return true
+		case *ssa.FieldAddr:
+			x := access.StripConv(instr.X)
+			if ld, ok := x.(*ssa.UnOp); ok && ld.Op == token.MUL && bases[ld.X] {
+				continue
+			}
+			if !bases[x] {
+				return true
+			}
+		case *ssa.UnOp:
+			if instr.Op == token.MUL && !variable(instr.X) {
+				return true
+			}
+		case *ssa.TypeAssert:
+			if !instr.CommaOk {
+				return true
+			}
+		case *ssa.BinOp:
+			switch instr.Op {
+			case token.QUO, token.REM, token.SHL, token.SHR:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// variable reports whether v is the address of a variable: a local's
+// cell or a global, never nil.
+func variable(v ssa.Value) bool {
+	switch v.(type) {
+	case *ssa.Alloc, *ssa.Global:
+		return true
 	}
 	return false
 }

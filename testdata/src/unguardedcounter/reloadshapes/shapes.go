@@ -16,6 +16,8 @@ type conn struct {
 
 func (c *conn) note() {}
 
+func (c *conn) last() bool { return true }
+
 var verbose bool
 
 // Folded: the Load follows the Add in straight-line code.
@@ -104,6 +106,31 @@ func (c *conn) Trace() int32 {
 		c.close()
 	}
 	return seen
+}
+
+// Reported, not folded: an index in between can panic; where the panic
+// is recovered, the Add would be lost after folding.
+func (c *conn) Indexed(tab []int32, i int) bool {
+	atomic.AddInt32(&c.refs, -1)
+	x := tab[i]
+	return x == atomic.LoadInt32(&c.refs) && c.last() // want `Indexed tests c.refs with a separate atomic Load`
+}
+
+// Reported, not folded: a dereference of another pointer can panic.
+func (c *conn) Limited(lim *int32) {
+	atomic.AddInt32(&c.refs, -1)
+	x := *lim
+	if atomic.LoadInt32(&c.refs) == x { // want `Limited tests c.refs with a separate atomic Load`
+		c.close()
+	}
+}
+
+// Reported, not folded: a type assertion, and a division, can panic.
+func (c *conn) Asserted(v any, d int64) {
+	c.users.Add(-1)
+	if v.(int64)/d == c.users.Load() { // want `Asserted tests c.users with a separate atomic Load`
+		c.close()
+	}
 }
 
 // Reported, not folded: a call in between could look at the counter.
