@@ -246,6 +246,34 @@ func illTypedImports(roots []*packages.Package) []string {
 	return out
 }
 
+// notAnalysed returns, for each Go file of the packages roots that was
+// not analysed, the message that says why: the package's own first error
+// (a missing C header, a type error), or the packages with errors that it
+// imports.
+func notAnalysed(roots []*packages.Package) map[string]string {
+	out := map[string]string{}
+	for _, p := range roots {
+		var msg string
+		switch {
+		case len(p.Errors) > 0:
+			msg = fmt.Sprintf("lifetimevet did not analyse %s: %s", p.ID, errorText(p.Errors[0]))
+		case p.IllTyped:
+			if bad := brokenImports(p); len(bad) > 0 {
+				msg = fmt.Sprintf("lifetimevet did not analyse %s: it imports %s, which %s errors", p.ID, strings.Join(bad, " and "), map[bool]string{true: "has", false: "have"}[len(bad) == 1])
+			}
+		}
+		if msg == "" {
+			continue
+		}
+		for _, f := range p.GoFiles {
+			if _, ok := out[f]; !ok {
+				out[f] = msg
+			}
+		}
+	}
+	return out
+}
+
 // brokenImports returns the packages that p imports, directly or not,
 // that have errors of their own, nearest first, each with the import
 // through which p reaches it when it is not a direct one.

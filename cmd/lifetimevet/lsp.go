@@ -612,6 +612,17 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []strin
 			}
 		}
 	}
+	// A package left unanalysed says so in each of its files, where the
+	// editor shows it: an empty list would read as clean.
+	for file, msg := range notAnalysed(pkgs) {
+		if byFile[file] != nil {
+			byFile[file] = append(byFile[file], protocol.Diagnostic{
+				Severity: ptr(protocol.DiagnosticSeverityWarning),
+				Source:   ptr("lifetimevet"),
+				Message:  msg,
+			})
+		}
+	}
 	fileFixes := map[string][]lspFix{}
 	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile, Overlaid: graph.Overlaid, Editable: notEditable(graph)}
 	conv := lineCache{}

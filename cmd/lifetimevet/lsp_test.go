@@ -258,6 +258,35 @@ func TestLSP(t *testing.T) {
 	c.call(t, "shutdown", nil, &none)
 }
 
+// TestLSPNotAnalysed: a package the server could not analyse (its C
+// header is missing, or it imports a package with errors) gets a warning
+// in each of its files, never an empty list, which would read as clean.
+func TestLSPNotAnalysed(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":   "module m\n\ngo 1.22\n",
+		"bad/b.go": "package bad\n\nfunc B() int { return \"x\" }\n",
+		"imp/i.go": "package imp\n\n// #include <stdlib.h>\nimport \"C\"\n\nimport (\n\t\"m/bad\"\n\t\"unsafe\"\n)\n\nfunc F() int {\n\tp := C.malloc(8)\n\tC.free(unsafe.Pointer(p))\n\tC.free(unsafe.Pointer(p))\n\treturn bad.B()\n}\n",
+		"hdr/h.go": "package hdr\n\n// #include \"missing.h\"\nimport \"C\"\n\nfunc F() { C.free(nil) }\n",
+	})
+	c := startLSP(t, bin, dir)
+	initialize(t, c, dir)
+	for file, want := range map[string]string{
+		"imp/i.go": "lifetimevet did not analyse m/imp: it imports m/bad, which has errors",
+		"hdr/h.go": "lifetimevet did not analyse m/hdr: ",
+	} {
+		path := filepath.Join(dir, file)
+		didOpen(t, c, path)
+		ds := c.wait(t, fileURI(path))
+		if len(ds) != 1 || !strings.HasPrefix(ds[0].Message, want) || ds[0].Severity != 2 {
+			t.Errorf("%s: diagnostics %+v, want one warning %q", file, ds, want)
+		}
+	}
+	var none any
+	c.call(t, "shutdown", nil, &none)
+}
+
 // TestLSPCodeAction asks for the code actions of a diagnostic whose fix (from
 // a test-only analyzer) maps back through cgo's //line directives.
 func TestLSPCodeAction(t *testing.T) {
