@@ -598,6 +598,23 @@ func sliceSources(v ssa.Value) []access.Ref {
 	return out
 }
 
+// before reports whether a runs before b on every path to b: a's block
+// dominates b's, and, in one block, a comes first.
+func before(a, b ssa.Instruction) bool {
+	if a.Block() != b.Block() {
+		return a.Block().Dominates(b.Block())
+	}
+	for _, instr := range a.Block().Instrs {
+		switch instr {
+		case a:
+			return true
+		case b:
+			return false
+		}
+	}
+	return false
+}
+
 func sameRef(a, b access.Ref) bool {
 	return a.Root == b.Root && slices.Equal(a.Ops, b.Ops)
 }
@@ -655,8 +672,11 @@ func (c *checker) keptAliveDepth(fn *ssa.Function, call *ssa.Call, obj access.Re
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
 			case *ssa.Defer:
-				if uses(instr) {
-					return true // runs at exit, after the call
+				// runs at exit, after the call, where the defer
+				// statement ran before it on every path (one after
+				// the call is a use after it, below)
+				if uses(instr) && before(instr, at) {
+					return true
 				}
 			case *ssa.Store:
 				if a, ok := instr.Addr.(*ssa.Alloc); ok && lifetime.SingleStore(a) == instr.Val {
@@ -825,7 +845,7 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 	// The advice says what the fix does: a runtime.KeepAlive after the
 	// call, or a deferred one before it (see keepAliveFix, which says which
 	// even when it offers no fix).
-	fix, deferred, hasFix := c.keepAliveFix(call, keep, len(more) > 0)
+	fix, deferred, hasFix := c.keepAliveFix(call, keep, more)
 	advice := "add runtime.KeepAlive(" + keep + ") after the call"
 	switch {
 	case deferred && len(more) > 0:
@@ -865,6 +885,15 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 	c.rep.Report(d)
 }
 
+// callPos is the position of call in the user's source: cgo's wrapper
+// call is at the C call it stands for.
+func (c *checker) callPos(call *ssa.Call) token.Pos {
+	if cc := c.calls.Lookup(call); cc != nil {
+		return cc.Pos
+	}
+	return call.Pos()
+}
+
 // keepAliveFix inserts runtime.KeepAlive(obj) after the statement that
 // makes the call, or, when control never gets past that statement (it
 // returns, panics, or is another terminating statement) or later calls are
@@ -878,11 +907,9 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 // no statement list holds the call. An insertion
 // after the statement goes after the comments that end its line, or, when
 // other code follows it on its line, right after it on a line of its own.
-func (c *checker) keepAliveFix(call *ssa.Call, obj string, several bool) (fix analysis.SuggestedFix, deferred, ok bool) {
-	pos := call.Pos()
-	if cc := c.calls.Lookup(call); cc != nil {
-		pos = cc.Pos
-	}
+func (c *checker) keepAliveFix(call *ssa.Call, obj string, more []*ssa.Call) (fix analysis.SuggestedFix, deferred, ok bool) {
+	several := len(more) > 0
+	pos := c.callPos(call)
 	var file *ast.File
 	for _, f := range c.pass.Files {
 		if f.FileStart <= pos && pos <= f.FileEnd {
@@ -893,9 +920,32 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, several bool) (fix an
 		return analysis.SuggestedFix{}, false, false
 	}
 	path, _ := astutil.PathEnclosingInterval(file, pos, pos)
-	stmt, inner, depth, found := stmtedit.Enclosing(path)
+	// With later calls at risk too, the defer goes before the statement,
+	// of the innermost statement list holding them all, that holds the
+	// first: a defer in a block that the later calls' paths never enter
+	// (if k > 0 { return C.use(o) }; C.use(o)) would not cover them.
+	from := 0
+	if several {
+		from = -1
+		for i, n := range path {
+			if !slices.ContainsFunc(more, func(m *ssa.Call) bool { p := c.callPos(m); return p < n.Pos() || p >= n.End() }) {
+				from = i
+				break
+			}
+		}
+		if from < 0 {
+			return analysis.SuggestedFix{}, true, false
+		}
+		switch path[from].(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+			if from > 0 {
+				from--
+			}
+		}
+	}
+	stmt, inner, depth, found := stmtedit.Enclosing(path[from:])
 	if !found {
-		return analysis.SuggestedFix{}, false, false
+		return analysis.SuggestedFix{}, several, false
 	}
 	rt, imported, ok := c.runtimeName(file, pos)
 	if !ok {
@@ -904,7 +954,7 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, several bool) (fix an
 	indent := "\n" + strings.Repeat("\t", max(depth, 1))
 	inLoop := false
 	var body ast.Node
-	for _, n := range path {
+	for _, n := range path[from:] {
 		switch n := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
 			inLoop = true

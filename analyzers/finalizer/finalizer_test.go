@@ -24,4 +24,6 @@ func TestFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixstmt")
 	// a statement that declares runtime or the object's name
 	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixscope")
+	// several calls at risk in branches; a defer that runs on some paths
+	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixbranch")
 }

@@ -1,0 +1,61 @@
+// Package fixbranch checks where the deferred runtime.KeepAlive goes when
+// several calls are at risk: before the statement, of the innermost
+// statement list holding them all, that holds the first, never in a block
+// that the later calls' paths do not enter; and that a defer statement
+// keeps the object alive only for the calls it runs before on every path.
+package fixbranch
+
+import (
+	"finalizer/img"
+	"runtime"
+)
+
+// Early: the first call is in a branch that returns; the defer goes before
+// the if, where both calls' paths pass.
+func Early(i *img.Image, k int) int {
+	if k > 0 {
+		return img.Use(i.P) // want `i may be collected while Use runs with i.P: .* \(and the same at line 19\); add defer runtime.KeepAlive\(i\) before the first of them`
+	}
+	n := img.Use(i.P)
+	return n * 2
+}
+
+// Cases: calls in two cases of a switch; the defer goes before the switch.
+func Cases(i *img.Image, k int) int {
+	switch k {
+	case 0:
+		return img.Use(i.P) // want `i may be collected while Use runs with i.P: .* \(and the same at line 29\)`
+	default:
+		return img.Use(i.P) + 1
+	}
+}
+
+// EarlyOK is Early with the fix.
+func EarlyOK(i *img.Image, k int) int {
+	defer runtime.KeepAlive(i)
+	if k > 0 {
+		return img.Use(i.P)
+	}
+	n := img.Use(i.P)
+	return n * 2
+}
+
+// CondDefer: the defer runs only when k > 0; on the other path nothing
+// keeps i alive during the call.
+func CondDefer(i *img.Image, k int) int {
+	if k > 0 {
+		defer runtime.KeepAlive(i)
+	}
+	n := img.Use(i.P) // want `i may be collected while Use runs with i.P`
+	return n
+}
+
+// CondDeferOK: the defer runs on every path to the call.
+func CondDeferOK(i *img.Image, k int) int {
+	defer runtime.KeepAlive(i)
+	if k > 0 {
+		k--
+	}
+	n := img.Use(i.P)
+	return n + k
+}
