@@ -651,6 +651,14 @@ func writeUnifiedDiff(w io.Writer, name string, old, new []byte) error {
 	// go-udiff is x/tools' internal diff, published: it marks a last
 	// line without a newline ("\\ No newline at end of file"), which
 	// patch needs
-	_, err := io.WriteString(w, udiff.Unified(from, to, string(old), string(new)))
+	text := udiff.Unified(from, to, string(old), string(new))
+	if strings.ContainsAny(name, " \t") {
+		// a name with a space ends at a tab, as diff -u writes it
+		// (before its timestamp): patch reads it up to the tab, or to
+		// the first space without one
+		text = strings.Replace(text, "--- "+from+"\n", "--- "+from+"\t\n", 1)
+		text = strings.Replace(text, "+++ "+to+"\n", "+++ "+to+"\t\n", 1)
+	}
+	_, err := io.WriteString(w, text)
 	return err
 }

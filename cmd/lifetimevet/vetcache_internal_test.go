@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -162,6 +163,24 @@ func TestTagsArg(t *testing.T) {
 		tags, given := tagsArg(tc.args)
 		if !slices.Equal(tags, tc.tags) || given != tc.given {
 			t.Errorf("tagsArg(%q) = %q, %v; want %q, %v", tc.args, tags, given, tc.tags, tc.given)
+		}
+	}
+}
+
+// A diff of a file whose name has a space ends the name at a tab, as
+// diff -u does, so that patch -p1 finds the file; other names stay as git
+// writes them.
+func TestUnifiedDiffNames(t *testing.T) {
+	for name, want := range map[string]string{
+		"p/my file.go": "--- a/p/my file.go\t\n+++ b/p/my file.go\t\n",
+		"p/plain.go":   "--- a/p/plain.go\n+++ b/p/plain.go\n",
+	} {
+		var b strings.Builder
+		if err := writeUnifiedDiff(&b, name, []byte("a\n"), []byte("b\n")); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(b.String(), want) {
+			t.Errorf("%s: diff\n%s\nwant it to start with\n%s", name, b.String(), want)
 		}
 	}
 }
