@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,5 +71,32 @@ func Twice() {
 	out, _, _ = run(t, cgotest, bin, "-format=sarif", "./...")
 	if strings.Contains(out, "no metadata") || !strings.Contains(out, "use of cgo in test p_test.go not supported") {
 		t.Errorf("cgo in a test file: SARIF\n%s", out)
+	}
+}
+
+// An empty -tags= overrides the -tags of GOFLAGS, as in go list: a file
+// that only those tags select is not analysed.
+func TestEmptyTags(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/tg\n\ngo 1.24\n",
+		"p.go":   "package p\n",
+		"q.go":   "//go:build a\n\npackage p\n\n// #include <stdlib.h>\nimport \"C\"\n\nimport \"unsafe\"\n\nfunc G(p unsafe.Pointer) {\n\tC.free(p)\n\tC.free(p)\n}\n",
+	})
+	for _, tc := range []struct {
+		args []string
+		want int // exit status: 3 with the finding in q.go
+	}{
+		{[]string{"./..."}, 3},
+		{[]string{"-tags=", "./..."}, 0},
+	} {
+		cmd := exec.Command(bin, tc.args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod -tags=a", "GOWORK=off", "LIFETIMEVET_CACHE="+t.TempDir())
+		out, _ := cmd.CombinedOutput()
+		if cmd.ProcessState.ExitCode() != tc.want {
+			t.Errorf("GOFLAGS=-tags=a lifetimevet %q: status %d, want %d:\n%s", tc.args, cmd.ProcessState.ExitCode(), tc.want, out)
+		}
 	}
 }

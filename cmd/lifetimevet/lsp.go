@@ -112,10 +112,13 @@ Flags:
 		// the memo of file hashes too: a save re-keys every dependency
 		ls.cacheOpts = driver.Options{Cache: c, CacheKey: key, FileHashes: fileHashes()}
 	}
-	if *tags != "" {
+	tagsGiven := false
+	fs.Visit(func(f *flag.Flag) { tagsGiven = tagsGiven || f.Name == "tags" })
+	if *tags != "" || tagsGiven {
+		// (an empty -tags= too: it overrides GOFLAGS's, as in go list)
 		ls.buildFlags = []string{"-tags=" + *tags}
-		lspBuildTags = strings.Split(*tags, ",")
-		cpreamble.BuildTags = splitTags(*tags)
+		lspBuildTags = splitTags(*tags)
+		cpreamble.BuildTags = append([]string{}, splitTags(*tags)...)
 	} else {
 		cpreamble.BuildTags = append([]string{}, cpreamble.GOFLAGSTags()...)
 	}

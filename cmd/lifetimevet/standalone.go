@@ -168,9 +168,10 @@ func standalone(args []string) (status int) {
 		Tests: *tests,
 		Fset:  token.NewFileSet(),
 	}
-	if *tags != "" {
+	if *tags != "" || given("tags") {
+		// (an empty -tags= too: it overrides GOFLAGS's, as in go list)
 		cfg.BuildFlags = []string{"-tags=" + *tags}
-		cpreamble.BuildTags = splitTags(*tags)
+		cpreamble.BuildTags = append([]string{}, splitTags(*tags)...)
 	} else {
 		cpreamble.BuildTags = append([]string{}, cpreamble.GOFLAGSTags()...)
 	}
@@ -224,7 +225,7 @@ func standalone(args []string) (status int) {
 	opts.Result, opts.Notes, opts.Replay = incomplete.record, incomplete.notes, incomplete.replay
 	opts.Overlay = overlay
 	opts.BeforeAnalysis = func() { gcPercent(50) }
-	if c, key := openCache(*cacheMode, []byte("tags="+*tags)); c != nil {
+	if c, key := openCache(*cacheMode, []byte(fmt.Sprintf("tags=%q given=%v", *tags, given("tags")))); c != nil {
 		defer c.Close()
 		// the model and configuration files, per package (inputs.go)
 		opts.Cache, opts.CacheKey, opts.PackageKey = c, key, configs.packageKey(modelFlagFiles())
