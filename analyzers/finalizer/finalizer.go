@@ -1,6 +1,7 @@
 package finalizer
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -910,6 +911,14 @@ func (c *checker) callPos(call *ssa.Call) token.Pos {
 func (c *checker) keepAliveFix(call *ssa.Call, obj string, more []*ssa.Call) (fix analysis.SuggestedFix, deferred, ok bool) {
 	several := len(more) > 0
 	pos := c.callPos(call)
+	if several {
+		// the defer goes before the first call in the source, which
+		// need not be the one reported (the first in the blocks' order)
+		others := append([]*ssa.Call{call}, more...)
+		first := slices.MinFunc(others, func(a, b *ssa.Call) int { return cmp.Compare(c.callPos(a), c.callPos(b)) })
+		pos = c.callPos(first)
+		more = slices.DeleteFunc(others, func(m *ssa.Call) bool { return m == first })
+	}
 	var file *ast.File
 	for _, f := range c.pass.Files {
 		if f.FileStart <= pos && pos <= f.FileEnd {

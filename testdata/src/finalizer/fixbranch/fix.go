@@ -59,3 +59,15 @@ func CondDeferOK(i *img.Image, k int) int {
 	n := img.Use(i.P)
 	return n + k
 }
+
+// Nested: the call in the nested if comes first in the source, though
+// not in the blocks' order; the defer goes before the outer if.
+func Nested(i *img.Image, k int) int {
+	if k > 0 {
+		if k > 5 {
+			return img.Use(i.P)
+		}
+	}
+	n := img.Use(i.P) // want `i may be collected while Use runs with i.P: .* \(and the same at line 68\); add defer runtime.KeepAlive\(i\) before the first of them`
+	return n
+}
