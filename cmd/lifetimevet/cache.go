@@ -12,6 +12,7 @@ import (
 	"honnef.co/go/tools/lintcmd/cache"
 
 	"github.com/lifetimevet/lifetimevet/internal/driver"
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 )
 
 // The analysis cache of the standalone command and the language server
@@ -83,7 +84,7 @@ func openCache(mode string, extra ...[]byte) (cache.Cache, []byte) {
 	for _, v := range []string{"GOOS", "GOARCH", "GOARM", "GOAMD64", "GO386", "CGO_ENABLED", "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS", "CGO_LDFLAGS", "CC", "GOFLAGS", "GOEXPERIMENT", "GOTOOLCHAIN", "GOWORK", "GO111MODULE", "GOPATH", "GOROOT"} {
 		fmt.Fprintf(h, "env %s=%q\x00", v, os.Getenv(v))
 	}
-	if f := goEnvFile(); f != "" {
+	if f := cpreamble.GoEnvFile(); f != "" {
 		// go env -w's variables (CGO_CFLAGS among them)
 		data, _ := os.ReadFile(f)
 		fmt.Fprintf(h, "goenv %d %s\x00", len(data), data)

@@ -22,6 +22,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/lifetimevet/lifetimevet/internal/driver"
+	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 )
 
 // The language server keeps, for each package directory it analysed, the
@@ -430,7 +431,7 @@ func localDirs(roots []*packages.Package) (dirs, extra []string) {
 			addFile(w + ".sum")
 		}
 	}
-	if env := goEnvFile(); env != "" {
+	if env := cpreamble.GoEnvFile(); env != "" {
 		addFile(env)
 	}
 	if gocmd := goCommand(); gocmd != "" {
@@ -456,21 +457,6 @@ var goCommand = sync.OnceValue(func() string {
 func within(dir, root string) bool {
 	rel, err := filepath.Rel(root, dir)
 	return err == nil && filepath.IsLocal(rel)
-}
-
-// goEnvFile returns the go command's environment file (go env -w's).
-func goEnvFile() string {
-	if e, ok := os.LookupEnv("GOENV"); ok {
-		if e == "off" {
-			return ""
-		}
-		return e
-	}
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "go", "env")
 }
 
 // notReusable says why a load's metadata may not be reused, or "".

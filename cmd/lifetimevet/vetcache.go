@@ -318,15 +318,8 @@ func moduleRoot(dir string) string {
 // process that started this one (the go command, when go vet asks for
 // -V=full), where the system says (Linux); nil elsewhere.
 func parentModelFlags() []string {
-	if runtime.GOOS != "linux" {
-		return nil
-	}
-	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(os.Getppid()), "cmdline"))
-	if err != nil {
-		return nil
-	}
-	args := strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00")
-	if len(args) < 2 {
+	args, ok := parentArgs()
+	if !ok || len(args) < 2 {
 		return nil
 	}
 	for i, a := range args {
@@ -340,15 +333,25 @@ func parentModelFlags() []string {
 // started this one (the go command, for a go vet unit), whether that
 // command line could be read (Linux) and whether it has a -tags.
 func parentTags() (tags []string, readable, given bool) {
-	if runtime.GOOS != "linux" {
+	args, ok := parentArgs()
+	if !ok {
 		return nil, false, false
+	}
+	tags, given = tagsArg(args)
+	return tags, true, given
+}
+
+// parentArgs returns the command line of the process that started this
+// one, and whether the system says it (Linux).
+func parentArgs() ([]string, bool) {
+	if runtime.GOOS != "linux" {
+		return nil, false
 	}
 	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(os.Getppid()), "cmdline"))
 	if err != nil {
-		return nil, false, false
+		return nil, false
 	}
-	tags, given = tagsArg(strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00"))
-	return tags, true, given
+	return strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00"), true
 }
 
 // tagsArg returns the value of the last -tags flag among a go command's

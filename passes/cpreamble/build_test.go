@@ -51,18 +51,11 @@ func TestCgoFlags(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		other = "linux"
 	}
-	mk := func(lines ...string) *ast.CommentGroup {
-		var cg ast.CommentGroup
-		for _, l := range lines {
-			cg.List = append(cg.List, &ast.Comment{Text: "// " + l})
-		}
-		return &cg
-	}
 	dir := t.TempDir()
 	pre := []*ast.CommentGroup{
-		mk("#cgo CFLAGS: -DMY_FREE=pool_put -I${SRCDIR}/inc", "#include <stdlib.h>"),
-		mk("#cgo "+other+" CFLAGS: -DMY_FREE=free", "#cgo "+runtime.GOOS+" CPPFLAGS: -UUSE_POOL '-DNAME=x y'"),
-		mk("#include <stdio.h>"),
+		preamble("#cgo CFLAGS: -DMY_FREE=pool_put -I${SRCDIR}/inc", "#include <stdlib.h>"),
+		preamble("#cgo "+other+" CFLAGS: -DMY_FREE=free", "#cgo "+runtime.GOOS+" CPPFLAGS: -UUSE_POOL '-DNAME=x y'"),
+		preamble("#include <stdio.h>"),
 	}
 	cpp, c := cgoFlags(dir, pre)
 	if want := []string{"-DMY_FREE=pool_put", "-I" + filepath.Join(dir, "inc")}; !slices.Equal(c, want) {
@@ -505,20 +498,22 @@ func TestPhysicalJoin(t *testing.T) {
 	}
 }
 
+// preamble is a cgo preamble of // comments, one per line.
+func preamble(lines ...string) *ast.CommentGroup {
+	var cg ast.CommentGroup
+	for _, l := range lines {
+		cg.List = append(cg.List, &ast.Comment{Text: "// " + l})
+	}
+	return &cg
+}
+
 // TestCgoFlagsTags reads a #cgo line keyed on a build tag for the run's
 // tags (BuildTags, else $GOFLAGS's), and $CGO_CFLAGS from go env -w's
 // file where the environment does not set it: the go command does not
 // pass that file's variables on to a vet tool.
 func TestCgoFlagsTags(t *testing.T) {
-	mk := func(lines ...string) *ast.CommentGroup {
-		var cg ast.CommentGroup
-		for _, l := range lines {
-			cg.List = append(cg.List, &ast.Comment{Text: "// " + l})
-		}
-		return &cg
-	}
 	dir := t.TempDir()
-	pre := []*ast.CommentGroup{mk("#cgo !modern CFLAGS: -DLEGACY", "#cgo modern CFLAGS: -DV2")}
+	pre := []*ast.CommentGroup{preamble("#cgo !modern CFLAGS: -DLEGACY", "#cgo modern CFLAGS: -DV2")}
 	defer func(old []string) { BuildTags = old }(BuildTags)
 	t.Setenv("GOFLAGS", "")
 	for _, tc := range []struct {

@@ -396,19 +396,28 @@ func goEnv(v string) string {
 // goEnvFileVars is readGoEnvFile's result, read once.
 var goEnvFileVars = sync.OnceValue(readGoEnvFile)
 
+// GoEnvFile returns the name of go env -w's file: $GOENV, or go/env in
+// the user's configuration directory; "" for none (GOENV=off).
+func GoEnvFile() string {
+	if e, ok := os.LookupEnv("GOENV"); ok {
+		if e == "off" {
+			return ""
+		}
+		return e
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "go", "env")
+}
+
 // readGoEnvFile returns the variables of go env -w's file: its
 // KEY=VALUE lines; none where there is no file.
 func readGoEnvFile() map[string]string {
 	vars := map[string]string{}
-	name, ok := os.LookupEnv("GOENV")
-	if !ok {
-		dir, err := os.UserConfigDir()
-		if err != nil {
-			return vars
-		}
-		name = filepath.Join(dir, "go", "env")
-	}
-	if name == "" || name == "off" {
+	name := GoEnvFile()
+	if name == "" {
 		return vars
 	}
 	data, err := os.ReadFile(name)
