@@ -895,6 +895,23 @@ func (c *checker) callPos(call *ssa.Call) token.Pos {
 	return call.Pos()
 }
 
+// exitsAt reports whether the statement that makes the call at pos leaves
+// the function: a return, a panic or another terminating statement.
+func (c *checker) exitsAt(file *ast.File, pos token.Pos) bool {
+	path, _ := astutil.PathEnclosingInterval(file, pos, pos)
+	_, inner, _, found := stmtedit.Enclosing(path)
+	if !found {
+		return false
+	}
+	switch s := inner.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.ExprStmt:
+		return stmtedit.Terminates(s, c.pass.TypesInfo)
+	}
+	return stmtedit.Terminates(inner, c.pass.TypesInfo)
+}
+
 // keepAliveFix inserts runtime.KeepAlive(obj) after the statement that
 // makes the call, or, when control never gets past that statement (it
 // returns, panics, or is another terminating statement) or later calls are
@@ -961,12 +978,17 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, more []*ssa.Call) (fi
 		return analysis.SuggestedFix{}, false, false
 	}
 	indent := "\n" + strings.Repeat("\t", max(depth, 1))
+	// a loop counts when the insertion statement is in its body: a loop
+	// inside the statement (for { if … { return C.use(o) } }; C.use(o))
+	// runs after the defer, which goes before it once
 	inLoop := false
 	var body ast.Node
 	for _, n := range path[from:] {
 		switch n := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
-			inLoop = true
+			if n != inner && n.Pos() <= stmt.Pos() && stmt.End() <= n.End() {
+				inLoop = true
+			}
 		case *ast.FuncLit:
 			body = n.Body
 			goto done
@@ -976,8 +998,17 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, more []*ssa.Call) (fi
 		}
 	}
 done:
-	if several && inLoop || body == nil {
+	if body == nil {
 		return analysis.SuggestedFix{}, false, false
+	}
+	if several && inLoop {
+		// no fix; the advice is a KeepAlive after the last call, which
+		// covers them all unless one of them leaves the function
+		exit := c.exitsAt(file, pos)
+		for _, m := range more {
+			exit = exit || c.exitsAt(file, c.callPos(m))
+		}
+		return analysis.SuggestedFix{}, exit, false
 	}
 	var edits []analysis.TextEdit
 	msg := "Add runtime.KeepAlive(" + obj + ") after the call"

@@ -71,3 +71,50 @@ func Nested(i *img.Image, k int) int {
 	n := img.Use(i.P) // want `i may be collected while Use runs with i.P: .* \(and the same at line 68\); add defer runtime.KeepAlive\(i\) before the first of them`
 	return n
 }
+
+// Loop: the earlier call is in a loop; the defer goes before the loop,
+// which holds no call after it.
+func Loop(i *img.Image, k int) int {
+	s := 0
+	for j := 0; j < k; j++ {
+		if j == 3 {
+			return img.Use(i.P)
+		}
+		s++
+	}
+	n := img.Use(i.P) // want `i may be collected while Use runs with i.P: .* \(and the same at line 81\); add defer runtime.KeepAlive\(i\) before the first of them`
+	return n + s
+}
+
+// Labeled: the earlier call is in a labeled range loop; the defer goes
+// before the label, which a continue names.
+func Labeled(i *img.Image, xs []int) int {
+outer:
+	for _, x := range xs {
+		for j := 0; j < x; j++ {
+			if j == 2 {
+				continue outer
+			}
+			if j == 5 {
+				return img.Use(i.P)
+			}
+		}
+	}
+	n := img.Use(i.P) // want `i may be collected while Use runs with i.P: .* \(and the same at line 99\); add defer runtime.KeepAlive\(i\) before the first of them`
+	return n
+}
+
+// InLoop: both calls are in the body of a loop and leave the function:
+// a defer there would pile up, one per iteration, so the advice (a defer,
+// since a KeepAlive after the last call would not run) has no fix.
+func InLoop(i *img.Image, xs []int) int {
+	for _, x := range xs {
+		if x > 0 {
+			return img.Use(i.P) // want `i may be collected while Use runs with i.P: .* \(and the same at line 116\); add defer runtime.KeepAlive\(i\) before the first of them`
+		}
+		if x < -3 {
+			return img.Use(i.P) + 1
+		}
+	}
+	return 0
+}
