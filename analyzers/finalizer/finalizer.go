@@ -1041,17 +1041,9 @@ done:
 	} else {
 		// after the statement and the comments that end its line, in
 		// the file as it is (not as //line directives present it)
-		end := stmt.End()
-		tf := c.pass.Fset.File(end)
-		if tf == nil || c.pass.ReadFile == nil {
+		end, ok := c.lineEnd(stmt.End())
+		if !ok {
 			return analysis.SuggestedFix{}, false, false
-		}
-		src, err := c.pass.ReadFile(tf.Name())
-		if err != nil || tf.Size() != len(src) {
-			return analysis.SuggestedFix{}, false, false
-		}
-		if at, ok := stmtedit.LineEnd(src, tf.Offset(end)); ok {
-			end = tf.Pos(at)
 		}
 		// the names as they are after the statement, which may declare
 		// either (runtime := …, or a new o in a nested block)
@@ -1061,9 +1053,11 @@ done:
 		edits = append(edits, analysis.TextEdit{Pos: end, End: end, NewText: []byte(indent + rt + "KeepAlive(" + obj + ")")})
 	}
 	if !imported {
-		if imp := importEdit(file); imp != nil {
-			edits = append(edits, *imp)
+		imp, ok := c.importEdit(file)
+		if !ok {
+			return analysis.SuggestedFix{}, deferred, false
 		}
+		edits = append(edits, imp)
 	}
 	return analysis.SuggestedFix{Message: msg, TextEdits: edits}, deferred, true
 }
@@ -1139,7 +1133,7 @@ func validIdentPath(s string) bool {
 }
 
 // importEdit adds import "runtime" after the file's last import.
-func importEdit(f *ast.File) *analysis.TextEdit {
+func (c *checker) importEdit(f *ast.File) (analysis.TextEdit, bool) {
 	var last ast.Decl
 	for _, d := range f.Decls {
 		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
@@ -1147,9 +1141,32 @@ func importEdit(f *ast.File) *analysis.TextEdit {
 		}
 	}
 	if last == nil {
-		return &analysis.TextEdit{Pos: f.Name.End(), End: f.Name.End(), NewText: []byte("\n\nimport \"runtime\"")}
+		return analysis.TextEdit{Pos: f.Name.End(), End: f.Name.End(), NewText: []byte("\n\nimport \"runtime\"")}, true
 	}
-	return &analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: []byte("\n\nimport \"runtime\"")}
+	// after the comments that end the declaration's line, which stay on
+	// it: import "C" // the library
+	end, ok := c.lineEnd(last.End())
+	return analysis.TextEdit{Pos: end, End: end, NewText: []byte("\n\nimport \"runtime\"")}, ok
+}
+
+// lineEnd returns where the line of a statement or declaration that ends
+// at end ends, after the comments that end the line with it (see
+// stmtedit.LineEnd), in the file as it is (not as //line directives
+// present it); end itself when other code follows on the line. ok is false
+// when the file cannot be read as the analysis saw it.
+func (c *checker) lineEnd(end token.Pos) (token.Pos, bool) {
+	tf := c.pass.Fset.File(end)
+	if tf == nil || c.pass.ReadFile == nil {
+		return end, false
+	}
+	src, err := c.pass.ReadFile(tf.Name())
+	if err != nil || tf.Size() != len(src) {
+		return end, false
+	}
+	if at, ok := stmtedit.LineEnd(src, tf.Offset(end)); ok {
+		return tf.Pos(at), true
+	}
+	return end, true
 }
 
 // goroutineOwns reports whether the function literal fn is only started

@@ -271,3 +271,52 @@ func TestFixOnlyMainModule(t *testing.T) {
 		t.Errorf("c.go in the module cache was written:\n%s", got)
 	}
 }
+
+// A KeepAlive fix that must import runtime, in a cgo file whose import "C"
+// line ends with a comment (a line comment, a block comment), and in a
+// CRLF cgo file: the import goes after the comment, on lines of its own,
+// and the CRLF file keeps CRLF. cgo rewrites the import "C" line (its
+// columns differ), so only the end of the line maps to the user's file.
+func TestFixImportAfterImportC(t *testing.T) {
+	bin := build(t)
+	use := func(name, importC string) string {
+		return "package p\n\n// typedef struct obj obj;\n// int obj_use(obj *);\n" + importC + "\n\nfunc (t *T) " + name + "() int {\n\tn := C.obj_use(t.o)\n\treturn int(n)\n}\n"
+	}
+	fixed := func(src string) string {
+		return strings.NewReplacer("\n\nfunc", "\n\nimport \"runtime\"\n\nfunc", "\tn := C.obj_use(t.o)\n", "\tn := C.obj_use(t.o)\n\truntime.KeepAlive(t)\n").Replace(src)
+	}
+	crlf := func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
+	files := map[string]string{
+		"p/p.go":       finPreamble,
+		"p/line.go":    use("Line", `import "C" // the library`),
+		"p/block.go":   use("Block", `import "C" /* the library */`),
+		"p/grouped.go": use("Grouped", `import ("C") // grouped`),
+		"p/crlf.go":    crlf(use("CRLF", `import "C"`)),
+		"p/both.go":    crlf(use("Both", `import "C" // the library`)),
+	}
+	want := map[string]string{}
+	for name, src := range files {
+		if name != "p/p.go" {
+			want[name] = fixed(src)
+			if strings.Contains(src, "\r\n") {
+				want[name] = crlf(fixed(strings.ReplaceAll(src, "\r\n", "\n")))
+			}
+		}
+	}
+	dir := finTree(t, files)
+	_, stderr, code := runEnv(t, dir, nil, bin, "-cache=off", "-fix", "./...")
+	if code != 3 || strings.Count(stderr, ": fixed: ") != len(want) {
+		t.Errorf("status %d, stderr:\n%s", code, stderr)
+	}
+	for name, w := range want {
+		if got, _ := os.ReadFile(filepath.Join(dir, name)); string(got) != w {
+			t.Errorf("%s after -fix:\n%q\nwant:\n%q", name, got, w)
+		}
+	}
+	if _, stderr, code := runEnv(t, dir, nil, "go", "build", "./..."); code != 0 {
+		t.Errorf("the fixed package does not build:\n%s", stderr)
+	}
+	if stdout, _, code := runEnv(t, dir, nil, bin, "-cache=off", "./..."); code != 0 {
+		t.Errorf("the fixed package still has findings (status %d):\n%s", code, stdout)
+	}
+}

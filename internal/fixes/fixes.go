@@ -372,9 +372,10 @@ func (fs *Files) mapEdit(fset *token.FileSet, e analysis.TextEdit, sources []str
 	if fs.hasLineDirectives(adj.Filename, user) {
 		return Edit{}, fmt.Errorf("%s has //line directives of its own: the positions cgo's output gives are not those of its lines", filepath.Base(adj.Filename))
 	}
-	if raw.Offset == rawEnd.Offset && (raw.Offset == len(gen) || gen[raw.Offset] == '\n') {
+	if raw.Offset == rawEnd.Offset && (raw.Offset == len(gen) || bytes.HasPrefix(gen[raw.Offset:], []byte("\n")) || bytes.HasPrefix(gen[raw.Offset:], []byte("\r\n"))) {
 		// An insertion at the end of a line of cgo's output (after a
-		// statement cgo rewrote and any comment that ends it): the end of
+		// statement cgo rewrote and any comment that ends it, before
+		// the line's \n or \r\n): the end of
 		// the same line of the user's file, whatever the columns say.
 		// The lines must end alike (the analysis saw this line).
 		if eol, ok := endOfLine(user, adj.Line); ok && lastByte(gen[:raw.Offset]) == lastByte(user[:eol]) {
