@@ -265,10 +265,44 @@ func notAnalysed(roots []*packages.Package) map[string]string {
 		if msg == "" {
 			continue
 		}
-		for _, f := range p.GoFiles {
+		for _, f := range ownGoFiles(p) {
 			if _, ok := out[f]; !ok {
 				out[f] = msg
 			}
+		}
+	}
+	return out
+}
+
+// notListed returns why file, a Go file of the directory of the packages
+// roots that none of them lists among its Go files, was not analysed: a
+// build constraint excludes it (excluded is true: not a problem, a fact),
+// or go list failed for the directory; "" when neither is known.
+func notListed(roots []*packages.Package, file string) (msg string, excluded bool) {
+	for _, p := range roots {
+		if slices.Contains(p.IgnoredFiles, file) {
+			return fmt.Sprintf("lifetimevet did not analyse %s: build constraints exclude it (GOOS, GOARCH and the build tags of this run)", filepath.Base(file)), true
+		}
+	}
+	for _, p := range roots {
+		if len(p.Errors) > 0 && len(p.GoFiles) == 0 {
+			return fmt.Sprintf("lifetimevet did not analyse %s: %s", filepath.Base(file), errorText(p.Errors[0])), false
+		}
+	}
+	return "", false
+}
+
+// ownGoFiles returns the Go files of p in its directory: those of its
+// source, without the ones the go command generates in its cache (the
+// main file of a test binary).
+func ownGoFiles(p *packages.Package) []string {
+	if p.Dir == "" {
+		return p.GoFiles
+	}
+	var out []string
+	for _, f := range p.GoFiles {
+		if filepath.Dir(f) == filepath.Clean(p.Dir) {
+			out = append(out, f)
 		}
 	}
 	return out

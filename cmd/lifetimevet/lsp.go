@@ -567,15 +567,19 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []strin
 	pkgs, overlay, how, err := ls.load(cfg)
 	if err != nil {
 		ls.log(notify, protocol.MessageTypeError, fmt.Sprintf("lifetimevet: loading %s: %v", dir, loadError(err)))
+		ls.unanalysed(notify, dir, nil, fmt.Sprint(loadError(err)))
 		return
 	}
 	ls.log(notify, protocol.MessageTypeLog, fmt.Sprintf("lifetimevet: %s metadata %s", dir, how))
 	// the configuration files, read again at each analysis (config.go)
 	configs := newConfigs()
 	if errs := configs.checkDirs(packageDirs(pkgs)); len(errs) > 0 {
+		var msgs []string
 		for _, err := range errs {
 			ls.log(notify, protocol.MessageTypeError, "lifetimevet: "+err.Error())
+			msgs = append(msgs, err.Error())
 		}
+		ls.unanalysed(notify, dir, pkgs, strings.Join(msgs, "; "))
 		return
 	}
 	useConfigs(configs)
@@ -595,6 +599,7 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []strin
 	}
 	if err != nil {
 		ls.log(notify, protocol.MessageTypeError, err.Error())
+		ls.unanalysed(notify, dir, pkgs, err.Error())
 		return
 	}
 	var loadErrs []string
@@ -609,7 +614,7 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []strin
 	// Every user file of the packages gets a list, perhaps empty.
 	byFile := map[string][]protocol.Diagnostic{}
 	for _, p := range pkgs {
-		for _, f := range p.GoFiles {
+		for _, f := range ownGoFiles(p) {
 			if byFile[f] == nil {
 				byFile[f] = []protocol.Diagnostic{} // [], not null
 			}
@@ -698,6 +703,11 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []strin
 		}
 	}
 	ls.mu.Lock()
+	for name, ds := range ls.notListedNotices(dir, pkgs, "") {
+		if byFile[name] == nil {
+			byFile[name] = ds
+		}
+	}
 	for name := range byFile {
 		ls.fixes[name] = fileFixes[name]
 	}
@@ -706,6 +716,68 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []strin
 	ls.noteModels(configs.snap.names())
 	ls.mu.Unlock()
 	return paths, imports
+}
+
+// notListedNotices returns a diagnostic for each open Go file of dir that
+// no package of pkgs lists, which says why it has no findings, as gopls
+// does: nothing would read as clean. It is a warning when go list failed
+// for the directory (loadErr, or an error of pkgs), information when a
+// build constraint excludes the file. ls.mu is held.
+func (ls *langServer) notListedNotices(dir string, pkgs []*packages.Package, loadErr string) map[string][]protocol.Diagnostic {
+	out := map[string][]protocol.Diagnostic{}
+	listed := map[string]bool{}
+	for _, p := range pkgs {
+		for _, f := range p.GoFiles {
+			listed[f] = true
+		}
+	}
+	for name := range ls.open {
+		if filepath.Dir(name) != filepath.Clean(dir) || !strings.HasSuffix(name, ".go") || listed[name] {
+			continue
+		}
+		msg, excluded := notListed(pkgs, name)
+		if msg == "" && loadErr != "" {
+			msg = fmt.Sprintf("lifetimevet did not analyse %s: %s", filepath.Base(name), loadErr)
+		}
+		severity := protocol.DiagnosticSeverityWarning
+		if excluded {
+			severity = protocol.DiagnosticSeverityInformation
+		}
+		if msg != "" {
+			out[name] = []protocol.Diagnostic{{
+				Severity: ptr(severity),
+				Source:   ptr("lifetimevet"),
+				Message:  msg,
+			}}
+		}
+	}
+	return out
+}
+
+// unanalysed publishes, in each Go file of the packages pkgs of dir and
+// each open Go file of dir, a warning that dir was not analysed and why
+// (msg): the files' earlier findings would otherwise stand, or an empty
+// list read as clean.
+func (ls *langServer) unanalysed(notify glsp.NotifyFunc, dir string, pkgs []*packages.Package, msg string) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	byFile := ls.notListedNotices(dir, nil, msg)
+	for _, p := range pkgs {
+		for _, f := range ownGoFiles(p) {
+			byFile[f] = []protocol.Diagnostic{{
+				Severity: ptr(protocol.DiagnosticSeverityWarning),
+				Source:   ptr("lifetimevet"),
+				Message:  fmt.Sprintf("lifetimevet did not analyse %s: %s", p.ID, msg),
+			}}
+		}
+	}
+	for name := range byFile {
+		delete(ls.fixes, name)
+	}
+	deps := ls.deps[dir] // (what the last analysis rested on still counts)
+	ls.publishPackage(notify, dir, nil, byFile, func(string) ([sha256.Size]byte, bool) { return [sha256.Size]byte{}, false })
+	ls.deps[dir] = deps
+	ls.broken[dir] = true
 }
 
 func (ls *langServer) log(notify glsp.NotifyFunc, t protocol.MessageType, msg string) {

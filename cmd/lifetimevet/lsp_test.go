@@ -287,6 +287,65 @@ func TestLSPNotAnalysed(t *testing.T) {
 	c.call(t, "shutdown", nil, &none)
 }
 
+// TestLSPNotListed: an open Go file that no package lists says why in a
+// warning: one that a build constraint excludes, one in a directory outside
+// go.work's modules (go list fails there); so does a package with a bad
+// lifetimevet.toml. A test-only package with an
+// error says so in its _test.go file, and nothing is published for the
+// test binary's main file, which the go command generates in its cache.
+func TestLSPNotListed(t *testing.T) {
+	bin := build(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.work":                "go 1.22\n\nuse ./a\n",
+		"a/go.mod":               "module a\n\ngo 1.22\n",
+		"a/tonly/t_test.go":      "package tonly\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) { var s string = 1; _ = s }\n",
+		"a/tagged/doc.go":        "package tagged\n",
+		"a/tagged/t.go":          "//go:build never\n\npackage tagged\n\n// #include <stdlib.h>\nimport \"C\"\n\nfunc F() { p := C.malloc(8); C.free(p); C.free(p) }\n",
+		"loose/l.go":             "package loose\n\n// #include <stdlib.h>\nimport \"C\"\n\nfunc F() { p := C.malloc(8); C.free(p); C.free(p) }\n",
+		"a/cfg/lifetimevet.toml": "[analyzers\n",
+		"a/cfg/c.go":             "package cfg\n",
+	})
+	c := startLSPEnv(t, bin, dir, "GOWORK="+filepath.Join(dir, "go.work"), "GOFLAGS=")
+	initialize(t, c, dir)
+	for file, want := range map[string]string{
+		"a/tonly/t_test.go": "lifetimevet did not analyse a/tonly [a/tonly.test]: ",
+		"a/tagged/t.go":     "lifetimevet did not analyse t.go: build constraints exclude it",
+		"loose/l.go":        "lifetimevet did not analyse l.go: current directory outside modules listed in go.work",
+		"a/cfg/c.go":        "lifetimevet did not analyse a/cfg: ",
+	} {
+		path := filepath.Join(dir, file)
+		didOpen(t, c, path)
+		ds := c.wait(t, fileURI(path))
+		severity := 2 // warning
+		if strings.Contains(want, "build constraints") {
+			severity = 3 // information
+		}
+		if len(ds) != 1 || !strings.HasPrefix(ds[0].Message, want) || ds[0].Severity != severity {
+			t.Errorf("%s: diagnostics %+v, want one of severity %d: %q", file, ds, severity, want)
+		}
+	}
+	c.mu.Lock()
+	for uri := range c.count {
+		if !strings.HasPrefix(uri, fileURI(dir)+"/") {
+			t.Errorf("diagnostics published for %s, outside the workspace", uri)
+		}
+	}
+	c.mu.Unlock()
+	var none any
+	c.call(t, "shutdown", nil, &none)
+	// without the go.work, in no module: go list fails
+	c = startLSP(t, bin, dir)
+	initialize(t, c, dir)
+	path := filepath.Join(dir, "loose", "l.go")
+	didOpen(t, c, path)
+	want := "lifetimevet did not analyse l.go: go: go.mod file not found"
+	if ds := c.wait(t, fileURI(path)); len(ds) != 1 || !strings.HasPrefix(ds[0].Message, want) || ds[0].Severity != 2 {
+		t.Errorf("loose/l.go in no module: diagnostics %+v, want one warning %q", ds, want)
+	}
+	c.call(t, "shutdown", nil, &none)
+}
+
 // TestLSPCodeAction asks for the code actions of a diagnostic whose fix (from
 // a test-only analyzer) maps back through cgo's //line directives.
 func TestLSPCodeAction(t *testing.T) {

@@ -163,7 +163,8 @@ func (ls *langServer) docChanged(notify glsp.NotifyFunc, name string, d *lspDoc)
 	switch {
 	case p != nil && p.known:
 		seen, known = p.sum, true
-	case p == nil && strings.HasSuffix(name, ".go"):
+	case (p == nil || !p.known) && strings.HasSuffix(name, ".go"):
+		// (published without being analysed: a notice of why not)
 		if m := ls.meta[filepath.Dir(name)]; m != nil {
 			if st, ok := m.snap.files[name]; ok && st.exists {
 				seen, known = st.sum, true
