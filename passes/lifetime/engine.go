@@ -54,6 +54,11 @@ type callEffect struct {
 	// once: the function literal (*sync.Once).Do runs, whose summary sum
 	// is: what it releases is released at most once per Once
 	once bool
+	// handOff: the arguments, by index, whose ownership the call takes:
+	// runtime.AddCleanup's arg, which the runtime keeps and passes to the
+	// cleanup once the object is unreachable (the runtime package's
+	// documentation of AddCleanup: the resource goes with arg)
+	handOff []int
 }
 
 // fnAnalysis runs the state machine over one function.
@@ -925,11 +930,14 @@ func (a *fnAnalysis) resolve(s *state, instr ssa.CallInstruction) (*callEffect, 
 			args = append(args, a.tokOf(s, b))
 		}
 	}
-	if pkg := callee.Package(); pkg != nil && pkg.Pkg.Path() == "runtime" {
-		name := callee.Name()
-		if o := callee.Origin(); o != nil {
-			name = o.Name()
-		}
+	// (an instance of a generic function, such as AddCleanup's, has no
+	// package: its origin has)
+	generic := callee
+	if o := callee.Origin(); o != nil {
+		generic = o
+	}
+	if pkg := generic.Package(); pkg != nil && pkg.Pkg.Path() == "runtime" {
+		name := generic.Name()
 		switch name {
 		case "SetFinalizer":
 			if len(com.Args) == 2 {
@@ -941,7 +949,12 @@ func (a *fnAnalysis) resolve(s *state, instr ssa.CallInstruction) (*callEffect, 
 				}
 			}
 			return eff, args
-		case "KeepAlive", "GC", "AddCleanup":
+		case "AddCleanup":
+			if len(args) == 3 {
+				eff.handOff = []int{2}
+			}
+			return eff, args
+		case "KeepAlive", "GC":
 			return eff, args
 		case "Stop":
 			if callee.Signature.Recv() != nil {
@@ -968,6 +981,12 @@ func (a *fnAnalysis) call(s *state, instr ssa.CallInstruction, deferred bool) {
 
 // apply1 applies the effect of a call on s (now, or when a deferred call runs).
 func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect, args []*tok, deferred bool) {
+	for _, i := range eff.handOff {
+		if t := args[i]; t != nil {
+			a.escape(s, t)
+			a.escape(s, a.content(s, t))
+		}
+	}
 	switch {
 	case eff.c != nil:
 		c := eff.c
