@@ -1019,8 +1019,11 @@ done:
 	case *ast.ExprStmt:
 		exits = stmtedit.Terminates(s, c.pass.TypesInfo)
 	}
-	if exits || several || stmtedit.Terminates(inner, c.pass.TypesInfo) {
-		if !exits && stmtedit.HasGoto(body) {
+	if exits || several || !stmtedit.Completes(inner, c.pass.TypesInfo) {
+		// (a KeepAlive after a statement that control never gets past,
+		// one whose every path returns or breaks out of a loop, would
+		// be dead code)
+		if !exits && (stmtedit.HasGoto(body) || inLoop && stmtedit.HasContinue(inner)) {
 			// a jump back would run the defer again and again: the
 			// advice stays, the fix is the user's to place
 			return analysis.SuggestedFix{}, true, false

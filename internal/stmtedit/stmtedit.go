@@ -133,6 +133,104 @@ func terminates(s ast.Stmt, label string, info *types.Info) bool {
 	return false
 }
 
+// Completes reports whether control may reach the end of s and go on to
+// the statement after it: s does not return, panic, loop forever or leave
+// by a break, continue or goto to elsewhere on every path. It does not
+// follow gotos into s (a function with a goto is the caller's to refuse).
+func Completes(s ast.Stmt, info *types.Info) bool {
+	return completes(s, "", info)
+}
+
+func completes(s ast.Stmt, label string, info *types.Info) bool {
+	switch s := s.(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		// (a break or continue of a statement of s is counted there)
+		return false
+	case *ast.ExprStmt:
+		return !isPanic(s.X, info)
+	case *ast.BlockStmt:
+		return listCompletes(s.List, info)
+	case *ast.IfStmt:
+		return s.Else == nil || completes(s.Body, "", info) || completes(s.Else, "", info)
+	case *ast.LabeledStmt:
+		return completes(s.Stmt, s.Label.Name, info)
+	case *ast.ForStmt:
+		return s.Cond != nil || hasBreak(s.Body, label, true)
+	case *ast.SwitchStmt:
+		return clausesComplete(s.Body, label, info, true)
+	case *ast.TypeSwitchStmt:
+		return clausesComplete(s.Body, label, info, true)
+	case *ast.SelectStmt:
+		return clausesComplete(s.Body, label, info, false)
+	}
+	return true
+}
+
+func listCompletes(list []ast.Stmt, info *types.Info) bool {
+	for _, s := range list {
+		if !completes(s, "", info) {
+			return false
+		}
+	}
+	return true
+}
+
+// clausesComplete: a switch without a default (needDefault), or a switch
+// or select with a clause that completes or a break out of it.
+func clausesComplete(body *ast.BlockStmt, label string, info *types.Info, needDefault bool) bool {
+	hasDefault := false
+	for _, c := range body.List {
+		var list []ast.Stmt
+		switch c := c.(type) {
+		case *ast.CaseClause:
+			hasDefault = hasDefault || c.List == nil
+			list = c.Body
+		case *ast.CommClause:
+			list = c.Body
+		}
+		if listCompletes(list, info) {
+			return true
+		}
+		for _, s := range list {
+			if hasBreak(s, label, true) {
+				return true
+			}
+		}
+	}
+	return needDefault && !hasDefault
+}
+
+// HasContinue reports whether s holds a continue that may take a loop
+// around s: one with a label, or one without that neither s nor a loop
+// inside it takes.
+func HasContinue(s ast.Stmt) bool {
+	found := false
+	var walk func(n ast.Node, inLoop bool)
+	walk = func(n ast.Node, inLoop bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			if found || m == nil {
+				return false
+			}
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BranchStmt:
+				found = m.Tok == token.CONTINUE && (m.Label != nil || !inLoop)
+			case *ast.ForStmt, *ast.RangeStmt:
+				if m != n {
+					walk(m, true)
+					return false
+				}
+			}
+			return true
+		})
+	}
+	_, isFor := s.(*ast.ForStmt)
+	_, isRange := s.(*ast.RangeStmt)
+	walk(s, isFor || isRange) // (s's own continues take s around)
+	return found
+}
+
 func endsTerminating(list []ast.Stmt, info *types.Info) bool {
 	for i := len(list) - 1; i >= 0; i-- {
 		if _, empty := list[i].(*ast.EmptyStmt); empty {

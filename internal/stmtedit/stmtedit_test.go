@@ -43,6 +43,64 @@ func TestTerminates(t *testing.T) {
 	}
 }
 
+// Completes: control may reach the end of the statement; a break or
+// continue of an enclosing statement (the statements are parsed alone, as
+// a loop's body would hold them) leaves it, one of a statement inside it
+// does not.
+func TestCompletes(t *testing.T) {
+	for src, want := range map[string]bool{
+		"return":                                 false,
+		"panic(1)":                               false,
+		"println(1)":                             true,
+		"break":                                  false,
+		"continue":                               false,
+		"{ x++; break }":                         false,
+		"if x > 0 { return }":                    true,
+		"if x > 0 { return } else { break }":     false,
+		"if x > 0 { break } else { x++ }":        true,
+		"for {}":                                 false,
+		"for { break }":                          true,
+		"for { switch { default: break } }":      false,
+		"L: for { switch { default: break L } }": true,
+		"for range 3 { return }":                 true,
+		"switch x { case 1: return; default: continue }":                   false,
+		"switch x { case 1: return }":                                      true,
+		"switch x { case 1: break; default: return }":                      true,
+		"switch x { case 1: fallthrough; default: return }":                false,
+		"switch x { case 1: if x > 0 { break }; return; default: return }": true,
+		"L: switch x { case 1: for { break L }; default: return }":         true,
+		"switch x { case 1: for { break }; default: return }":              true,
+		"select { case <-ch: break }":                                      true,
+		"select { case <-ch: continue; default: return }":                  false,
+		"select {}": false,
+		"if x > 0 { func() { return }() } else { return }": true,
+	} {
+		body := parseBody(t, src)
+		if got := Completes(body.List[0], nil); got != want {
+			t.Errorf("Completes(%s) = %v, want %v", src, got, want)
+		}
+	}
+}
+
+// HasContinue: a continue that may take a loop around the statement.
+func TestHasContinue(t *testing.T) {
+	for src, want := range map[string]bool{
+		"continue":                              true,
+		"if x > 0 { continue }":                 true,
+		"for { continue }":                      false,
+		"for range 3 { if x > 0 { continue } }": false,
+		"L: for { continue L }":                 true,
+		"for { continue L }":                    true,
+		"switch { default: continue }":          true,
+		"func() { for { continue } }()":         false,
+	} {
+		body := parseBody(t, src)
+		if got := HasContinue(body.List[0]); got != want {
+			t.Errorf("HasContinue(%s) = %v, want %v", src, got, want)
+		}
+	}
+}
+
 func parseBody(t *testing.T, src string) *ast.BlockStmt {
 	t.Helper()
 	f, err := parser.ParseFile(token.NewFileSet(), "x.go", "package p\nfunc f(x int, ch chan int) {\n"+src+"\n}\n", 0)

@@ -118,3 +118,62 @@ func InLoop(i *img.Image, xs []int) int {
 	}
 	return 0
 }
+
+// BreakOut: every branch of the switch leaves the loop (a return, a break
+// of its label): a KeepAlive after the switch would be dead code, so the
+// defer goes before it.
+func BreakOut(i *img.Image, n int) int {
+L:
+	for j := 0; j < n; j++ {
+		switch img.Use(i.P) { // want `i may be collected while Use runs with i.P: .*; add defer runtime.KeepAlive\(i\) before the call`
+		case 1:
+			return 1
+		default:
+			break L
+		}
+	}
+	return 0
+}
+
+// IfBreak: both branches of the if break out of the loop.
+func IfBreak(i *img.Image) (r int) {
+	for {
+		if img.Use(i.P) > 0 { // want `i may be collected while Use runs with i.P: .*; add defer runtime.KeepAlive\(i\) before the call`
+			r = 1
+			break
+		} else {
+			break
+		}
+	}
+	return r
+}
+
+// Continues: a branch takes the loop around again, which would run a
+// defer before the switch once per trip: the advice has no fix.
+func Continues(i *img.Image, xs []int) int {
+	p := i.P
+	for _, x := range xs {
+		switch img.Use(p) + x { // want `i may be collected while Use runs with i.P: .*; add defer runtime.KeepAlive\(i\) before the call`
+		case 0:
+			continue
+		default:
+			return x
+		}
+	}
+	return 0
+}
+
+// BreakOutOK is BreakOut with the fix.
+func BreakOutOK(i *img.Image, n int) int {
+L:
+	for j := 0; j < n; j++ {
+		defer runtime.KeepAlive(i)
+		switch img.Use(i.P) {
+		case 1:
+			return 1
+		default:
+			break L
+		}
+	}
+	return 0
+}
