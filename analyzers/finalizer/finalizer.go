@@ -1019,11 +1019,16 @@ done:
 	case *ast.ExprStmt:
 		exits = stmtedit.Terminates(s, c.pass.TypesInfo)
 	}
-	if exits || several || !stmtedit.Completes(inner, c.pass.TypesInfo) {
+	// A statement that gives the variable another value (n, o =
+	// C.use(o.h), o.next) would have a KeepAlive after it keep that one
+	// alive, not the object the call used: a deferred one takes the
+	// value before it (but in a loop, would pile up, one per trip).
+	reassigns := c.assigns(inner, obj, pos)
+	if exits || several || reassigns || !stmtedit.Completes(inner, c.pass.TypesInfo) {
 		// (a KeepAlive after a statement that control never gets past,
 		// one whose every path returns or breaks out of a loop, would
 		// be dead code)
-		if !exits && (stmtedit.HasGoto(body) || inLoop && stmtedit.HasContinue(inner)) {
+		if !exits && (stmtedit.HasGoto(body) || inLoop && (reassigns || stmtedit.HasContinue(inner))) {
 			// a jump back would run the defer again and again: the
 			// advice stays, the fix is the user's to place
 			return analysis.SuggestedFix{}, true, false
@@ -1065,6 +1070,54 @@ done:
 	return analysis.SuggestedFix{Message: msg, TextEdits: edits}, deferred, true
 }
 
+// assigns reports whether statement s may give the root variable of obj
+// (o of o.f), as it is at pos, another value: it assigns to it or to a
+// part of it, or takes its address.
+func (c *checker) assigns(s ast.Stmt, obj string, pos token.Pos) bool {
+	root, _, _ := strings.Cut(obj, ".")
+	sc := c.pass.Pkg.Scope().Innermost(pos)
+	if sc == nil {
+		return true
+	}
+	_, v := sc.LookupParent(root, pos)
+	if v == nil {
+		return true
+	}
+	rootOf := func(e ast.Expr) types.Object {
+		for {
+			switch x := ast.Unparen(e).(type) {
+			case *ast.SelectorExpr:
+				e = x.X
+			case *ast.IndexExpr:
+				e = x.X
+			case *ast.StarExpr:
+				e = x.X
+			case *ast.Ident:
+				return c.pass.TypesInfo.ObjectOf(x)
+			default:
+				return nil
+			}
+		}
+	}
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				found = found || rootOf(l) == v
+			}
+		case *ast.IncDecStmt:
+			found = found || rootOf(n.X) == v
+		case *ast.RangeStmt:
+			found = found || n.Key != nil && rootOf(n.Key) == v || n.Value != nil && rootOf(n.Value) == v
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.AND && rootOf(n.X) == v
+		}
+		return !found
+	})
+	return found
+}
+
 // sameNames reports whether the names the fix writes at insertion point at
 // mean there what they mean at the call at pos: the object's root
 // identifier (o of o.f) is the same variable, and runtimeName's name for
@@ -1104,7 +1157,15 @@ func (c *checker) runtimeName(file *ast.File, pos token.Pos) (prefix string, imp
 		case is.Name.Name == "_":
 			continue
 		case is.Name.Name == ".":
-			return "", true, true
+			// KeepAlive itself must name runtime's there, not a
+			// variable or function of the same name
+			sc := c.pass.Pkg.Scope().Innermost(pos)
+			if sc == nil {
+				return "", false, false
+			}
+			_, obj := sc.LookupParent("KeepAlive", pos)
+			fn, isFunc := obj.(*types.Func)
+			return "", true, isFunc && fn.Pkg() != nil && fn.Pkg().Path() == "runtime"
 		default:
 			name, imported = is.Name.Name, true
 		}

@@ -22,8 +22,11 @@ func TestFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixalias")
 	// each kind of statement list and of statement
 	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixstmt")
-	// a statement that declares runtime or the object's name
+	// a statement that declares runtime or the object's name, or gives
+	// the object's variable another value
 	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixscope")
+	// runtime dot-imported, and KeepAlive hidden by a local
+	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixdot")
 	// several calls at risk in branches; a defer that runs on some paths
 	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixbranch")
 }

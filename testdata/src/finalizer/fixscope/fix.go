@@ -47,3 +47,12 @@ func Sibling(i *img.Image) int {
 	w := img.Use(i.P) // want `i may be collected while Use runs with i.P`
 	return w
 }
+
+// Reassigns: the statement gives i another value; a KeepAlive after it
+// would keep that one alive, so the defer before it takes the image.
+func Reassigns(i, next *img.Image) int {
+	var n int
+	n, i = img.Use(i.P), next // want `i may be collected while Use runs with i.P: .*; add defer runtime.KeepAlive\(i\) before the call`
+	_ = i
+	return n
+}
