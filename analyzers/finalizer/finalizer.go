@@ -824,12 +824,51 @@ func (c *checker) text(r access.Ref) string {
 	return access.Render(name, r.Root.Type(), r.Ops)
 }
 
+// elementText returns how the call at pos names obj, a path through an
+// element whose index the analysis does not tell ("ws[i]"): the argument
+// that is obj with the handle's path suffix (".h") after it, in the
+// source, without the suffix ("ws[0]", "ws[len(ws)-1]"); obj when no
+// argument is.
+func (c *checker) elementText(pos token.Pos, obj, suffix string) string {
+	root, _, _ := strings.Cut(obj, "[")
+	for _, f := range c.pass.Files {
+		if pos < f.FileStart || pos > f.FileEnd {
+			continue
+		}
+		path, _ := astutil.PathEnclosingInterval(f, pos, pos)
+		for _, n := range path {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				continue
+			}
+			var names []string
+			for _, a := range call.Args {
+				text := types.ExprString(ast.Unparen(a))
+				if rest, ok := strings.CutSuffix(text, suffix); ok && (strings.HasPrefix(rest, root+"[") || validIdentPath(rest)) {
+					names = append(names, rest)
+				}
+			}
+			if len(names) == 1 {
+				return names[0]
+			}
+			return obj
+		}
+	}
+	return obj
+}
+
 func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string, m managed, coll string, more []*ssa.Call) {
 	pos := call.Pos()
 	if cc := c.calls.Lookup(call); cc != nil {
 		pos = cc.Pos
 	}
 	obj := c.text(m.obj)
+	if strings.Contains(obj, "[i]") && len(more) == 0 {
+		// an element the path does not tell by its index: name it as
+		// the call's argument does (ws[0].h), when one does (with
+		// several calls, they may be at other elements: no name fits)
+		obj = c.elementText(pos, obj, access.Render("", access.TypeAfter(m.root, m.obj.Ops), m.rel.Ops))
+	}
 	handle := access.Render(obj, access.TypeAfter(m.root, m.obj.Ops), m.rel.Ops)
 	what := "finalizer set"
 	if m.fin.Cleanup {
@@ -943,7 +982,7 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, more []*ssa.Call) (fi
 		}
 	}
 	if file == nil || !validIdentPath(obj) {
-		return analysis.SuggestedFix{}, false, false
+		return analysis.SuggestedFix{}, several, false
 	}
 	path, _ := astutil.PathEnclosingInterval(file, pos, pos)
 	// With later calls at risk too, the defer goes before the statement,

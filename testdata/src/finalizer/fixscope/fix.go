@@ -56,3 +56,28 @@ func Reassigns(i, next *img.Image) int {
 	_ = i
 	return n
 }
+
+// Element: the object is an element of a slice, which the advice names as
+// the call does; no fix (the index may not be the same after the call).
+func Element(is []*img.Image, i int) int {
+	n := img.Use(is[0].P) // want `is\[0\] may be collected while Use runs with is\[0\].P: .*; add runtime.KeepAlive\(is\[0\]\) after the call`
+	return n + i
+}
+
+// ElementVar: the element is held in a variable at the call, which the
+// fix keeps alive.
+func ElementVar(is []*img.Image) int {
+	im := is[len(is)-1]
+	n := img.Use(im.P) // want `im may be collected while Use runs with im.P: .*; add runtime.KeepAlive\(im\) after the call`
+	return n
+}
+
+// Elements: two calls at two elements: no one name fits them, no fix.
+func Elements(is []*img.Image, k int) int {
+	im := is[0]
+	if k > 0 {
+		im = is[1]
+		return img.Use(im.P) // want `is\[i\] may be collected while Use runs with is\[i\].P: .* \(and the same at line \d+\); add defer runtime.KeepAlive\(is\[i\]\) before the first of them`
+	}
+	return img.Use(im.P)
+}
