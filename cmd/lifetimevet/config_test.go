@@ -262,6 +262,13 @@ func Big(x int) int {
 	if _, stderr, _ := run(t, dir2, "go", "vet", "-vettool="+bin, "./app"); strings.Count(stderr, dep) != 1 {
 		t.Errorf("go vet, dependency: stderr %q, want one line saying %q", stderr, dep)
 	}
+	// a module whose path has no dot is no standard library package
+	dir3 := t.TempDir()
+	writeFiles(t, dir3, map[string]string{"go.mod": "module m\n\ngo 1.22\n", "big/big.go": string(big), "app/app.go": strings.ReplaceAll(string(app), "example.com/big/big", "m/big")})
+	dep3 := want + ": findings in it may be missing; it is in m/big, a dependency of the packages named"
+	if _, stderr, _ := run(t, dir3, "go", "vet", "-vettool="+bin, "./app"); strings.Count(stderr, dep3) != 1 {
+		t.Errorf("go vet, dependency in module m: stderr %q, want one line saying %q", stderr, dep3)
+	}
 }
 
 // TestUnreadSaid: a file of the package's C left unread for its size (a

@@ -395,6 +395,7 @@ func vetConfigured(args []string, as []*analysis.Analyzer) []*analysis.Analyzer 
 		ImportPath   string
 		IgnoredFiles []string // files of the package the build leaves out (cgo files when cgo is off)
 		VetxOnly     bool     // the unit computes facts for its importers only
+		ModulePath   string   // the package's module ("" in the standard library)
 	}
 	if data, err := os.ReadFile(args[len(args)-1]); err == nil {
 		_ = json.Unmarshal(data, &unit)
@@ -409,7 +410,8 @@ func vetConfigured(args []string, as []*analysis.Analyzer) []*analysis.Analyzer 
 	}
 	useConfigs(cs)
 	if unit.VetxOnly {
-		if !standardPath(unit.ImportPath) {
+		// (a module's path need not have a dot: module m)
+		if unit.ModulePath != "" || !standardPath(unit.ImportPath) {
 			sayDependencyBudgetStops(unit.ImportPath)
 		}
 		return cs.configured(as)
