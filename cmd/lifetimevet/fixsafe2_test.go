@@ -304,6 +304,41 @@ func TestFixImportAfterImportC(t *testing.T) {
 		}
 	}
 	dir := finTree(t, files)
+	// SARIF: one artifactChange per file, which holds both edits
+	sarifOut, _, _ := runEnv(t, dir, nil, bin, "-cache=off", "-format=sarif", "./...")
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Fixes []struct {
+					ArtifactChanges []struct {
+						ArtifactLocation struct{ URI string }
+						Replacements     []struct {
+							DeletedRegion struct{ ByteOffset int }
+						}
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(sarifOut), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("SARIF: %v\n%s", err, sarifOut)
+	}
+	nfix := 0
+	for _, r := range log.Runs[0].Results {
+		for _, f := range r.Fixes {
+			nfix++
+			if len(f.ArtifactChanges) != 1 || len(f.ArtifactChanges[0].Replacements) != 2 {
+				t.Errorf("SARIF fix: %+v, want one artifactChange with two replacements", f)
+				continue
+			}
+			if rs := f.ArtifactChanges[0].Replacements; rs[0].DeletedRegion.ByteOffset > rs[1].DeletedRegion.ByteOffset {
+				t.Errorf("SARIF fix: replacements %+v not in the file's order", rs)
+			}
+		}
+	}
+	if nfix != len(want) {
+		t.Errorf("SARIF: %d fixes, want %d", nfix, len(want))
+	}
 	_, stderr, code := runEnv(t, dir, nil, bin, "-cache=off", "-fix", "./...")
 	if code != 3 || strings.Count(stderr, ": fixed: ") != len(want) {
 		t.Errorf("status %d, stderr:\n%s", code, stderr)

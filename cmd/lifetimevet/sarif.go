@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -108,17 +110,27 @@ func sarifReport(ran []*analysis.Analyzer, findings []finding, dir string, files
 				notices = append(notices, fmt.Sprintf("%s:%d: the fix %q is not offered: %v", f.posn.Filename, f.posn.Line, sf.Message, err))
 				continue
 			}
+			// one change per file, its replacements in the file's order
+			// (the specification: the artifactChanges are unique)
 			sfix := sarif.NewFix().WithDescription(sarif.NewTextMessage(fix.Message))
-			for _, e := range fix.Edits {
-				uri, base := artifactURI(dir, e.File)
-				loc := sarif.NewArtifactLocation().WithURI(uri)
-				if base != "" {
-					loc.WithURIBaseID(base)
+			changes := map[string]*sarif.ArtifactChange{}
+			edits := slices.Clone(fix.Edits)
+			slices.SortStableFunc(edits, func(a, b fixes.Edit) int { return cmp.Compare(a.Start, b.Start) })
+			for _, e := range edits {
+				ch := changes[e.File]
+				if ch == nil {
+					uri, base := artifactURI(dir, e.File)
+					loc := sarif.NewArtifactLocation().WithURI(uri)
+					if base != "" {
+						loc.WithURIBaseID(base)
+					}
+					ch = sarif.NewArtifactChange().WithArtifactLocation(loc)
+					changes[e.File] = ch
+					sfix.AddArtifactChange(ch)
 				}
 				region := sarif.NewRegion().WithByteOffset(e.Start).WithByteLength(e.End - e.Start)
-				sfix.AddArtifactChange(sarif.NewArtifactChange().WithArtifactLocation(loc).AddReplacement(
-					sarif.NewReplacement().WithDeletedRegion(region).
-						WithInsertedContent(sarif.NewArtifactContent().WithText(e.New))))
+				ch.AddReplacement(sarif.NewReplacement().WithDeletedRegion(region).
+					WithInsertedContent(sarif.NewArtifactContent().WithText(e.New)))
 			}
 			res.AddFixe(sfix)
 		}
