@@ -128,6 +128,30 @@ func TestIllTypedImportNamed(t *testing.T) {
 	}
 }
 
+// With -test=false, a package of test files only has nothing to analyse:
+// it is named, and a run with nothing else exits 1; with other packages,
+// they are analysed.
+func TestTestOnlyNamed(t *testing.T) {
+	bin := build(t)
+	dir := writeTree(t, map[string]string{
+		"go.mod":      "module m\n\ngo 1.22\n",
+		"t/t_test.go": "package t\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n",
+	})
+	want := "m/t not analysed: it has only test files, which -test=false leaves out"
+	r := runEnvResult(t, dir, nil, bin, "-test=false", "./...")
+	if r.code != 1 || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "nothing to analyse in ./...") {
+		t.Errorf("status %d, stderr %q, want 1 and %q", r.code, r.stderr, want)
+	}
+	writeFiles(t, dir, map[string]string{"cg/cg.go": strings.Replace(twiceSrc, "%s", "cg", 1)})
+	r = runEnvResult(t, dir, nil, bin, "-test=false", "./...")
+	if r.code != 3 || !strings.Contains(r.stderr, want) || !strings.Contains(r.stdout, "doublerelease") {
+		t.Errorf("with another package: status %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if r = runEnvResult(t, dir, nil, bin, "./..."); strings.Contains(r.stderr, "not analysed") {
+		t.Errorf("with the tests: stderr %q", r.stderr)
+	}
+}
+
 type result struct {
 	stdout, stderr string
 	code           int

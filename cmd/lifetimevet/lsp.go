@@ -736,6 +736,9 @@ func (ls *langServer) notListedNotices(dir string, pkgs []*packages.Package, loa
 			continue
 		}
 		msg, excluded := notListed(pkgs, name)
+		if msg == "" && !ls.tests && strings.HasSuffix(name, "_test.go") {
+			msg, excluded = fmt.Sprintf("lifetimevet did not analyse %s: -test=false leaves test files out", filepath.Base(name)), true
+		}
 		if msg == "" && loadErr != "" {
 			msg = fmt.Sprintf("lifetimevet did not analyse %s: %s", filepath.Base(name), loadErr)
 		}

@@ -191,6 +191,15 @@ func standalone(args []string) (status int) {
 	// What the go command left out without a word: say it, and fail
 	// when nothing that was asked for is left.
 	notices, dropped := cgoDropped(cfg, patterns, pkgs)
+	if !*tests {
+		// a package of tests only: go list names it, with no files
+		for _, p := range pkgs {
+			if len(p.GoFiles) == 0 && len(p.Errors) == 0 && len(p.CompiledGoFiles) == 0 {
+				dropped++
+				notices = append(notices, fmt.Sprintf("%s not analysed: it has only test files, which -test=false leaves out", p.PkgPath))
+			}
+		}
+	}
 	for _, n := range notices {
 		fmt.Fprintf(os.Stderr, "%s: %s\n", progName(), n)
 	}
