@@ -241,10 +241,14 @@ func Big(x int) int {
 	if strings.Count(stderr, want) != 1 {
 		t.Errorf("go vet: stderr %q, want one line saying %q", stderr, want)
 	}
-	// in the LSP, as a warning through window/logMessage
-	logs := lspLog(t, bin, dir, filepath.Join(dir, "big", "big.go"))
+	// in the LSP, as a warning through window/logMessage, and a note
+	// (information) at the function
+	logs, ds := lspLogDiagnostics(t, bin, dir, filepath.Join(dir, "big", "big.go"))
 	if !strings.Contains(logs, "Big stopped at its work budget") || strings.Contains(logs, "Small") {
 		t.Errorf("lsp: log %q, want a line saying Big stopped at its work budget", logs)
+	}
+	if len(ds) != 1 || ds[0].Severity != 3 || ds[0].Range.Start.Line != 16 || ds[0].Message != "lifetimevet: Big stopped at its work budget: findings in it may be missing" {
+		t.Errorf("lsp: diagnostics %+v, want a note at big.go:17 that Big stopped at its work budget", ds)
 	}
 	// in a dependency of the packages named: its facts, which its
 	// importers' findings need, are incomplete; said, marked as such
@@ -332,14 +336,20 @@ func Bump() int { return int(C.bump()) }
 // lspLog opens file in a new `lifetimevet lsp` on dir, waits for its
 // diagnostics, and returns what the server logged (window/logMessage).
 func lspLog(t *testing.T, bin, dir, file string) string {
+	logs, _ := lspLogDiagnostics(t, bin, dir, file)
+	return logs
+}
+
+// lspLogDiagnostics is lspLog with the diagnostics published for file.
+func lspLogDiagnostics(t *testing.T, bin, dir, file string) (string, []lspDiagnostic) {
 	t.Helper()
 	c := startLSP(t, bin, dir)
 	initialize(t, c, dir)
 	didOpen(t, c, file)
-	c.wait(t, fileURI(file))
+	ds := c.wait(t, fileURI(file))
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return strings.Join(c.logs, "\n")
+	return strings.Join(c.logs, "\n"), ds
 }
 
 // TestConfigFileLSP: `lifetimevet lsp` reads the configuration files: the

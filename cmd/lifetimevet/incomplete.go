@@ -136,6 +136,42 @@ func (l *incompleteLog) messages(dir string) []string {
 	return slices.Compact(out)
 }
 
+// A positioned note is a note about a place in a Go file (a function
+// whose analysis stopped at its work budget): its file, line and column
+// (from 1), and its message after them.
+type positionedNote struct {
+	file         string
+	line, column int
+	msg          string
+}
+
+// positioned returns the notes that name a place in a file, each once.
+func (l *incompleteLog) positioned() []positionedNote {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []positionedNote
+	for _, s := range l.lines {
+		_, rest, ok := strings.Cut(s, "\x00")
+		if !ok {
+			continue
+		}
+		file, after, ok := strings.Cut(rest, "\x00")
+		if !ok {
+			continue
+		}
+		var n positionedNote
+		n.file = file
+		if k, err := fmt.Sscanf(after, ":%d:%d: ", &n.line, &n.column); err != nil || k != 2 {
+			continue
+		}
+		_, n.msg, _ = strings.Cut(after[1:], ": ")
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // noteMessage is the message of a note, its file named relative to dir
 // ("": as the note has it).
 func noteMessage(dir, note string) string {

@@ -631,6 +631,19 @@ func (ls *langServer) analyse(notify glsp.NotifyFunc, dir string) (paths []strin
 			})
 		}
 	}
+	// A function the analysis did not finish says so where it is (the
+	// log alone would leave its file looking clean).
+	for _, n := range incomplete.positioned() {
+		if byFile[n.file] != nil {
+			pos := lineCache{}.position(n.file, n.line, n.column)
+			byFile[n.file] = append(byFile[n.file], protocol.Diagnostic{
+				Range:    protocol.Range{Start: pos, End: pos},
+				Severity: ptr(protocol.DiagnosticSeverityInformation),
+				Source:   ptr("lifetimevet"),
+				Message:  "lifetimevet: " + n.msg,
+			})
+		}
+	}
 	fileFixes := map[string][]lspFix{}
 	files := &fixes.Files{Digest: graph.Digest, ReadFile: graph.ReadFile, Overlaid: graph.Overlaid, Editable: notEditable(graph)}
 	conv := lineCache{}
