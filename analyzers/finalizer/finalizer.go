@@ -1109,9 +1109,10 @@ done:
 	return analysis.SuggestedFix{Message: msg, TextEdits: edits}, deferred, true
 }
 
-// assigns reports whether statement s may give the root variable of obj
-// (o of o.f), as it is at pos, another value: it assigns to it or to a
-// part of it, or takes its address.
+// assigns reports whether statement s may give obj (o, or a path o.f of
+// its root variable as it is at pos) another value: it assigns to it or to
+// a prefix of its path, or takes the address of one (through an index or
+// a dereference, any write to the variable counts).
 func (c *checker) assigns(s ast.Stmt, obj string, pos token.Pos) bool {
 	root, _, _ := strings.Cut(obj, ".")
 	sc := c.pass.Pkg.Scope().Innermost(pos)
@@ -1138,19 +1139,28 @@ func (c *checker) assigns(s ast.Stmt, obj string, pos token.Pos) bool {
 			}
 		}
 	}
+	// e writes obj, or a prefix of its path (o.f for o.f.g): not a
+	// field of it (&o.h, which C fills in, leaves o as it is)
+	writes := func(e ast.Expr) bool {
+		if e == nil || rootOf(e) != v {
+			return false
+		}
+		t := types.ExprString(ast.Unparen(e))
+		return t == obj || strings.HasPrefix(obj, t+".") || strings.ContainsAny(t, "[*")
+	}
 	found := false
 	ast.Inspect(s, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
-				found = found || rootOf(l) == v
+				found = found || writes(l)
 			}
 		case *ast.IncDecStmt:
-			found = found || rootOf(n.X) == v
+			found = found || writes(n.X)
 		case *ast.RangeStmt:
-			found = found || n.Key != nil && rootOf(n.Key) == v || n.Value != nil && rootOf(n.Value) == v
+			found = found || writes(n.Key) || writes(n.Value)
 		case *ast.UnaryExpr:
-			found = found || n.Op == token.AND && rootOf(n.X) == v
+			found = found || n.Op == token.AND && writes(n.X)
 		}
 		return !found
 	})

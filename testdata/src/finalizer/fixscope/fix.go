@@ -81,3 +81,12 @@ func Elements(is []*img.Image, k int) int {
 	}
 	return img.Use(im.P)
 }
+
+func touch(any) int { return 0 }
+
+// FieldAddress: the statement takes the address of a field of i, which
+// leaves i as it is: the KeepAlive goes after it.
+func FieldAddress(i *img.Image) int {
+	n := touch(&i.P) + img.Use(i.P) // want `i may be collected while Use runs with i.P: .*; add runtime.KeepAlive\(i\) after the call`
+	return n
+}
