@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"slices"
@@ -824,13 +825,12 @@ func (c *checker) text(r access.Ref) string {
 	return access.Render(name, r.Root.Type(), r.Ops)
 }
 
-// elementText returns how the call at pos names obj, a path through an
-// element whose index the analysis does not tell ("ws[i]"): the argument
-// that is obj with the handle's path suffix (".h") after it, in the
-// source, without the suffix ("ws[0]", "ws[len(ws)-1]"); obj when no
-// argument is.
-func (c *checker) elementText(pos token.Pos, obj, suffix string) string {
-	root, _, _ := strings.Cut(obj, "[")
+// argText returns how the call at pos names the object whose handle, at
+// path suffix (".h") from it, it passes: the one argument that is an
+// expression without side effects (a variable, a field, an element at an
+// index of such, a dereference) followed by the suffix, without the
+// suffix; ok is false unless exactly one argument is.
+func (c *checker) argText(pos token.Pos, suffix string) (string, bool) {
 	for _, f := range c.pass.Files {
 		if pos < f.FileStart || pos > f.FileEnd {
 			continue
@@ -844,17 +844,57 @@ func (c *checker) elementText(pos token.Pos, obj, suffix string) string {
 			var names []string
 			for _, a := range call.Args {
 				text := types.ExprString(ast.Unparen(a))
-				if rest, ok := strings.CutSuffix(text, suffix); ok && (strings.HasPrefix(rest, root+"[") || validIdentPath(rest)) {
+				rest, ok := strings.CutSuffix(text, suffix)
+				if !ok || rest == "" {
+					continue
+				}
+				if e, err := parser.ParseExpr(rest); err == nil && pure(e, c.pass.TypesInfo) {
 					names = append(names, rest)
 				}
 			}
 			if len(names) == 1 {
-				return names[0]
+				return names[0], true
 			}
-			return obj
+			return "", false
 		}
 	}
-	return obj
+	return "", false
+}
+
+// pure reports whether evaluating e (parsed from the source's text, so
+// without types: info is only asked about names) has no effect and gives
+// the same value again while nothing writes what it reads: names, fields,
+// dereferences, indices and literals, len and cap.
+func pure(e ast.Expr, info *types.Info) bool {
+	switch e := e.(type) {
+	case *ast.Ident, *ast.BasicLit:
+		return true
+	case *ast.ParenExpr:
+		return pure(e.X, info)
+	case *ast.SelectorExpr:
+		return pure(e.X, info)
+	case *ast.StarExpr:
+		return pure(e.X, info)
+	case *ast.IndexExpr:
+		return pure(e.X, info) && pure(e.Index, info)
+	case *ast.BinaryExpr:
+		return pure(e.X, info) && pure(e.Y, info)
+	case *ast.CallExpr:
+		id, ok := e.Fun.(*ast.Ident)
+		return ok && (id.Name == "len" || id.Name == "cap") && len(e.Args) == 1 && pure(e.Args[0], info)
+	}
+	return false
+}
+
+// validExpr reports whether s, a path as access.Render renders it or an
+// argument's text, is an expression the user could write: not ws[i], nor
+// *p.f (which means *(p.f)).
+func validExpr(s string) bool {
+	if validIdentPath(s) {
+		return true
+	}
+	e, err := parser.ParseExpr(s)
+	return err == nil && !strings.Contains(s, "[i]") && !strings.HasPrefix(s, "*") && pure(e, nil)
 }
 
 func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string, m managed, coll string, more []*ssa.Call) {
@@ -863,13 +903,33 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 		pos = cc.Pos
 	}
 	obj := c.text(m.obj)
-	if strings.Contains(obj, "[i]") && len(more) == 0 {
-		// an element the path does not tell by its index: name it as
-		// the call's argument does (ws[0].h), when one does (with
-		// several calls, they may be at other elements: no name fits)
-		obj = c.elementText(pos, obj, access.Render("", access.TypeAfter(m.root, m.obj.Ops), m.rel.Ops))
+	named := srcname.Of(c.pass.Files, m.obj.Root) != ""
+	written := false // obj is the source's text
+	if len(more) == 0 {
+		// the object as the call's argument names it (ws[0].h, m[k].h,
+		// (*pw).h), which the path may not tell (ws[i], or a value
+		// with no name); with several calls, they may be at other
+		// objects: no one name fits
+		if t, ok := c.argText(pos, access.Render("", access.TypeAfter(m.root, m.obj.Ops), m.rel.Ops)); ok {
+			obj, named, written = t, true, true
+		}
+	}
+	// a value with no name says "the object"; a path that is no Go
+	// (ws[i]) stays in the message, and neither gets a KeepAlive of it
+	unnamed := !named
+	if unnamed {
+		obj = "the object"
 	}
 	handle := access.Render(obj, access.TypeAfter(m.root, m.obj.Ops), m.rel.Ops)
+	if e, err := parser.ParseExpr(obj); err == nil {
+		if p, ok := e.(*ast.ParenExpr); ok {
+			// (*pw).h, but KeepAlive(*pw)
+			obj = types.ExprString(p.X)
+		}
+	}
+	if unnamed {
+		handle = "its handle"
+	}
 	what := "finalizer set"
 	if m.fin.Cleanup {
 		what = "cleanup added"
@@ -894,6 +954,9 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 		advice = "add defer runtime.KeepAlive(" + keep + ") before the call"
 	case len(more) > 0:
 		advice = "add runtime.KeepAlive(" + keep + ") after the last of them"
+	}
+	if (unnamed || !written && !validExpr(obj)) && coll == "" {
+		advice = "hold it in a variable, and keep that alive past the call (runtime.KeepAlive)"
 	}
 	var msg string
 	if coll != "" {

@@ -25,6 +25,8 @@ func TestFix(t *testing.T) {
 	// a statement that declares runtime or the object's name, or gives
 	// the object's variable another value
 	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixscope")
+	// the object named as the call names it
+	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixnames")
 	// runtime dot-imported, and KeepAlive hidden by a local
 	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixdot")
 	// several calls at risk in branches; a defer that runs on some paths

@@ -55,7 +55,7 @@ func Of(files []*ast.File, v ssa.Value) string {
 			case *ast.AssignStmt:
 				if len(n.Lhs) == len(n.Rhs) {
 					for j, rhs := range n.Rhs {
-						if i > 0 && contains(rhs, path[i-1]) {
+						if i > 0 && isValue(path[:i], rhs) {
 							if id, ok := n.Lhs[j].(*ast.Ident); ok && id.Name != "_" {
 								return id.Name
 							}
@@ -65,7 +65,7 @@ func Of(files []*ast.File, v ssa.Value) string {
 				return ""
 			case *ast.ValueSpec:
 				for j, rhs := range n.Values {
-					if i > 0 && contains(rhs, path[i-1]) && j < len(n.Names) {
+					if i > 0 && isValue(path[:i], rhs) && j < len(n.Names) {
 						return n.Names[j].Name
 					}
 				}
@@ -92,8 +92,33 @@ func isVar(a *ssa.Alloc) bool {
 // IsVar reports whether a is a source variable; see Of.
 func IsVar(a *ssa.Alloc) bool { return isVar(a) }
 
-func contains(outer, inner ast.Node) bool {
-	return outer.Pos() <= inner.Pos() && inner.End() <= outer.End()
+// isValue reports whether the value created at the innermost node of
+// path (innermost first, up to a child of an assignment) is that of the
+// right-hand side rhs itself, not of an expression inside it (m[k] in
+// x = C.use(m[k].h) is not what x is assigned): the nodes from it up to
+// rhs are rhs, parentheses, a selector's name, or the literal of &T{}.
+func isValue(path []ast.Node, rhs ast.Expr) bool {
+	for k, n := range path {
+		switch n := n.(type) {
+		case *ast.ParenExpr:
+			continue
+		case *ast.Ident:
+			if k+1 < len(path) {
+				if sel, ok := path[k+1].(*ast.SelectorExpr); ok && sel.Sel == n {
+					continue
+				}
+			}
+		case *ast.CompositeLit:
+			// &T{...}: go/ssa places the allocation at the literal
+			if k+1 < len(path) {
+				if u, ok := path[k+1].(*ast.UnaryExpr); ok && u.Op == token.AND {
+					continue
+				}
+			}
+		}
+		return n == rhs || n == ast.Unparen(rhs)
+	}
+	return false
 }
 
 // Func returns the name of fn as the user's source names it, for messages:

@@ -77,7 +77,7 @@ func Elements(is []*img.Image, k int) int {
 	im := is[0]
 	if k > 0 {
 		im = is[1]
-		return img.Use(im.P) // want `is\[i\] may be collected while Use runs with is\[i\].P: .* \(and the same at line \d+\); add defer runtime.KeepAlive\(is\[i\]\) before the first of them`
+		return img.Use(im.P) // want `is\[i\] may be collected while Use runs with is\[i\].P: .* \(and the same at line \d+\); hold it in a variable, and keep that alive past the call \(runtime.KeepAlive\)`
 	}
 	return img.Use(im.P)
 }
