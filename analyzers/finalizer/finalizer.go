@@ -1075,10 +1075,9 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, more []*ssa.Call) (fi
 	if !found {
 		return analysis.SuggestedFix{}, several, false
 	}
-	rt, imported, ok := c.runtimeName(file, pos)
-	if !ok {
-		return analysis.SuggestedFix{}, false, false
-	}
+	// (when the file's name for runtime means something else here, the
+	// advice still says where the KeepAlive goes; there is no fix)
+	rt, imported, rtOK := c.runtimeName(file, pos)
 	indent := "\n" + strings.Repeat("\t", max(depth, 1))
 	// a loop counts when the insertion statement is in its body: a loop
 	// inside the statement (for { if … { return C.use(o) } }; C.use(o))
@@ -1144,7 +1143,7 @@ done:
 		if stmtedit.Breakable(inner) {
 			at = stmt.Pos()
 		}
-		if !c.sameNames(file, obj, pos, at) {
+		if !rtOK || !c.sameNames(file, obj, pos, at) {
 			return analysis.SuggestedFix{}, true, false
 		}
 		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte("defer " + rt + "KeepAlive(" + obj + ")" + indent)})
@@ -1155,10 +1154,14 @@ done:
 		if !ok {
 			return analysis.SuggestedFix{}, false, false
 		}
-		// the names as they are after the statement, which may declare
-		// either (runtime := …, or a new o in a nested block)
-		if !c.sameNames(file, obj, pos, stmt.End()) {
+		if !rtOK {
 			return analysis.SuggestedFix{}, false, false
+		}
+		// the names as they are after the statement, which may declare
+		// either (runtime := …, or a new o: n, o := C.use(o.h), 7):
+		// a defer before it takes o as the call does
+		if !c.sameNames(file, obj, pos, stmt.End()) {
+			return analysis.SuggestedFix{}, true, false
 		}
 		edits = append(edits, analysis.TextEdit{Pos: end, End: end, NewText: []byte(indent + rt + "KeepAlive(" + obj + ")")})
 	}

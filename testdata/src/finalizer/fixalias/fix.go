@@ -20,5 +20,5 @@ type runtimeT struct{ n int }
 // Shadowed: a parameter called rt hides the package; the fix would not
 // compile, so none is offered.
 func Shadowed(i *img.Image, rt runtimeT) int {
-	return img.Use(i.P) + rt.n // want `i may be collected while Use runs with i.P`
+	return img.Use(i.P) + rt.n // want `i may be collected while Use runs with i.P: .*; add defer runtime.KeepAlive\(i\) before the call`
 }
