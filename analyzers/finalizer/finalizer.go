@@ -945,7 +945,7 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 	// The advice says what the fix does: a runtime.KeepAlive after the
 	// call, or a deferred one before it (see keepAliveFix, which says which
 	// even when it offers no fix).
-	fix, deferred, hasFix := c.keepAliveFix(call, keep, more)
+	fix, deferred, hasFix, say := c.keepAliveFix(call, keep, more)
 	advice := "add runtime.KeepAlive(" + keep + ") after the call"
 	switch {
 	case deferred && len(more) > 0:
@@ -957,6 +957,9 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 	}
 	if (unnamed || !written && !validExpr(obj)) && coll == "" {
 		advice = "hold it in a variable, and keep that alive past the call (runtime.KeepAlive)"
+	}
+	if say != "" {
+		advice = say
 	}
 	var msg string
 	if coll != "" {
@@ -1027,7 +1030,7 @@ func (c *checker) exitsAt(file *ast.File, pos token.Pos) bool {
 // no statement list holds the call. An insertion
 // after the statement goes after the comments that end its line, or, when
 // other code follows it on its line, right after it on a line of its own.
-func (c *checker) keepAliveFix(call *ssa.Call, obj string, more []*ssa.Call) (fix analysis.SuggestedFix, deferred, ok bool) {
+func (c *checker) keepAliveFix(call *ssa.Call, obj string, more []*ssa.Call) (fix analysis.SuggestedFix, deferred, ok bool, advice string) {
 	several := len(more) > 0
 	pos := c.callPos(call)
 	if several {
@@ -1045,7 +1048,7 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, more []*ssa.Call) (fi
 		}
 	}
 	if file == nil || !validIdentPath(obj) {
-		return analysis.SuggestedFix{}, several, false
+		return analysis.SuggestedFix{}, several, false, ""
 	}
 	path, _ := astutil.PathEnclosingInterval(file, pos, pos)
 	// With later calls at risk too, the defer goes before the statement,
@@ -1062,7 +1065,7 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, more []*ssa.Call) (fi
 			}
 		}
 		if from < 0 {
-			return analysis.SuggestedFix{}, true, false
+			return analysis.SuggestedFix{}, true, false, ""
 		}
 		switch path[from].(type) {
 		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
@@ -1073,7 +1076,7 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, more []*ssa.Call) (fi
 	}
 	stmt, inner, depth, found := stmtedit.Enclosing(path[from:])
 	if !found {
-		return analysis.SuggestedFix{}, several, false
+		return analysis.SuggestedFix{}, several, false, ""
 	}
 	// (when the file's name for runtime means something else here, the
 	// advice still says where the KeepAlive goes; there is no fix)
@@ -1100,7 +1103,19 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, more []*ssa.Call) (fi
 	}
 done:
 	if body == nil {
-		return analysis.SuggestedFix{}, false, false
+		return analysis.SuggestedFix{}, false, false, ""
+	}
+	if several {
+		// a defer takes the object before the first call: one that
+		// code between the calls gives another value (o.f = v,
+		// set(&o, v)) would not be the later calls'
+		last := pos
+		for _, m := range more {
+			last = max(last, c.callPos(m))
+		}
+		if c.writesBetween(body, obj, pos, pos, last) {
+			return analysis.SuggestedFix{}, true, false, "keep each object alive past its call (runtime.KeepAlive): " + obj + " changes between them"
+		}
 	}
 	if several && inLoop {
 		// no fix; the advice is a KeepAlive after the last call, which
@@ -1109,7 +1124,7 @@ done:
 		for _, m := range more {
 			exit = exit || c.exitsAt(file, c.callPos(m))
 		}
-		return analysis.SuggestedFix{}, exit, false
+		return analysis.SuggestedFix{}, exit, false, ""
 	}
 	var edits []analysis.TextEdit
 	msg := "Add runtime.KeepAlive(" + obj + ") after the call"
@@ -1132,7 +1147,7 @@ done:
 		if !exits && (stmtedit.HasGoto(body) || inLoop && (reassigns || stmtedit.HasContinue(inner))) {
 			// a jump back would run the defer again and again: the
 			// advice stays, the fix is the user's to place
-			return analysis.SuggestedFix{}, true, false
+			return analysis.SuggestedFix{}, true, false, ""
 		}
 		deferred = true
 		msg = "Add defer runtime.KeepAlive(" + obj + ") before the call"
@@ -1144,7 +1159,7 @@ done:
 			at = stmt.Pos()
 		}
 		if !rtOK || !c.sameNames(file, obj, pos, at) {
-			return analysis.SuggestedFix{}, true, false
+			return analysis.SuggestedFix{}, true, false, ""
 		}
 		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte("defer " + rt + "KeepAlive(" + obj + ")" + indent)})
 	} else {
@@ -1152,27 +1167,27 @@ done:
 		// the file as it is (not as //line directives present it)
 		end, ok := c.lineEnd(stmt.End())
 		if !ok {
-			return analysis.SuggestedFix{}, false, false
+			return analysis.SuggestedFix{}, false, false, ""
 		}
 		if !rtOK {
-			return analysis.SuggestedFix{}, false, false
+			return analysis.SuggestedFix{}, false, false, ""
 		}
 		// the names as they are after the statement, which may declare
 		// either (runtime := …, or a new o: n, o := C.use(o.h), 7):
 		// a defer before it takes o as the call does
 		if !c.sameNames(file, obj, pos, stmt.End()) {
-			return analysis.SuggestedFix{}, true, false
+			return analysis.SuggestedFix{}, true, false, ""
 		}
 		edits = append(edits, analysis.TextEdit{Pos: end, End: end, NewText: []byte(indent + rt + "KeepAlive(" + obj + ")")})
 	}
 	if !imported {
 		imp, ok := c.importEdit(file)
 		if !ok {
-			return analysis.SuggestedFix{}, deferred, false
+			return analysis.SuggestedFix{}, deferred, false, ""
 		}
 		edits = append(edits, imp)
 	}
-	return analysis.SuggestedFix{Message: msg, TextEdits: edits}, deferred, true
+	return analysis.SuggestedFix{Message: msg, TextEdits: edits}, deferred, true, ""
 }
 
 // assigns reports whether statement s may give obj (o, or a path o.f of
@@ -1180,6 +1195,12 @@ done:
 // a prefix of its path, or takes the address of one (through an index or
 // a dereference, any write to the variable counts).
 func (c *checker) assigns(s ast.Stmt, obj string, pos token.Pos) bool {
+	return c.writesBetween(s, obj, pos, s.Pos(), s.End())
+}
+
+// writesBetween reports whether code of n between from and to may give obj
+// (as it is at pos) another value, as assigns says.
+func (c *checker) writesBetween(n ast.Node, obj string, pos, from, to token.Pos) bool {
 	root, _, _ := strings.Cut(obj, ".")
 	sc := c.pass.Pkg.Scope().Innermost(pos)
 	if sc == nil {
@@ -1215,7 +1236,10 @@ func (c *checker) assigns(s ast.Stmt, obj string, pos token.Pos) bool {
 		return t == obj || strings.HasPrefix(obj, t+".") || strings.ContainsAny(t, "[*")
 	}
 	found := false
-	ast.Inspect(s, func(n ast.Node) bool {
+	ast.Inspect(n, func(n ast.Node) bool {
+		if n == nil || found || n.End() <= from || n.Pos() >= to {
+			return false
+		}
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {

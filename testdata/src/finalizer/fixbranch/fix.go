@@ -177,3 +177,15 @@ L:
 	}
 	return 0
 }
+
+type session struct{ in *img.Image }
+
+// Changes: s.in gets another value between the calls: a defer before the
+// first would keep the old one alive, not the later call's. No fix.
+func (s *session) Changes(next *img.Image, k int) int {
+	if k > 0 {
+		return img.Use(s.in.P) // want `s.in may be collected while Use runs with s.in.P: .* \(and the same at line \d+\); keep each object alive past its call \(runtime.KeepAlive\): s.in changes between them`
+	}
+	s.in = next
+	return img.Use(s.in.P)
+}
