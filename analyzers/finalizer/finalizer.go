@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -1337,6 +1338,10 @@ func validIdentPath(s string) bool {
 
 // importEdit adds import "runtime" after the file's last import.
 func (c *checker) importEdit(f *ast.File) (analysis.TextEdit, bool) {
+	if c.otherVariantDeclares(f, "runtime") {
+		// the import would clash there: runtime already declared
+		return analysis.TextEdit{}, false
+	}
 	var last ast.Decl
 	for _, d := range f.Decls {
 		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
@@ -1350,6 +1355,52 @@ func (c *checker) importEdit(f *ast.File) (analysis.TextEdit, bool) {
 	// it: import "C" // the library
 	end, ok := c.lineEnd(last.End())
 	return analysis.TextEdit{Pos: end, End: end, NewText: []byte("\n\nimport \"runtime\"")}, ok
+}
+
+// otherVariantDeclares reports whether a file of f's package that this
+// pass does not see (an internal _test.go file, one that build tags leave
+// out) declares name at package level: an import of that name added to f
+// would not compile in the build that has both.
+func (c *checker) otherVariantDeclares(f *ast.File, name string) bool {
+	dir := filepath.Dir(c.pass.Fset.PositionFor(f.Package, true).Filename)
+	seen := map[string]bool{}
+	for _, g := range c.pass.Files {
+		seen[c.pass.Fset.PositionFor(g.Package, true).Filename] = true
+	}
+	tests, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	for _, name2 := range append(tests, c.pass.IgnoredFiles...) {
+		if !strings.HasSuffix(name2, ".go") || seen[name2] {
+			continue
+		}
+		g, err := parser.ParseFile(token.NewFileSet(), name2, nil, parser.SkipObjectResolution)
+		if err != nil || g.Name.Name != c.pass.Pkg.Name() {
+			continue
+		}
+		for _, d := range g.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.Name == name {
+					return true
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					switch sp := sp.(type) {
+					case *ast.ValueSpec:
+						for _, id := range sp.Names {
+							if id.Name == name {
+								return true
+							}
+						}
+					case *ast.TypeSpec:
+						if sp.Name.Name == name {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // lineEnd returns where the line of a statement or declaration that ends

@@ -355,3 +355,24 @@ func TestFixImportAfterImportC(t *testing.T) {
 		t.Errorf("the fixed package still has findings (status %d):\n%s", code, stdout)
 	}
 }
+
+// An internal test file or a file for other build tags that declares
+// runtime at package level: import "runtime" in another file of the
+// package would not compile in that build, so no fix adds it.
+func TestFixImportOtherVariant(t *testing.T) {
+	bin := build(t)
+	use := "package p\n\n// typedef struct obj obj;\n// int obj_use(obj *);\nimport \"C\"\n\nfunc (t *T) Use() int {\n\tn := C.obj_use(t.o)\n\treturn int(n)\n}\n"
+	for name, other := range map[string]string{
+		"p/x_test.go": "package p\n\nvar runtime = 1\n",
+		"p/debug.go":  "//go:build debug\n\npackage p\n\nfunc runtime() {}\n",
+	} {
+		dir := finTree(t, map[string]string{"p/p.go": finPreamble, "p/use.go": use, name: other})
+		_, stderr, code := runEnv(t, dir, nil, bin, "-cache=off", "-fix", "./...")
+		if code != 3 || strings.Contains(stderr, ": fixed: ") {
+			t.Errorf("%s: status %d, stderr:\n%s", name, code, stderr)
+		}
+		if got, _ := os.ReadFile(filepath.Join(dir, "p", "use.go")); string(got) != use {
+			t.Errorf("%s: use.go changed:\n%s", name, got)
+		}
+	}
+}
