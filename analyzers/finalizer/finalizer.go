@@ -618,6 +618,32 @@ func before(a, b ssa.Instruction) bool {
 	return false
 }
 
+// heldBy returns the value that call hands to the runtime to keep
+// reachable: the argument of runtime/cgo.NewHandle, whose handle table
+// holds it until (cgo.Handle).Delete, or of (*runtime.Pinner).Pin, which
+// pins it until Unpin (the runtime and runtime/cgo documentation); nil for
+// other calls.
+func heldBy(call *ssa.Call) ssa.Value {
+	fn := call.Call.StaticCallee()
+	if fn == nil || fn.Pkg == nil {
+		return nil
+	}
+	args := call.Call.Args
+	var v ssa.Value
+	switch path := fn.Pkg.Pkg.Path(); {
+	case path == "runtime/cgo" && fn.Name() == "NewHandle" && len(args) == 1:
+		v = args[0]
+	case path == "runtime" && fn.Name() == "Pin" && fn.Signature.Recv() != nil && len(args) == 2:
+		v = args[1]
+	default:
+		return nil
+	}
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		return mi.X
+	}
+	return v
+}
+
 func sameRef(a, b access.Ref) bool {
 	return a.Root == b.Root && slices.Equal(a.Ops, b.Ops)
 }
@@ -690,6 +716,13 @@ func (c *checker) keptAliveDepth(fn *ssa.Function, call *ssa.Call, obj access.Re
 				}
 			case *ssa.MapUpdate:
 				if sameRef(norm(instr.Value), obj) || sameRef(norm(instr.Key), obj) {
+					return true
+				}
+			case *ssa.Call:
+				// cgo.NewHandle(o) and (*runtime.Pinner).Pin(o) keep o
+				// reachable (the handle table, the pinner) until Delete
+				// or Unpin, as a store to memory does
+				if held := heldBy(instr); held != nil && sameRef(norm(held), obj) {
 					return true
 				}
 			case *ssa.Send:
