@@ -286,6 +286,12 @@ func (c *checker) armed(fn *ssa.Function, sum *lifetime.Summary, r *lifetime.Rel
 				if !slices.Equal(fr.Ops, ops[k:]) || !model.Compatible(fr.Class, r.Class) {
 					continue
 				}
+				if r.Once && fr.OnceIn != "" && fr.OnceIn == r.Posn {
+					// the finalizer releases through the same
+					// once.Do (SetFinalizer(d, (*D).Close), or a
+					// literal that calls Close): one Once
+					continue
+				}
 				obj := access.Path{Root: r.Path.Root, Ops: ops[:k]}
 				if sum.DisarmsPath(obj) {
 					continue

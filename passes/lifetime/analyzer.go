@@ -157,6 +157,11 @@ type FinalizerRelease struct {
 	Class   string // see model.Compatible
 	Guarded bool   // released only after a test (idempotent by design if the handle is cleared)
 	Counted bool   // drops a counted reference (clRelease*, g_object_unref): the last one releases
+	// OnceIn is, for a release inside (*sync.Once).Do, the file:line of
+	// its C call: a release at that call, of the same object, goes
+	// through the same once.Do, so the two happen at most once between
+	// them
+	OnceIn string
 	// Copied is, for a cleanup, how many of Ops lead to the argument
 	// runtime.AddCleanup copied when it was added (obj.h: 2): a store to
 	// that location later changes nothing the cleanup reads, a write

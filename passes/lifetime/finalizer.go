@@ -198,7 +198,7 @@ func (pa *pkgAnalysis) register(call ssa.CallInstruction, objV, fV ssa.Value) {
 	if sum := pa.summaryOf(f); sum != nil {
 		for _, r := range sum.Releases {
 			if r.Path.Root == 0 {
-				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: r.Path.Ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded})
+				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: r.Path.Ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded, OnceIn: onceIn(r)})
 			}
 		}
 		for _, r := range sum.Drops {
@@ -208,6 +208,14 @@ func (pa *pkgAnalysis) register(call ssa.CallInstruction, objV, fV ssa.Value) {
 		}
 	}
 	pa.res.Finalizers = append(pa.res.Finalizers, fin)
+}
+
+// onceIn is FinalizerRelease.OnceIn of release r.
+func onceIn(r *Release) string {
+	if r.Once {
+		return r.Posn
+	}
+	return ""
 }
 
 func (pa *pkgAnalysis) addCleanup(fn *ssa.Function, call ssa.CallInstruction) {
@@ -330,7 +338,7 @@ func (pa *pkgAnalysis) dynamicReleases(f *ssa.Function, dyn types.Type) []Finali
 			}
 			for _, r := range sum.Releases {
 				if r.Path.Root == 0 {
-					out = append(out, FinalizerRelease{Ops: r.Path.Ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded})
+					out = append(out, FinalizerRelease{Ops: r.Path.Ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded, OnceIn: onceIn(r)})
 				}
 			}
 			for _, r := range sum.Drops {

@@ -59,3 +59,37 @@ func closeTwice(d *Decoder) {
 	d.Close()
 	d.Close()
 }
+
+// Stream's finalizer is its Close, which releases through the Once: a
+// Close and the finalizer are two calls of one once.Do, which lets one
+// release through.
+type Stream struct {
+	c    *C.cctx
+	once sync.Once
+}
+
+func NewStream() *Stream {
+	s := &Stream{c: C.cctx_create()}
+	runtime.SetFinalizer(s, (*Stream).Close)
+	return s
+}
+
+func (s *Stream) Close() {
+	s.once.Do(func() { C.cctx_free(s.c) })
+}
+
+// Pool's finalizer is a literal that calls the same Close.
+type Pool struct {
+	c    *C.cctx
+	once sync.Once
+}
+
+func NewPool() *Pool {
+	p := &Pool{c: C.cctx_create()}
+	runtime.SetFinalizer(p, func(p *Pool) { p.Close() })
+	return p
+}
+
+func (p *Pool) Close() {
+	p.once.Do(func() { C.cctx_free(p.c) })
+}
