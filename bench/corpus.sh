@@ -135,6 +135,17 @@ for l in "${lines[@]}"; do
 		go get ${tagflag[@]+"${tagflag[@]}"} -t "$p@${1#*@}" >/dev/null 2>&1 || true
 	done
 done
+# (a later module's go get can move a shared dependency to a version
+# whose sums an earlier one's packages lack: one go get of them all, at
+# their pinned versions, adds every sum they need)
+all=()
+for l in "${lines[@]}"; do
+	set -- $l
+	for p in $(patterns "$1" "$2"); do
+		all+=("$p@${1#*@}")
+	done
+done
+go get ${tagflag[@]+"${tagflag[@]}"} -t "${all[@]}" >/dev/null 2>&1 || true
 
 status=0
 base_cflags=$CGO_CFLAGS base_ldflags=${CGO_LDFLAGS:-}
