@@ -72,6 +72,18 @@ func Twice() {
 	if strings.Contains(out, "no metadata") || !strings.Contains(out, "use of cgo in test p_test.go not supported") {
 		t.Errorf("cgo in a test file: SARIF\n%s", out)
 	}
+
+	// an import whose module has no go.sum entry: go list's error, not
+	// the "could not import C" that follows from it
+	nosum := t.TempDir()
+	write(nosum, map[string]string{
+		"go.mod": "module example.com/ns\n\ngo 1.24\n\nrequire golang.org/x/text v0.3.0\n",
+		"p.go":   "package p\n\n// #include <stdlib.h>\nimport \"C\"\n\nimport _ \"golang.org/x/text/language\"\n\nfunc F() { C.free(nil) }\n",
+	})
+	_, stderr, code = runEnv(t, nosum, []string{"GOFLAGS=-mod=readonly"}, bin, "-test=false", "./...")
+	if code != 1 || strings.Contains(stderr, "no metadata") || !strings.Contains(stderr, "missing go.sum entry") {
+		t.Errorf("no go.sum entry: status %d, stderr:\n%s", code, stderr)
+	}
 }
 
 // An empty -tags= overrides the -tags of GOFLAGS, as in go list: a file

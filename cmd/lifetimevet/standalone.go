@@ -346,7 +346,14 @@ func loadErrorTexts(pkgs []*packages.Package) []string {
 	seen := map[string]bool{}
 	cwd, _ := os.Getwd()
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		listFailed := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return e.Kind == packages.ListError })
+		// (an error go list gave, of the package or of what it imports
+		// (a missing go.sum entry), leaves cgo unrun: the "could not
+		// import C" that follows only repeats it)
+		notTyping := func(e packages.Error) bool { return e.Kind != packages.TypeError }
+		listFailed := slices.ContainsFunc(p.Errors, notTyping)
+		for _, imp := range p.Imports {
+			listFailed = listFailed || slices.ContainsFunc(imp.Errors, notTyping)
+		}
 		for _, e := range p.Errors {
 			if listFailed && e.Kind == packages.TypeError && strings.HasPrefix(e.Msg, "could not import C (") {
 				continue
