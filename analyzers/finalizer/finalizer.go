@@ -644,6 +644,54 @@ func heldBy(call *ssa.Call) ssa.Value {
 	return v
 }
 
+// releasedBefore reports whether fn calls (cgo.Handle).Delete or
+// (*runtime.Pinner).Unpin, not deferred, where it may run before at: the
+// runtime may then no longer hold what NewHandle or Pin gave it.
+func releasedBefore(fn *ssa.Function, at ssa.Instruction) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || instr == at {
+				continue
+			}
+			f := call.Call.StaticCallee()
+			if f == nil || f.Pkg == nil || f.Signature.Recv() == nil {
+				continue
+			}
+			path := f.Pkg.Pkg.Path()
+			if (path == "runtime/cgo" && f.Name() == "Delete" || path == "runtime" && f.Name() == "Unpin") && !cfgAfterOnly(call, at) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cfgAfterOnly reports whether instr runs only after at: at runs before
+// it on every path, and no path from instr leads back to at (a loop).
+func cfgAfterOnly(instr, at ssa.Instruction) bool {
+	if !before(at, instr) {
+		return false
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	var back func(b *ssa.BasicBlock) bool
+	back = func(b *ssa.BasicBlock) bool {
+		for _, s := range b.Succs {
+			if s == at.Block() {
+				return true
+			}
+			if !seen[s] {
+				seen[s] = true
+				if back(s) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return !back(instr.Block())
+}
+
 func sameRef(a, b access.Ref) bool {
 	return a.Root == b.Root && slices.Equal(a.Ops, b.Ops)
 }
@@ -722,7 +770,7 @@ func (c *checker) keptAliveDepth(fn *ssa.Function, call *ssa.Call, obj access.Re
 				// cgo.NewHandle(o) and (*runtime.Pinner).Pin(o) keep o
 				// reachable (the handle table, the pinner) until Delete
 				// or Unpin, as a store to memory does
-				if held := heldBy(instr); held != nil && sameRef(norm(held), obj) {
+				if held := heldBy(instr); held != nil && sameRef(norm(held), obj) && before(instr, at) && !releasedBefore(fn, at) {
 					return true
 				}
 			case *ssa.Send:
@@ -939,11 +987,13 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 	obj := c.text(m.obj)
 	named := srcname.Of(c.pass.Files, m.obj.Root) != ""
 	written := false // obj is the source's text
-	if len(more) == 0 {
+	if len(more) == 0 && (!named || !validExpr(obj)) {
 		// the object as the call's argument names it (ws[0].h, m[k].h,
-		// (*pw).h), which the path may not tell (ws[i], or a value
-		// with no name); with several calls, they may be at other
-		// objects: no one name fits
+		// (*pw).h) where the path cannot (ws[i], or a value with no
+		// name); a path it can write stays: it is what the analysis
+		// takes a KeepAlive of (h.w for w := h.W(), through the
+		// getter); with several calls, they may be at other objects:
+		// no one name fits
 		if t, ok := c.argText(pos, access.Render("", access.TypeAfter(m.root, m.obj.Ops), m.rel.Ops)); ok {
 			obj, named, written = t, true, true
 		}
@@ -1081,9 +1131,12 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, more []*ssa.Call) (fi
 			file = f
 		}
 	}
-	if file == nil || !validIdentPath(obj) {
+	if file == nil {
 		return analysis.SuggestedFix{}, several, false, ""
 	}
+	// (an object the fix cannot name, ws[0], still gets the advice of
+	// where its KeepAlive goes)
+	identOK := validIdentPath(obj)
 	path, _ := astutil.PathEnclosingInterval(file, pos, pos)
 	// With later calls at risk too, the defer goes before the statement,
 	// of the innermost statement list holding them all, that holds the
@@ -1192,7 +1245,7 @@ done:
 		if stmtedit.Breakable(inner) {
 			at = stmt.Pos()
 		}
-		if !rtOK || !c.sameNames(file, obj, pos, at) {
+		if !rtOK || !identOK || !c.sameNames(file, obj, pos, at) {
 			return analysis.SuggestedFix{}, true, false, ""
 		}
 		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte("defer " + rt + "KeepAlive(" + obj + ")" + indent)})
@@ -1203,7 +1256,7 @@ done:
 		if !ok {
 			return analysis.SuggestedFix{}, false, false, ""
 		}
-		if !rtOK {
+		if !rtOK || !identOK {
 			return analysis.SuggestedFix{}, false, false, ""
 		}
 		// the names as they are after the statement, which may declare
@@ -1235,7 +1288,10 @@ func (c *checker) assigns(s ast.Stmt, obj string, pos token.Pos) bool {
 // writesBetween reports whether code of n between from and to may give obj
 // (as it is at pos) another value, as assigns says.
 func (c *checker) writesBetween(n ast.Node, obj string, pos, from, to token.Pos) bool {
-	root, _, _ := strings.Cut(obj, ".")
+	root := strings.TrimLeft(obj, "*(") // (*pw).f, *pw: pw
+	if i := strings.IndexAny(root, ".[()"); i >= 0 {
+		root = root[:i]
+	}
 	sc := c.pass.Pkg.Scope().Innermost(pos)
 	if sc == nil {
 		return true

@@ -39,3 +39,9 @@ func Copied(is []*img.Image) int {
 	n := img.Use(im.P) // want `im may be collected while Use runs with im.P: .*; add runtime.KeepAlive\(im\) after the call`
 	return n
 }
+
+// ElementReturn: an element in a return: the advice is a defer, and no
+// fix names it.
+func ElementReturn(is []*img.Image) int {
+	return img.Use(is[0].P) // want `is\[0\] may be collected while Use runs with is\[0\].P: .*; add defer runtime.KeepAlive\(is\[0\]\) before the call`
+}

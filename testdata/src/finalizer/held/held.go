@@ -30,3 +30,11 @@ func Unheld(i *img.Image) int {
 	n := img.Use(i.P) // want `i may be collected while Use runs with i.P`
 	return n
 }
+
+// Deleted deletes the handle before the call: nothing holds i then.
+func Deleted(i *img.Image) int {
+	h := cgo.NewHandle(i)
+	h.Delete()
+	n := img.Use(i.P) // want `i may be collected while Use runs with i.P`
+	return n
+}
