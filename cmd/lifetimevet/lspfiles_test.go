@@ -418,7 +418,8 @@ func (h *H) Close() { C.obj_free(h.o) }
 	}
 	// (the open of x.go queued p again while p was analysed, or not)
 	time.Sleep(2 * time.Second)
-	n := c.counts(pfile)[pfile]
+	counts := c.counts(pfile, xfile)
+	n, nx := counts[pfile], counts[xfile]
 	// reloaded as the load saw it: nothing to analyse
 	didChangeWhole(t, c, xfile, 2, "//go:build ignore\n\n"+bad)
 	// a branch switch removes the constraint on disk; the editor reloads
@@ -427,7 +428,7 @@ func (h *H) Close() { C.obj_free(h.o) }
 	if ds := c.waitN(t, fileURI(pfile), n+1); len(ds) != 1 || ds[0].Code != "doublerelease" {
 		t.Errorf("x.go reloaded from disk without its constraint: p.go has %+v, want its doublerelease", ds)
 	}
-	if ds := c.waitN(t, fileURI(xfile), 2); len(ds) != 0 {
+	if ds := c.waitN(t, fileURI(xfile), nx+1); len(ds) != 0 {
 		t.Errorf("x.go: %+v, want an empty list (after the notice that it was not analysed)", ds)
 	}
 }
