@@ -913,6 +913,14 @@ func (c *checker) text(r access.Ref) string {
 // index of such, a dereference) followed by the suffix, without the
 // suffix; ok is false unless exactly one argument is.
 func (c *checker) argText(pos token.Pos, suffix string) (string, bool) {
+	t, ok, _ := c.argTextImpure(pos, suffix)
+	return t, ok
+}
+
+// argTextImpure is argText; impure reports that the one argument with the
+// suffix computes the object with a call, a receive or an assertion
+// (h.Take().h): whatever the path says of it, no name fits.
+func (c *checker) argTextImpure(pos token.Pos, suffix string) (name string, ok, impure bool) {
 	for _, f := range c.pass.Files {
 		if pos < f.FileStart || pos > f.FileEnd {
 			continue
@@ -924,23 +932,25 @@ func (c *checker) argText(pos token.Pos, suffix string) (string, bool) {
 				continue
 			}
 			var names []string
+			matched := 0
 			for _, a := range call.Args {
 				text := types.ExprString(ast.Unparen(a))
 				rest, ok := strings.CutSuffix(text, suffix)
 				if !ok || rest == "" {
 					continue
 				}
+				matched++
 				if e, err := parser.ParseExpr(rest); err == nil && pure(e, c.pass.TypesInfo) {
 					names = append(names, rest)
 				}
 			}
-			if len(names) == 1 {
-				return names[0], true
+			if len(names) == 1 && matched == 1 {
+				return names[0], true, false
 			}
-			return "", false
+			return "", false, matched == 1 && len(names) == 0
 		}
 	}
-	return "", false
+	return "", false, false
 }
 
 // pure reports whether evaluating e (parsed from the source's text, so
@@ -987,6 +997,21 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 	obj := c.text(m.obj)
 	named := srcname.Of(c.pass.Files, m.obj.Root) != ""
 	written := false // obj is the source's text
+	// A name the analysis's path gives that the call does not (h.w, when
+	// the call passes w.h or h.Take().h) may not hold the object after
+	// the call (Take clears h.w); and a KeepAlive of the call's own name
+	// (w) is not one the analysis would see as a use of that path: the
+	// call's name goes in the message, and no fix is offered.
+	suffix := access.Render("", access.TypeAfter(m.root, m.obj.Ops), m.rel.Ops)
+	noFix := false
+	if t, ok, impure := c.argTextImpure(pos, suffix); len(more) == 0 && (impure || ok && t != obj) {
+		noFix = true
+		if impure {
+			named = false
+		} else {
+			obj, written = t, true
+		}
+	}
 	if len(more) == 0 && (!named || !validExpr(obj)) {
 		// the object as the call's argument names it (ws[0].h, m[k].h,
 		// (*pw).h) where the path cannot (ws[i], or a value with no
@@ -1030,6 +1055,7 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 	// call, or a deferred one before it (see keepAliveFix, which says which
 	// even when it offers no fix).
 	fix, deferred, hasFix, say := c.keepAliveFix(call, keep, more)
+	hasFix = hasFix && !noFix
 	advice := "add runtime.KeepAlive(" + keep + ") after the call"
 	switch {
 	case deferred && len(more) > 0:

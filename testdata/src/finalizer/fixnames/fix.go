@@ -45,3 +45,21 @@ func Copied(is []*img.Image) int {
 func ElementReturn(is []*img.Image) int {
 	return img.Use(is[0].P) // want `is\[0\] may be collected while Use runs with is\[0\].P: .*; add defer runtime.KeepAlive\(is\[0\]\) before the call`
 }
+
+type holder struct{ im *img.Image }
+
+func (h *holder) take() *img.Image { im := h.im; h.im = nil; return im }
+
+// Taken: the call's object comes from a call, which clears h.im: no name
+// the path gives (h.im) holds it after the call. No fix.
+func Taken(h *holder) int {
+	n := img.Use(h.take().P) // want `the object may be collected while Use runs with its handle: .*; hold it in a variable`
+	return n
+}
+
+// TakenVar: held in a variable, which the advice names; no fix.
+func TakenVar(h *holder) int {
+	im := h.take()
+	n := img.Use(im.P) // want `im may be collected while Use runs with im.P: .*; add runtime.KeepAlive\(im\) after the call`
+	return n
+}

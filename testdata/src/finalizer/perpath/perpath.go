@@ -181,7 +181,7 @@ func (p *Pool) PickOnce(q int) int {
 // ExecDetached has no live owner after the call.
 func (c *Conn) ExecDetached(q int) int {
 	d := c.db
-	return int(C.db_exec(d.h, C.int(q))) // want `c.db may be collected while C.db_exec runs with c.db.h`
+	return int(C.db_exec(d.h, C.int(q))) // want `d may be collected while C.db_exec runs with d.h`
 }
 
 // Blob's C struct holds a pointer, so cgo checks the argument in a closure
