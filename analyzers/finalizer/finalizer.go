@@ -907,19 +907,14 @@ func (c *checker) text(r access.Ref) string {
 	return access.Render(name, r.Root.Type(), r.Ops)
 }
 
-// argText returns how the call at pos names the object whose handle, at
-// path suffix (".h") from it, it passes: the one argument that is an
-// expression without side effects (a variable, a field, an element at an
-// index of such, a dereference) followed by the suffix, without the
-// suffix; ok is false unless exactly one argument is.
-func (c *checker) argText(pos token.Pos, suffix string) (string, bool) {
-	t, ok, _ := c.argTextImpure(pos, suffix)
-	return t, ok
-}
-
-// argTextImpure is argText; impure reports that the one argument with the
-// suffix computes the object with a call, a receive or an assertion
-// (h.Take().h): whatever the path says of it, no name fits.
+// argTextImpure returns how the call at pos names the object whose
+// handle, at path suffix (".h") from it, it passes: the one argument that
+// is an expression without side effects (a variable, a field, an element
+// at an index of such, a dereference) followed by the suffix, without the
+// suffix; ok is false unless exactly one argument is. impure reports that
+// the one argument with the suffix computes the object with a call, a
+// receive or an assertion (h.Take().h): whatever the path says of it, no
+// name fits.
 func (c *checker) argTextImpure(pos token.Pos, suffix string) (name string, ok, impure bool) {
 	for _, f := range c.pass.Files {
 		if pos < f.FileStart || pos > f.FileEnd {
@@ -1004,12 +999,13 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 	// call's name goes in the message, and no fix is offered.
 	suffix := access.Render("", access.TypeAfter(m.root, m.obj.Ops), m.rel.Ops)
 	noFix := false
-	if t, ok, impure := c.argTextImpure(pos, suffix); len(more) == 0 && (impure || ok && t != obj) {
+	argName, argOK, impure := c.argTextImpure(pos, suffix)
+	if len(more) == 0 && (impure || argOK && argName != obj) {
 		noFix = true
 		if impure {
 			named = false
 		} else {
-			obj, written = t, true
+			obj, written = argName, true
 		}
 	}
 	if len(more) == 0 && (!named || !validExpr(obj)) {
@@ -1019,8 +1015,8 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 		// takes a KeepAlive of (h.w for w := h.W(), through the
 		// getter); with several calls, they may be at other objects:
 		// no one name fits
-		if t, ok := c.argText(pos, access.Render("", access.TypeAfter(m.root, m.obj.Ops), m.rel.Ops)); ok {
-			obj, named, written = t, true, true
+		if argOK {
+			obj, named, written = argName, true, true
 		}
 	}
 	// a value with no name says "the object"; a path that is no Go
