@@ -190,7 +190,7 @@ func (c *checker) notArmed(g *ssa.Function, s *ssa.Call, obj access.Ref) bool {
 			if !fresh {
 				return false
 			}
-			if instr == s || !usesObj(instr, obj) || !cfg.Reaches(instr, s) {
+			if instr == s || !c.usesObj(instr, obj) || !cfg.Reaches(instr, s) {
 				continue
 			}
 			fresh = c.harmlessUse(instr, a, obj)

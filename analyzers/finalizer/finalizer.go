@@ -119,12 +119,17 @@ type managed struct {
 	rel  lifetime.FinalizerRelease
 	tn   *types.TypeName
 	root types.Type // type of obj.Root
+	// via is the object as reached from an accessor's result, when obj's
+	// path was found through one (w for w := h.get(), whose path is h.im;
+	// w.in for a path h.w.in): the frame's own value, which the source
+	// names; invalid otherwise.
+	via access.Ref
 }
 
 // handleOf reports whether v is (or is derived from) a handle a finalizer
 // or cleanup of its owner releases.
 func (c *checker) handleOf(fn *ssa.Function, v access.Ref) (managed, bool) {
-	r, ok := c.origin(fn, v, 0)
+	r, wps, ok := c.originVia(fn, v, 0)
 	if !ok || r.Root == nil {
 		return managed{}, false
 	}
@@ -161,7 +166,16 @@ func (c *checker) handleOf(fn *ssa.Function, v access.Ref) (managed, bool) {
 		for _, fin := range c.lt.FinalizersOf(tn) {
 			for _, fr := range fin.Releases {
 				if hasPrefix(r.Ops[k:], fr.Ops) && hasLoad(fr.Ops) {
-					return managed{obj: access.Ref{Root: r.Root, Ops: r.Ops[:k]}, fin: fin, rel: fr, tn: tn, root: rootType}, true
+					m := managed{obj: access.Ref{Root: r.Root, Ops: r.Ops[:k]}, fin: fin, rel: fr, tn: tn, root: rootType}
+					// the value of the frame the object is reached from,
+					// if an accessor's result
+					for i := len(wps) - 1; i > 0; i-- {
+						if wps[i].at <= k {
+							m.via = access.Ref{Root: wps[i].v, Ops: r.Ops[wps[i].at:k]}
+							break
+						}
+					}
+					return m, true
 				}
 			}
 		}
@@ -172,28 +186,46 @@ func (c *checker) handleOf(fn *ssa.Function, v access.Ref) (managed, bool) {
 // origin names v as an access path, seeing through accessors: a call of a
 // function whose result is always one of its parameter's paths.
 func (c *checker) origin(fn *ssa.Function, v access.Ref, depth int) (access.Ref, bool) {
+	r, _, ok := c.originVia(fn, v, depth)
+	return r, ok
+}
+
+// A waypoint is a value of the frame that a path found through accessors
+// passes through: the path's ops from at on are relative to v (for
+// w := h.get(); w.p, the path h.im.p has the waypoints h at 0 and the
+// call h.get() at 2).
+type waypoint struct {
+	v  ssa.Value
+	at int
+}
+
+// originVia is origin, with the path's waypoints, outermost first: the
+// path's root, then each accessor's result.
+func (c *checker) originVia(fn *ssa.Function, v access.Ref, depth int) (access.Ref, []waypoint, bool) {
 	r := normRef(v)
+	here := []waypoint{{r.Root, 0}}
 	call, ok := r.Root.(*ssa.Call)
 	if !ok || depth > 3 {
-		return r, true
+		return r, here, true
 	}
 	callee := call.Call.StaticCallee()
 	if callee == nil || call.Call.IsInvoke() {
-		return r, true
+		return r, here, true
 	}
 	sum := c.lt.SummaryOf(callee)
 	if sum == nil {
-		return r, true
+		return r, here, true
 	}
 	p, ok := sum.ReturnOf(0)
 	if !ok || p.Root < 0 || p.Root >= len(call.Call.Args) {
-		return r, true
+		return r, here, true
 	}
-	inner, ok := c.origin(fn, access.Ref{Root: call.Call.Args[p.Root]}, depth+1)
+	inner, wps, ok := c.originVia(fn, access.Ref{Root: call.Call.Args[p.Root]}, depth+1)
 	if !ok {
-		return r, false
+		return r, here, false
 	}
-	return inner.With(append(slices.Clone(p.Ops), r.Ops...)...), true
+	at := len(inner.Ops) + len(p.Ops)
+	return inner.With(append(slices.Clone(p.Ops), r.Ops...)...), append(wps, waypoint{call, at}), true
 }
 
 // norm expands v in its function's frame; see normRef.
@@ -725,7 +757,7 @@ func (c *checker) keptAliveDepth(fn *ssa.Function, call *ssa.Call, obj access.Re
 			}
 		}
 	}
-	uses := func(instr ssa.Instruction) bool { return usesObj(instr, obj) }
+	uses := func(instr ssa.Instruction) bool { return c.usesObj(instr, obj) }
 	// Another argument of the same call points into the object (&o.field):
 	// cgo keeps it alive for the call.
 	var argRefs []access.Ref
@@ -862,8 +894,10 @@ func mayPoint(t types.Type) bool {
 
 // usesObj reports whether instr uses obj, a pointer named by an access path:
 // an operand is obj, a field address of it, or a prefix of its path (what
-// it was loaded from); closures count with their bindings.
-func usesObj(instr ssa.Instruction, obj access.Ref) bool {
+// it was loaded from); closures count with their bindings. An operand is
+// named as obj is (origin): through accessors, so the result of h.get(),
+// which is h.im's pointer itself, is a use of h.im.
+func (c *checker) usesObj(instr ssa.Instruction, obj access.Ref) bool {
 	var ops []*ssa.Value
 	ops = instr.Operands(ops[:0])
 	if ci, ok := instr.(ssa.CallInstruction); ok {
@@ -878,6 +912,11 @@ func usesObj(instr ssa.Instruction, obj access.Ref) bool {
 			continue
 		}
 		r := norm(*p)
+		if _, ok := r.Root.(*ssa.Call); ok {
+			if o, ok := c.origin(instr.Parent(), r, 0); ok {
+				r = o
+			}
+		}
 		if r.Root != obj.Root {
 			continue
 		}
@@ -948,6 +987,22 @@ func (c *checker) argTextImpure(pos token.Pos, suffix string) (name string, ok, 
 	return "", false, false
 }
 
+// localVar reports whether name, at pos, is a variable declared in a
+// function (a parameter, a local, a captured local), not a package-level
+// one.
+func (c *checker) localVar(name string, pos token.Pos) bool {
+	if !token.IsIdentifier(name) {
+		return false
+	}
+	sc := c.pass.Pkg.Scope().Innermost(pos)
+	if sc == nil {
+		return false
+	}
+	in, obj := sc.LookupParent(name, pos)
+	_, ok := obj.(*types.Var)
+	return ok && in != c.pass.Pkg.Scope() && in != types.Universe
+}
+
 // pure reports whether evaluating e (parsed from the source's text, so
 // without types: info is only asked about names) has no effect and gives
 // the same value again while nothing writes what it reads: names, fields,
@@ -994,14 +1049,40 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 	written := false // obj is the source's text
 	// A name the analysis's path gives that the call does not (h.w, when
 	// the call passes w.h or h.Take().h) may not hold the object after
-	// the call (Take clears h.w); and a KeepAlive of the call's own name
-	// (w) is not one the analysis would see as a use of that path: the
-	// call's name goes in the message, and no fix is offered.
+	// the call (Take clears h.w): the call's name goes in the message.
+	// A fix keeps the call's name alive only where that name is a local
+	// variable (w := h.Take(); C.use(w.h)): a KeepAlive(w) right after
+	// the call reads the very value the call's argument was computed
+	// from, which the analysis names by the same path (through an
+	// accessor, see usesObj). An expression (h.Take(), or x.w for a path
+	// h.w) may give another value when evaluated again: no fix.
 	suffix := access.Render("", access.TypeAfter(m.root, m.obj.Ops), m.rel.Ops)
 	noFix := false
 	argName, argOK, impure := c.argTextImpure(pos, suffix)
+	viaRoot := "" // the variable holding the accessor's result
+	if m.via.Valid() {
+		// Found through an accessor: the path (h.im, perhaps a field
+		// another package does not export) is the analysis's, not the
+		// source's. The object is named by the variable that holds the
+		// accessor's result (w := h.take()), and the fix keeps that
+		// variable alive: a KeepAlive(w) is a use of the path through
+		// the accessor (usesObj), and keeps what w reaches (w.in)
+		// reachable. A result no variable holds has no name.
+		root := srcname.Of(c.pass.Files, m.via.Root)
+		noFix = len(more) > 0 || !c.localVar(root, pos)
+		if root == "" || !token.IsIdentifier(root) {
+			named = false
+		} else {
+			obj, named, written = c.text(m.via), true, true
+			if !validExpr(obj) {
+				obj = root
+			}
+			viaRoot = root
+		}
+		argOK, impure = false, false
+	}
 	if len(more) == 0 && (impure || argOK && argName != obj) {
-		noFix = true
+		noFix = !argOK || !c.localVar(argName, pos)
 		if impure {
 			named = false
 		} else {
@@ -1044,8 +1125,11 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 		at = diag.Where(c.pass.Fset, m.fin.Pos(), pos)
 	}
 	keep := obj
-	if coll != "" {
+	switch {
+	case coll != "":
 		keep = coll
+	case viaRoot != "":
+		keep = viaRoot
 	}
 	// The advice says what the fix does: a runtime.KeepAlive after the
 	// call, or a deferred one before it (see keepAliveFix, which says which
@@ -1294,7 +1378,9 @@ done:
 		if !ok {
 			return analysis.SuggestedFix{}, deferred, false, ""
 		}
-		edits = append(edits, imp)
+		// first: a fix's edits in file order, as diff.Merge (analysistest,
+		// gopls) takes them
+		edits = append([]analysis.TextEdit{imp}, edits...)
 	}
 	return analysis.SuggestedFix{Message: msg, TextEdits: edits}, deferred, true, ""
 }

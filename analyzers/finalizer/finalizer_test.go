@@ -3,8 +3,6 @@ package finalizer_test
 import (
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/lifetimevet/lifetimevet/analyzers/finalizer"
 	"github.com/lifetimevet/lifetimevet/internal/testutil"
 )
@@ -17,18 +15,20 @@ func TestFinalizer(t *testing.T) {
 // (drivers do not edit files that import "C").
 func TestFix(t *testing.T) {
 	testutil.Run(t, finalizer.Analyzer, "finalizer/fix") // reads testdata for the cache
-	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fix")
+	testutil.RunFixes(t, finalizer.Analyzer, "finalizer/fix")
 	// runtime imported under another name, and hidden by a parameter
-	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixalias")
+	testutil.RunFixes(t, finalizer.Analyzer, "finalizer/fixalias")
 	// each kind of statement list and of statement
-	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixstmt")
+	testutil.RunFixes(t, finalizer.Analyzer, "finalizer/fixstmt")
 	// a statement that declares runtime or the object's name, or gives
 	// the object's variable another value
-	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixscope")
+	testutil.RunFixes(t, finalizer.Analyzer, "finalizer/fixscope")
 	// the object named as the call names it
-	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixnames")
+	testutil.RunFixes(t, finalizer.Analyzer, "finalizer/fixnames")
 	// runtime dot-imported, and KeepAlive hidden by a local
-	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixdot")
+	testutil.RunFixes(t, finalizer.Analyzer, "finalizer/fixdot")
+	// the object found through another package's accessor
+	testutil.RunFixes(t, finalizer.Analyzer, "finalizer/fixvia")
 	// several calls at risk in branches; a defer that runs on some paths
-	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), finalizer.Analyzer, "finalizer/fixbranch")
+	testutil.RunFixes(t, finalizer.Analyzer, "finalizer/fixbranch")
 }

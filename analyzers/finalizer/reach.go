@@ -51,7 +51,7 @@ func (c *checker) mayArm(instr ssa.Instruction, obj access.Ref) bool {
 		if c.calls.Lookup(instr) != nil {
 			return false
 		}
-		return usesObj(instr, obj)
+		return c.usesObj(instr, obj)
 	case *ssa.Store:
 		if a, ok := instr.Addr.(*ssa.Alloc); ok && lifetime.SingleStore(a) == instr.Val {
 			return false // a variable holding it: its loads are uses
@@ -65,7 +65,7 @@ func (c *checker) mayArm(instr ssa.Instruction, obj access.Ref) bool {
 		if fn, ok := instr.Fn.(*ssa.Function); ok && c.calls.IsWrapper(fn) {
 			return false
 		}
-		return usesObj(instr, obj)
+		return c.usesObj(instr, obj)
 	}
 	return false
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/lifetimevet/lifetimevet/analyzers/unguardedcounter"
 	"github.com/lifetimevet/lifetimevet/internal/testutil"
@@ -19,13 +18,13 @@ func TestUnguardedCounter(t *testing.T) {
 }
 
 func TestReloadFix(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), unguardedcounter.Analyzer, "unguardedcounter/reload")
+	testutil.RunFixes(t, unguardedcounter.Analyzer, "unguardedcounter/reload")
 }
 
 // TestReloadShapes: the finding and the fix only where the Load is the
 // Add's variable, and the fix only where folding changes nothing else.
 func TestReloadShapes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testutil.Testdata(), unguardedcounter.Analyzer, "unguardedcounter/reloadshapes")
+	testutil.RunFixes(t, unguardedcounter.Analyzer, "unguardedcounter/reloadshapes")
 }
 
 // TestReloadFixBytes: the fix's edits, applied as they are (as an editor

@@ -493,6 +493,7 @@ func printText(w io.Writer, all []finding, cwd string, contextLines int) int {
 // would write to diff, and says "would fix" for "fixed".
 func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string, diff io.Writer) int {
 	var mapped []*fixes.Fix
+	at := map[*fixes.Fix]token.Position{} // the finding each fix is for
 	status := 0
 	for _, f := range findings {
 		if len(f.d.SuggestedFixes) == 0 {
@@ -508,6 +509,7 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string,
 			continue
 		}
 		mapped = append(mapped, m)
+		at[m] = f.posn
 	}
 	if len(mapped) == 0 {
 		return status
@@ -548,8 +550,9 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string,
 	for _, c := range conflicts {
 		fmt.Fprintf(w, "%s: %s: cannot apply the fix %q: it conflicts with another fix\n", progName(), shortPath(cwd, c.Edits[0].File), c.Message)
 	}
-	// each fix applied, at the line of its first edit in the file as it
-	// was (lines counted in what was read before the fixes)
+	// each fix applied, at its finding's line, or in a file the finding
+	// is not in, at the line of its first edit in the file as it was
+	// (lines counted in what was read before the fixes)
 	// (once: a fix reported in a package and in its test variant is
 	// applied once)
 	said := map[string]bool{}
@@ -560,7 +563,11 @@ func applyFixes(w io.Writer, findings []finding, files *fixes.Files, cwd string,
 			}
 			for _, e := range m.Edits {
 				if sameFile(e.File, name) {
-					line := fmt.Sprintf("%s: %s:%d: %s: %s\n", progName(), shortPath(cwd, name), origLines[e.File](e.Start), verb, m.Message)
+					n := origLines[e.File](e.Start)
+					if p := at[m]; p.Filename != "" && sameFile(p.Filename, name) {
+						n = p.Line
+					}
+					line := fmt.Sprintf("%s: %s:%d: %s: %s\n", progName(), shortPath(cwd, name), n, verb, m.Message)
 					if !said[line] {
 						said[line] = true
 						fmt.Fprint(w, line)

@@ -75,7 +75,7 @@ func (s *S) Unref(free func()) {
 	if out != want || code != 3 {
 		t.Errorf("status %d, stdout:\n%s\nwant status 3 and:\n%s", code, out, want)
 	}
-	if !strings.Contains(errOut, "p.go:8: would fix: test the value atomic Add returns") || !strings.Contains(errOut, "unguardedcounter: Unref tests s.refs") {
+	if !strings.Contains(errOut, "p.go:9: would fix: test the value atomic Add returns") || !strings.Contains(errOut, "unguardedcounter: Unref tests s.refs") {
 		t.Errorf("stderr:\n%s", errOut)
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, "p.go")); string(got) != src {

@@ -3,10 +3,12 @@
 package testutil
 
 import (
+	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -35,6 +37,42 @@ func Run(t *testing.T, a *analysis.Analyzer, patterns ...string) []*analysistest
 		return nil
 	})
 	return analysistest.Run(t, dir, a, patterns...)
+}
+
+// RunFixes runs a on the testdata package pkg and checks its suggested
+// fixes against the .golden files (analysistest.RunWithSuggestedFixes). It
+// also fails for a golden file that differs from its source when no fix
+// edits that file: analysistest reads a golden file only for the files
+// some fix edits, so a fix that went away would pass unseen.
+func RunFixes(t *testing.T, a *analysis.Analyzer, pkg string) []*analysistest.Result {
+	t.Helper()
+	results := analysistest.RunWithSuggestedFixes(t, Testdata(), a, pkg)
+	edited := map[string]bool{}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, f := range d.SuggestedFixes {
+				for _, e := range f.TextEdits {
+					if tf := r.Pass.Fset.File(e.Pos); tf != nil {
+						edited[filepath.Clean(tf.Name())] = true
+					}
+				}
+			}
+		}
+	}
+	goldens, _ := filepath.Glob(filepath.Join(Testdata(), "src", pkg, "*.go.golden"))
+	for _, g := range goldens {
+		src := strings.TrimSuffix(g, ".golden")
+		want, err1 := os.ReadFile(g)
+		orig, err2 := os.ReadFile(src)
+		if err1 != nil || err2 != nil {
+			t.Errorf("reading %s and its source: %v %v", g, err1, err2)
+			continue
+		}
+		if !bytes.Equal(want, orig) && !edited[filepath.Clean(src)] {
+			t.Errorf("%s: no fix edits %s, but the golden file differs from it", g, filepath.Base(src))
+		}
+	}
+	return results
 }
 
 // IntegrationEnv is the environment variable that opts in to the

@@ -57,7 +57,8 @@ func Taken(h *holder) int {
 	return n
 }
 
-// TakenVar: held in a variable, which the advice names; no fix.
+// TakenVar: held in a variable, the accessor's result itself, which the
+// advice and the fix name (a KeepAlive of it is a use of the object).
 func TakenVar(h *holder) int {
 	im := h.take()
 	n := img.Use(im.P) // want `im may be collected while Use runs with im.P: .*; add runtime.KeepAlive\(im\) after the call`

@@ -65,7 +65,7 @@ func Element(is []*img.Image, i int) int {
 }
 
 // ElementVar: the element is held in a variable at the call, which the
-// advice names; no fix (the analysis follows the element, not im).
+// fix keeps alive.
 func ElementVar(is []*img.Image) int {
 	im := is[len(is)-1]
 	n := img.Use(im.P) // want `im may be collected while Use runs with im.P: .*; add runtime.KeepAlive\(im\) after the call`
