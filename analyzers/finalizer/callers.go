@@ -25,8 +25,10 @@ import (
 // (a later use, a deferred use, a store), or no finalizer is armed on it
 // yet (an object the caller allocated and has not registered nor handed
 // to code that could), or the caller is itself such a function whose
-// callers keep it alive. When any call site is unknown or does neither,
-// the finding stands.
+// callers keep it alive, or the caller is a function literal that captured
+// the object (its enclosing function holds it, as for the literal's own C
+// calls). When any call site is unknown or does neither, the finding
+// stands.
 
 const maxCallerDepth = 3
 
@@ -62,6 +64,13 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, depth int, 
 		at := normRef(access.Ref{Root: s.Call.Args[idx], Ops: obj.Ops})
 		if !at.Valid() {
 			return false
+		}
+		if fv, ok := at.Root.(*ssa.FreeVar); ok && !goroutineOwns(g, fv) {
+			// a function literal's captured variable: the enclosing
+			// function holds it, as for the literal's own C calls
+			// (handleOf), such as once.Do(func() { d.free() }),
+			// whose Do keeps &d.once, and d, until the literal returns
+			continue
 		}
 		if c.keptAliveAt(g, s, at) || c.notArmed(g, s, at) || c.callersKeepDepth(g, at, depth+1, seen) {
 			continue

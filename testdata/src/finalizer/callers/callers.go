@@ -250,3 +250,29 @@ func Fresh2() int {
 	arm(t)
 	return t.rewind2()
 }
+
+// Closed runs a helper inside once.Do: the literal captured c, which its
+// enclosing Close holds (Do keeps &c.once until the literal returns).
+type Closed struct {
+	once sync.Once
+	h    *C.codec_t
+}
+
+func OpenClosed() *Closed {
+	c := &Closed{h: C.codec_open()}
+	runtime.SetFinalizer(c, func(c *Closed) { c.Close() })
+	return c
+}
+
+func (c *Closed) Close() { c.once.Do(func() { c.shut() }) }
+
+func (c *Closed) shut() { C.codec_close(c.h) }
+
+// The literal runs on a goroutine of its own: nothing holds c for it.
+func (c *Closed) flush() int {
+	return int(C.codec_flush(c.h)) // want `c may be collected while C.codec_flush runs with c.h`
+}
+
+func (c *Closed) FlushLater() {
+	go func() { c.flush() }()
+}
