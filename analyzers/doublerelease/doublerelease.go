@@ -249,7 +249,7 @@ func (c *checker) finalizerArmed() {
 			if r.Guarded && !r.Once || r.Declared || r.Path.Root < 0 || r.Path.Root >= len(fn.Params) || !r.Pos().IsValid() {
 				continue
 			}
-			if msg := c.armed(fn, sum, r); msg != "" {
+			if msg := c.armed(fn, sum, r); msg != "" && !c.safeAtCallers(fn, r, 0) {
 				matches = append(matches, match{fn, r, msg})
 				found[r] = true
 			}
@@ -261,6 +261,52 @@ func (c *checker) finalizerArmed() {
 		}
 		c.rep.Reportf(m.r.Pos(), "%s", m.msg)
 	}
+}
+
+// safeAtCallers reports whether release r of fn, a function only its
+// package calls, is no double release at any of its calls: every caller
+// releases the same handle through it (a release whose Via is r), and each
+// of those passes the check (Close's once.Do(func() { d.free() }), whose
+// finalizer shares the Once), or is itself safe at its callers (the
+// literal once.Do runs). A helper is judged where it is called; a caller
+// that does not release through it (d.free as a value, stored) leaves it
+// as it is.
+func (c *checker) safeAtCallers(fn *ssa.Function, r *lifetime.Release, depth int) bool {
+	if exported(fn) || depth > 4 {
+		return false
+	}
+	callers := c.lt.Callers(fn)
+	if len(callers) == 0 {
+		return false
+	}
+	for _, g := range callers {
+		sum := c.lt.Summaries[g]
+		if sum == nil {
+			return false
+		}
+		through := 0
+		for _, rr := range sum.Releases {
+			if via, _ := rr.Via(); via != r {
+				continue
+			}
+			through++
+			switch {
+			case rr.Path.Root < 0:
+				// a literal's free variable: judged where it runs
+				if !c.safeAtCallers(g, rr, depth+1) {
+					return false
+				}
+			case rr.Guarded && !rr.Once || rr.Declared || rr.Path.Root >= len(g.Params):
+				return false
+			case c.armed(g, sum, rr) != "" && !c.safeAtCallers(g, rr, depth+1):
+				return false
+			}
+		}
+		if through == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // armed returns the finding for release r of fn when a finalizer or cleanup

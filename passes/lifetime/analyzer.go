@@ -348,6 +348,10 @@ func (pa *pkgAnalysis) callGraph(fn *ssa.Function) {
 				callee = instr.Common().StaticCallee()
 			case *ssa.MakeClosure:
 				callee, _ = instr.Fn.(*ssa.Function)
+				if m := boundMethod(callee); m != nil {
+					// d.free as a value: a call of free, later
+					callee = m
+				}
 			}
 			if callee != nil && !seen[callee] {
 				seen[callee] = true

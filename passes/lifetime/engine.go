@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"os"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -2106,5 +2107,28 @@ func onceLiteral(com *ssa.CallCommon) (*ssa.Function, *ssa.MakeClosure) {
 	if lit == nil {
 		return nil, nil
 	}
+	if m := boundMethod(lit); m != nil {
+		// once.Do(d.free): the method runs, with the bound receiver
+		// as its parameter 0
+		return m, mc
+	}
 	return lit, mc
+}
+
+// boundMethod returns the method a bound method wrapper (d.free as a
+// value) calls with its bound receiver, or nil if fn is no such wrapper.
+func boundMethod(fn *ssa.Function) *ssa.Function {
+	if !strings.HasPrefix(fn.Synthetic, "bound method wrapper") || len(fn.FreeVars) != 1 {
+		return nil
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if ci, ok := instr.(ssa.CallInstruction); ok {
+				if callee := ci.Common().StaticCallee(); callee != nil {
+					return callee
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -93,3 +93,59 @@ func NewPool() *Pool {
 func (p *Pool) Close() {
 	p.once.Do(func() { C.cctx_free(p.c) })
 }
+
+// Wrap's Close runs a helper inside the Once, and its finalizer is a
+// literal that calls Close: the helper's release is Close's, which the
+// finalizer shares.
+type Wrap struct {
+	c    *C.cctx
+	once sync.Once
+}
+
+func NewWrap() *Wrap {
+	w := &Wrap{c: C.cctx_create()}
+	runtime.SetFinalizer(w, func(w *Wrap) { w.Close() })
+	return w
+}
+
+func (w *Wrap) Close() { w.once.Do(func() { w.free() }) }
+
+func (w *Wrap) free() { C.cctx_free(w.c) }
+
+// Bound hands the helper to the Once as a method value.
+type Bound struct {
+	c    *C.cctx
+	once sync.Once
+}
+
+func NewBound() *Bound {
+	b := &Bound{c: C.cctx_create()}
+	runtime.SetFinalizer(b, (*Bound).Close)
+	return b
+}
+
+func (b *Bound) Close() { b.once.Do(b.free) }
+
+func (b *Bound) free() { C.cctx_free(b.c) }
+
+// Leaky calls the same kind of helper outside the Once too, on an error
+// path of its constructor's caller: that release and the finalizer's are
+// two.
+type Leaky struct {
+	c    *C.cctx
+	once sync.Once
+}
+
+func NewLeaky() *Leaky {
+	l := &Leaky{c: C.cctx_create()}
+	runtime.SetFinalizer(l, func(l *Leaky) { l.Close() })
+	return l
+}
+
+func (l *Leaky) Close() { l.once.Do(func() { l.free() }) }
+
+func (l *Leaky) Reset() { l.free() }
+
+func (l *Leaky) free() {
+	C.cctx_free(l.c) // want `l.c is released here and again by the finalizer set at line \d+`
+}
