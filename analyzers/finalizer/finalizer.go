@@ -1306,7 +1306,11 @@ done:
 		for _, m := range more {
 			last = max(last, c.callPos(m))
 		}
-		if c.writesBetween(body, obj, pos, pos, last) {
+		atRisk := []token.Pos{pos}
+		for _, m := range more {
+			atRisk = append(atRisk, c.callPos(m))
+		}
+		if c.writesBetween(body, obj, pos, pos, last) || c.mayChangeBetween(body, obj, pos, last, atRisk) {
 			return analysis.SuggestedFix{}, true, false, "keep each object alive past its call (runtime.KeepAlive): " + obj + " changes between them"
 		}
 	}
@@ -1453,6 +1457,70 @@ func (c *checker) writesBetween(n ast.Node, obj string, pos, from, to token.Pos)
 		return !found
 	})
 	return found
+}
+
+// mayChangeBetween reports whether code of body between from and to may
+// give obj another value in ways writesBetween, which reads assignments
+// to obj's own names, cannot see. An object read from memory (s.in, ws[0],
+// *pw) changes through any alias: a Go call (s.set(v), reset()), or an
+// assignment through a pointer, a field or an element (*p = v, q.in = v);
+// only C calls, builtins and conversions leave it. The calls at risk, at
+// atRisk, are not among the calls between. (A variable changes only by
+// its own name, or through a literal that captured it, which keeps the
+// object alive: no finding.)
+func (c *checker) mayChangeBetween(body ast.Node, obj string, from, to token.Pos, atRisk []token.Pos) bool {
+	if token.IsIdentifier(obj) {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil || found || n.End() <= from || n.Pos() >= to {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false // runs when called: a call below
+		case *ast.CallExpr:
+			found = c.goCall(n) && !slices.Contains(atRisk, n.Pos()) && !slices.Contains(atRisk, n.Lparen)
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if _, ok := ast.Unparen(l).(*ast.Ident); !ok {
+					found = true
+				}
+			}
+		case *ast.IncDecStmt:
+			_, ok := ast.Unparen(n.X).(*ast.Ident)
+			found = !ok
+		}
+		return !found
+	})
+	return found
+}
+
+// goCall reports whether call runs Go code that could write memory: not a
+// call of C (C.f), a builtin, a conversion, or runtime.KeepAlive.
+func (c *checker) goCall(call *ast.CallExpr) bool {
+	info := c.pass.TypesInfo
+	if tv, ok := info.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
+		return false
+	}
+	fun := ast.Unparen(call.Fun)
+	if sel, ok := fun.(*ast.SelectorExpr); ok {
+		if id, ok := sel.X.(*ast.Ident); ok && id.Name == "C" {
+			if _, isPkg := info.Uses[id].(*types.PkgName); isPkg || info.Uses[id] == nil {
+				return false // C.f: cgo's
+			}
+		}
+		if f, ok := info.Uses[sel.Sel].(*types.Func); ok && f.Pkg() != nil && f.Pkg().Path() == "runtime" && f.Name() == "KeepAlive" {
+			return false
+		}
+	}
+	if id, ok := fun.(*ast.Ident); ok {
+		if f, ok := info.Uses[id].(*types.Func); ok && f.Pkg() != nil && f.Pkg().Path() == "runtime" && f.Name() == "KeepAlive" {
+			return false
+		}
+	}
+	return true
 }
 
 // sameNames reports whether the names the fix writes at insertion point at

@@ -189,3 +189,48 @@ func (s *session) Changes(next *img.Image, k int) int {
 	s.in = next
 	return img.Use(s.in.P)
 }
+
+func (s *session) set(v *img.Image) { s.in = v }
+
+// ChangesViaMethod: a method gives s.in another value between the calls.
+// No fix.
+func (s *session) ChangesViaMethod(next *img.Image, k int) int {
+	if k > 0 {
+		return img.Use(s.in.P) // want `s.in may be collected while Use runs with s.in.P: .* \(and the same at line \d+\); keep each object alive past its call \(runtime.KeepAlive\): s.in changes between them`
+	}
+	s.set(next)
+	return img.Use(s.in.P)
+}
+
+// ChangesViaAlias: a pointer to s.in, written between the calls. No fix.
+func (s *session) ChangesViaAlias(next *img.Image, k int) int {
+	p := &s.in
+	if k > 0 {
+		return img.Use(s.in.P) // want `s.in may be collected while Use runs with s.in.P: .* \(and the same at line \d+\); keep each object alive past its call \(runtime.KeepAlive\): s.in changes between them`
+	}
+	*p = next
+	return img.Use(s.in.P)
+}
+
+// ChangesViaClosure: a literal that assigns im, called between, captured
+// im, which keeps the object alive: no finding.
+func ChangesViaClosure(im, next *img.Image, k int) int {
+	swap := func() { im = next }
+	if k > 0 {
+		return img.Use(im.P)
+	}
+	swap()
+	return img.Use(im.P)
+}
+
+func note(int) {}
+
+// CallBetween: a Go call between the calls cannot change a variable no
+// literal assigns: the deferred fix stands.
+func CallBetween(im *img.Image, k int) int {
+	if k > 0 {
+		return img.Use(im.P) // want `im may be collected while Use runs with im.P: .* \(and the same at line \d+\); add defer runtime.KeepAlive\(im\) before the first of them`
+	}
+	note(k)
+	return img.Use(im.P)
+}
