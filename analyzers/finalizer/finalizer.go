@@ -318,7 +318,7 @@ func (c *checker) keepAlive(fn *ssa.Function) {
 			var done []access.Ref // objects found for this call
 			for _, arg := range args {
 				if m, ok := c.handleOf(fn, arg); ok {
-					if c.keptAlive(fn, call, m.obj, call) || c.disarmedBefore(fn, call, m.obj) ||
+					if c.keptAlive(fn, call, m.obj, call) || c.disarmedBefore(fn, call, m.obj) || c.claimedBefore(fn, call, m) ||
 						c.notArmedYet(fn, call, m.obj) || swappedOut(fn, call, arg, m) || c.reachableFromLive(fn, call, m.obj) ||
 						slices.ContainsFunc(done, func(r access.Ref) bool { return sameRef(r, m.obj) }) {
 						continue
@@ -413,6 +413,131 @@ func (c *checker) disarmedBefore(fn *ssa.Function, call *ssa.Call, obj access.Re
 			if dominates(d, call) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// claimedBefore reports whether the finalizer's release of m's handle is
+// this very call, reached past a test of the object's state that fn has
+// changed before the call on every path: Close claims the object
+// (b.state.CompareAndSwap(0, 1), b.closed = true, or a helper that
+// writes such a field) and then releases, and the finalizer, a literal
+// that calls Close, releases only through the same test. Collected during
+// the call, the object's finalizer finds it claimed and releases nothing.
+// A test of the handle itself (b.h != nil) is no claim: nothing changes
+// it before the call, nor is a write of a field no test before the call
+// reads.
+func (c *checker) claimedBefore(fn *ssa.Function, call *ssa.Call, m managed) bool {
+	if !m.rel.Guarded || m.rel.Posn == "" {
+		return false
+	}
+	p := c.pass.Fset.Position(c.callPos(call))
+	if fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line) != m.rel.Posn {
+		return false
+	}
+	sum := c.lt.SummaryOf(fn)
+	if sum == nil || !slices.ContainsFunc(sum.Releases, func(r *lifetime.Release) bool { return r.Guarded && r.Posn == m.rel.Posn }) {
+		return false
+	}
+	handle := m.obj.With(m.rel.Ops...)
+	// state reports whether the location at path r is the object's, and
+	// not the handle
+	state := func(r access.Ref) bool {
+		return r.Root == m.obj.Root && hasPrefix(r.Ops, m.obj.Ops) && len(r.Ops) > len(m.obj.Ops) &&
+			!hasPrefix(handle.Ops, r.Ops) && !hasPrefix(r.Ops, handle.Ops)
+	}
+	// written returns the object's locations instr writes: a store, an
+	// atomic operation (atomic.CompareAndSwapInt32(&b.state, …),
+	// b.state.CompareAndSwap(…)), a Go function whose summary stores or
+	// may change them
+	var written func(instr ssa.Instruction) []access.Ref
+	written = func(instr ssa.Instruction) []access.Ref {
+		var out []access.Ref
+		switch instr := instr.(type) {
+		case *ssa.Store:
+			out = append(out, norm(instr.Addr))
+		case *ssa.Call:
+			callee := instr.Call.StaticCallee()
+			if callee == nil {
+				break
+			}
+			args := instr.Call.Args
+			if callee.Pkg != nil && callee.Pkg.Pkg.Path() == "sync/atomic" {
+				if len(args) > 0 {
+					out = append(out, norm(args[0]))
+				}
+				break
+			}
+			if s := c.lt.SummaryOf(callee); s != nil {
+				// what it assigns on every path, or may change (a
+				// claim() that sets the flag on the path it returns
+				// true on)
+				paths := slices.Clone(s.Clobbers)
+				for _, st := range s.Stores {
+					paths = append(paths, st.Path)
+				}
+				for _, p := range paths {
+					if p.Root >= 0 && p.Root < len(args) {
+						out = append(out, norm(args[p.Root]).With(p.Ops...))
+					}
+				}
+			}
+		}
+		return slices.DeleteFunc(out, func(r access.Ref) bool { return !state(r) })
+	}
+	// the locations the tests before the call read (b.closed), or that
+	// the call a test takes the result of writes (the CAS, claim())
+	var tested, changed []access.Ref
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if instr == call || !dominates(instr, call) {
+				continue
+			}
+			changed = append(changed, written(instr)...)
+			iff, ok := instr.(*ssa.If)
+			if !ok || !guards(iff, call) {
+				continue
+			}
+			cond := iff.Cond
+			var operands []ssa.Value
+			if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+				cond = u.X
+			}
+			if bin, ok := cond.(*ssa.BinOp); ok {
+				operands = append(operands, bin.X, bin.Y)
+			} else {
+				operands = append(operands, cond)
+			}
+			for _, v := range operands {
+				switch v := v.(type) {
+				case *ssa.UnOp:
+					if v.Op == token.MUL {
+						tested = append(tested, norm(v.X))
+					}
+				case *ssa.Call:
+					tested = append(tested, written(v)...)
+					if callee := v.Call.StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "sync/atomic" && len(v.Call.Args) > 0 {
+						tested = append(tested, norm(v.Call.Args[0])) // b.state.Load()
+					}
+				}
+			}
+		}
+	}
+	for _, t := range tested {
+		if state(t) && slices.ContainsFunc(changed, func(w access.Ref) bool { return sameRef(w, t) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// guards reports whether the branch iff decides whether call runs: one of
+// its successors does not reach it.
+func guards(iff *ssa.If, call ssa.Instruction) bool {
+	for _, succ := range iff.Block().Succs {
+		if len(succ.Instrs) > 0 && succ.Instrs[0] != call && !cfg.Reaches(succ.Instrs[0], call) {
+			return true
 		}
 	}
 	return false

@@ -162,6 +162,10 @@ type FinalizerRelease struct {
 	// through the same once.Do, so the two happen at most once between
 	// them
 	OnceIn string
+	// Posn is the file:line of the release's C call (as Release.Posn):
+	// with Guarded, the finalizer reaches that C call only past the
+	// test the code around it makes (a compare-and-swap, a closed flag)
+	Posn string
 	// Copied is, for a cleanup, how many of Ops lead to the argument
 	// runtime.AddCleanup copied when it was added (obj.h: 2): a store to
 	// that location later changes nothing the cleanup reads, a write

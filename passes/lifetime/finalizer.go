@@ -198,7 +198,7 @@ func (pa *pkgAnalysis) register(call ssa.CallInstruction, objV, fV ssa.Value) {
 	if sum := pa.summaryOf(f); sum != nil {
 		for _, r := range sum.Releases {
 			if r.Path.Root == 0 {
-				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: r.Path.Ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded, OnceIn: onceIn(r)})
+				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: r.Path.Ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded, OnceIn: onceIn(r), Posn: r.Posn})
 			}
 		}
 		for _, r := range sum.Drops {
@@ -338,7 +338,7 @@ func (pa *pkgAnalysis) dynamicReleases(f *ssa.Function, dyn types.Type) []Finali
 			}
 			for _, r := range sum.Releases {
 				if r.Path.Root == 0 {
-					out = append(out, FinalizerRelease{Ops: r.Path.Ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded, OnceIn: onceIn(r)})
+					out = append(out, FinalizerRelease{Ops: r.Path.Ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded, OnceIn: onceIn(r), Posn: r.Posn})
 				}
 			}
 			for _, r := range sum.Drops {

@@ -1,0 +1,172 @@
+// Package claimed checks a Close that claims its object before releasing
+// (a compare-and-swap, a closed flag, a helper that sets one) when the
+// finalizer is a literal that calls Close: collected during the release,
+// the object's finalizer finds it claimed and releases nothing. A test of
+// the handle itself, or of state nothing changes before the call, claims
+// nothing.
+package claimed
+
+/*
+#include <stdlib.h>
+typedef struct { int live; } res;
+static res* res_new(void) { return calloc(1, sizeof(res)); }
+static void res_free(res* r) { free(r); }
+static int res_use(res* r) { return r->live; }
+*/
+import "C"
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// CAS claims with a compare-and-swap method.
+type CAS struct {
+	state atomic.Int32
+	r     *C.res
+}
+
+func NewCAS() *CAS {
+	b := &CAS{r: C.res_new()}
+	runtime.SetFinalizer(b, func(b *CAS) { b.Close() })
+	return b
+}
+
+func (b *CAS) Close() {
+	if b.state.CompareAndSwap(0, 1) {
+		C.res_free(b.r)
+	}
+}
+
+// Use is not claimed: the finalizer can release during it.
+func (b *CAS) Use() int {
+	return int(C.res_use(b.r)) // want `b may be collected while C.res_use runs with b.r`
+}
+
+// Flag claims with a closed flag set before the release.
+type Flag struct {
+	closed bool
+	r      *C.res
+}
+
+func NewFlag() *Flag {
+	f := &Flag{r: C.res_new()}
+	runtime.SetFinalizer(f, func(f *Flag) { f.Close() })
+	return f
+}
+
+func (f *Flag) Close() {
+	if f.closed {
+		return
+	}
+	f.closed = true
+	C.res_free(f.r)
+}
+
+// Locked claims through a helper that sets the flag under a mutex.
+type Locked struct {
+	mu     sync.Mutex
+	closed bool
+	r      *C.res
+}
+
+func NewLocked() *Locked {
+	l := &Locked{r: C.res_new()}
+	runtime.SetFinalizer(l, func(l *Locked) { l.Close() })
+	return l
+}
+
+func (l *Locked) claim() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return false
+	}
+	l.closed = true
+	return true
+}
+
+func (l *Locked) Close() {
+	if !l.claim() {
+		return
+	}
+	C.res_free(l.r)
+}
+
+// Func claims with atomic.CompareAndSwapInt32.
+type Func struct {
+	state int32
+	r     *C.res
+}
+
+func NewFunc() *Func {
+	f := &Func{r: C.res_new()}
+	runtime.SetFinalizer(f, func(f *Func) { f.Close() })
+	return f
+}
+
+func (f *Func) Close() {
+	if atomic.CompareAndSwapInt32(&f.state, 0, 1) {
+		C.res_free(f.r)
+	}
+}
+
+// NilOnly tests the handle, which nothing changes before the release: the
+// finalizer, run during it, passes the same test.
+type NilOnly struct {
+	r *C.res
+}
+
+func NewNilOnly() *NilOnly {
+	n := &NilOnly{r: C.res_new()}
+	runtime.SetFinalizer(n, func(n *NilOnly) { n.Close() })
+	return n
+}
+
+func (n *NilOnly) Close() {
+	if n.r != nil {
+		C.res_free(n.r) // want `n may be collected while C.res_free runs with n.r`
+	}
+}
+
+func note() {}
+
+// Unguarded tests the flag but releases on both branches.
+type Unguarded struct {
+	closed bool
+	r      *C.res
+}
+
+func NewUnguarded() *Unguarded {
+	u := &Unguarded{r: C.res_new()}
+	runtime.SetFinalizer(u, func(u *Unguarded) { u.Close() })
+	return u
+}
+
+func (u *Unguarded) Close() {
+	if u.closed {
+		note()
+	}
+	u.closed = true
+	C.res_free(u.r) // want `u may be collected while C.res_free runs with u.r`
+}
+
+// OtherField writes a field no test reads.
+type OtherField struct {
+	n int
+	r *C.res
+}
+
+func NewOtherField() *OtherField {
+	o := &OtherField{r: C.res_new()}
+	runtime.SetFinalizer(o, func(o *OtherField) { o.Close() })
+	return o
+}
+
+func (o *OtherField) Close() {
+	if o.r != nil {
+		o.n = 0
+		C.res_free(o.r) // want `o may be collected while C.res_free runs with o.r`
+	}
+}
