@@ -146,6 +146,9 @@ func (c *checker) handleOf(fn *ssa.Function, v access.Ref) (managed, bool) {
 		// a global is always reachable
 		return managed{}, false
 	}
+	if heldByTable(r.Root) {
+		return managed{}, false
+	}
 	rootType := r.Root.Type()
 	_, alloc := r.Root.(*ssa.Alloc)
 	copied := alloc && srcname.IsVar(r.Root.(*ssa.Alloc))
@@ -538,6 +541,61 @@ func guards(iff *ssa.If, call ssa.Instruction) bool {
 	for _, succ := range iff.Block().Succs {
 		if len(succ.Instrs) > 0 && succ.Instrs[0] != call && !cfg.Reaches(succ.Instrs[0], call) {
 			return true
+		}
+	}
+	return false
+}
+
+// heldByTable reports whether v was read out of a table that keeps it
+// reachable for as long as the entry stays, as a global keeps what it
+// holds: a package-level map (registry[id]), a package-level sync.Map's
+// Load, or the cgo handle table (cgo.Handle(h).Value(), in a callback
+// whose caller holds the handle across the C call, per the runtime/cgo
+// documentation). A read that removes the entry (LoadAndDelete) holds
+// nothing.
+func heldByTable(v ssa.Value) bool {
+	for {
+		switch x := v.(type) {
+		case *ssa.TypeAssert:
+			v = x.X
+			continue
+		case *ssa.Extract:
+			if x.Index != 0 {
+				return false
+			}
+			v = x.Tuple
+			continue
+		case *ssa.ChangeInterface:
+			v = x.X
+			continue
+		case *ssa.MakeInterface:
+			v = x.X
+			continue
+		}
+		break
+	}
+	global := func(x ssa.Value) bool {
+		_, ok := normRef(access.Ref{Root: x}).Root.(*ssa.Global)
+		return ok
+	}
+	switch x := v.(type) {
+	case *ssa.Lookup:
+		_, isMap := x.X.Type().Underlying().(*types.Map)
+		return isMap && global(x.X)
+	case *ssa.Call:
+		callee := x.Call.StaticCallee()
+		if callee == nil || callee.Pkg == nil || len(x.Call.Args) == 0 {
+			return false
+		}
+		recv := callee.Signature.Recv()
+		if recv == nil {
+			return false
+		}
+		switch path, name := callee.Pkg.Pkg.Path(), callee.Name(); {
+		case path == "runtime/cgo" && name == "Value":
+			return true
+		case path == "sync" && (name == "Load" || name == "LoadOrStore") && types.TypeString(recv.Type(), nil) == "*sync.Map":
+			return global(x.Call.Args[0])
 		}
 	}
 	return false

@@ -1,0 +1,53 @@
+// Package tables checks objects read out of a table that keeps them
+// reachable while the entry stays, as a global does: a package-level map
+// or sync.Map, and the cgo handle table in a callback (runtime/cgo's
+// documentation: the caller holds the handle across the C call).
+package tables
+
+import (
+	"finalizer/img"
+	"runtime/cgo"
+	"sync"
+)
+
+var (
+	mu       sync.Mutex
+	registry = map[int]*img.Image{}
+	images   sync.Map
+)
+
+// Registry: the map holds the image.
+func Registry(id int) int {
+	mu.Lock()
+	im, ok := registry[id]
+	mu.Unlock()
+	if !ok {
+		return 0
+	}
+	return img.Use(im.P)
+}
+
+// Stored: so does the sync.Map.
+func Stored(id int) int {
+	v, _ := images.Load(id)
+	return img.Use(v.(*img.Image).P)
+}
+
+// Taken out of the sync.Map: nothing holds it any more.
+func Taken(id int) int {
+	v, _ := images.LoadAndDelete(id)
+	im := v.(*img.Image)
+	return img.Use(im.P) // want `im may be collected while Use runs with im.P`
+}
+
+// Callback: the handle table holds the image for the callback.
+func Callback(h cgo.Handle) int {
+	im := h.Value().(*img.Image)
+	return img.Use(im.P)
+}
+
+// Local: a map the function was handed holds nothing it can count on.
+func Local(m map[int]*img.Image, id int) int {
+	im := m[id]
+	return img.Use(im.P) // want `im may be collected while Use runs with im.P`
+}
