@@ -1079,8 +1079,17 @@ func mayPoint(t types.Type) bool {
 // an operand is obj, a field address of it, or a prefix of its path (what
 // it was loaded from); closures count with their bindings. An operand is
 // named as obj is (origin): through accessors, so the result of h.get(),
-// which is h.im's pointer itself, is a use of h.im.
+// which is h.im's pointer itself, is a use of h.im. The map an object was
+// read from counts, as a slice does for its elements.
 func (c *checker) usesObj(instr ssa.Instruction, obj access.Ref) bool {
+	// an object read out of a map (m["a"]): the map, or what holds it,
+	// keeps its values reachable, as a slice does its elements
+	var held access.Ref
+	if l, ok := obj.Root.(*ssa.Lookup); ok {
+		if _, isMap := l.X.Type().Underlying().(*types.Map); isMap {
+			held = norm(l.X)
+		}
+	}
 	var ops []*ssa.Value
 	ops = instr.Operands(ops[:0])
 	if ci, ok := instr.(ssa.CallInstruction); ok {
@@ -1099,6 +1108,9 @@ func (c *checker) usesObj(instr ssa.Instruction, obj access.Ref) bool {
 			if o, ok := c.origin(instr.Parent(), r, 0); ok {
 				r = o
 			}
+		}
+		if held.Valid() && r.Root == held.Root && hasPrefix(held.Ops, r.Ops) {
+			return true // the map the object was read from, which holds it
 		}
 		if r.Root != obj.Root {
 			continue

@@ -6,6 +6,7 @@ package tables
 
 import (
 	"finalizer/img"
+	"runtime"
 	"runtime/cgo"
 	"sync"
 )
@@ -50,4 +51,18 @@ func Callback(h cgo.Handle) int {
 func Local(m map[int]*img.Image, id int) int {
 	im := m[id]
 	return img.Use(im.P) // want `im may be collected while Use runs with im.P`
+}
+
+// MapKept: the map, kept alive past the call, holds the image.
+func MapKept(m map[string]*img.Image) int {
+	n := img.Use(m["a"].P)
+	runtime.KeepAlive(m)
+	return n
+}
+
+// OtherMapKept: another map holds nothing of it.
+func OtherMapKept(m, o map[string]*img.Image) int {
+	n := img.Use(m["a"].P) // want `m\["a"\] may be collected while Use runs with m\["a"\].P`
+	runtime.KeepAlive(o)
+	return n
 }
