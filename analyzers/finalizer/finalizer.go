@@ -168,7 +168,8 @@ func (c *checker) handleOf(fn *ssa.Function, v access.Ref) (managed, bool) {
 		}
 		for _, fin := range c.lt.FinalizersOf(tn) {
 			for _, fr := range fin.Releases {
-				if hasPrefix(r.Ops[k:], fr.Ops) && hasLoad(fr.Ops) {
+				if hasPrefix(access.Canon(r.Ops[k:]), access.Canon(fr.Ops)) && hasLoad(fr.Ops) {
+					fr.Ops = access.Canon(fr.Ops)
 					m := managed{obj: access.Ref{Root: r.Root, Ops: r.Ops[:k]}, fin: fin, rel: fr, tn: tn, root: rootType}
 					// the value of the frame the object is reached from,
 					// if an accessor's result

@@ -88,6 +88,28 @@ func Of(v ssa.Value) Ref {
 	return Ref{Root: v}
 }
 
+// Canon returns ops with each load of a struct followed by selections of
+// its fields ([Load, Field f]: (*x).f, the field of the value loaded) as
+// the load of the field ([FieldAddr f, Load]: x.f read in place). Both
+// read the same memory; go/ssa writes o.in.h either way, depending on
+// how the expression was compiled. ops itself is not changed.
+func Canon(ops []Op) []Op {
+	var out []Op
+	for i := 0; i < len(ops); i++ {
+		if ops[i].Kind != Load || i+1 >= len(ops) || ops[i+1].Kind != Field {
+			out = append(out, ops[i])
+			continue
+		}
+		j := i + 1
+		for ; j < len(ops) && ops[j].Kind == Field; j++ {
+			out = append(out, Op{Kind: FieldAddr, Index: ops[j].Index})
+		}
+		out = append(out, Op{Kind: Load})
+		i = j - 1
+	}
+	return out
+}
+
 // StripConv returns v without the conversions that keep a handle's identity.
 func StripConv(v ssa.Value) ssa.Value {
 	for {
