@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"hash"
+	"io"
 	"io/fs"
 	"log"
 	"maps"
@@ -68,6 +70,9 @@ func inputsHex() (string, error) {
 //     those), and the targets of the trees' symbolic links (an include
 //     directory re-pointed); an edit to one re-vets every package, the
 //     price of never reusing a result that the edit changed;
+//   - every file (but a VCS's) of a directory inside the main modules
+//     that the trees' #cgo lines name with -I${SRCDIR}/... or an absolute
+//     -I, where the walk above skips it (_inc, .deps/include);
 //   - the model files of -model flags on the go command's own command line
 //     (the flags go vet passes to the tool are not passed to -V=full; on
 //     Linux the go command's arguments are read from /proc).
@@ -91,6 +96,7 @@ func inputsDigest(h hash.Hash) error {
 	found := map[string]bool{}
 	headers := map[string][]string{} // C headers, by directory
 	links := map[string]string{}     // symbolic links, to their targets
+	incDirs := map[string]bool{}     // directories #cgo -I flags name
 	walk := func(root string) {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -113,7 +119,11 @@ func inputsDigest(h hash.Hash) error {
 			case name == configName:
 				found[path] = true
 			case strings.HasSuffix(name, ".go"):
-				// a package's sources: in its own key
+				// a package's sources: in its own key; the include
+				// directories its #cgo lines name are walked below
+				for _, dir := range cgoIncludeDirs(path) {
+					incDirs[dir] = true
+				}
 			case d.Type().IsRegular() && !strings.HasPrefix(name, "."):
 				// any file: C includes .def, .inl, .x and names
 				// without a suffix as well as .h
@@ -128,6 +138,23 @@ func inputsDigest(h hash.Hash) error {
 		}
 		if !walkedFrom(roots, cwd) {
 			walk(cwd)
+		}
+		// an include directory of the trees that the walk skips (_inc,
+		// .deps, testdata/include): every file in it, but a VCS's own
+		for _, dir := range slices.Sorted(maps.Keys(incDirs)) {
+			if walkedFrom(roots, dir) || !slices.ContainsFunc(roots, func(r string) bool { return within(dir, r) }) {
+				continue // walked already; or outside the modules, as go vet's own key
+			}
+			_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+				switch {
+				case err != nil:
+				case d.IsDir() && (d.Name() == ".git" || d.Name() == ".hg" || d.Name() == ".svn"):
+					return filepath.SkipDir
+				case d.Type().IsRegular() && !strings.HasSuffix(d.Name(), ".go"):
+					headers[filepath.Dir(path)] = append(headers[filepath.Dir(path)], path)
+				}
+				return nil
+			})
 		}
 		// up from the directory go vet runs in
 		for d := cwd; ; d = filepath.Dir(d) {
@@ -183,6 +210,53 @@ func inputsDigest(h hash.Hash) error {
 		hashFile(h, "flag", filepath.Join(root, m))
 	}
 	return nil
+}
+
+// cgoIncludeDirs returns the directories the #cgo lines of Go file path
+// name with -I, where ${SRCDIR} (the file's directory, as cgo substitutes
+// it) or an absolute path makes the name known without the build: a
+// relative one depends on the directory the compiler runs in. Only the
+// file's first 64 KiB are read, where a cgo preamble is.
+func cgoIncludeDirs(path string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, buf)
+	data := buf[:n]
+	if !bytes.Contains(data, []byte("#cgo")) {
+		return nil
+	}
+	srcdir := filepath.Dir(path)
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		_, rest, ok := strings.Cut(line, "#cgo")
+		if !ok {
+			continue
+		}
+		_, flags, ok := strings.Cut(rest, ":")
+		if !ok {
+			continue
+		}
+		fields := strings.Fields(flags)
+		for i := 0; i < len(fields); i++ {
+			dir, ok := strings.CutPrefix(fields[i], "-I")
+			if ok && dir == "" && i+1 < len(fields) {
+				i++
+				dir = fields[i]
+			}
+			if !ok || dir == "" {
+				continue
+			}
+			dir = strings.Trim(strings.ReplaceAll(dir, "${SRCDIR}", srcdir), `"'`)
+			if filepath.IsAbs(dir) {
+				out = append(out, filepath.Clean(dir))
+			}
+		}
+	}
+	return out
 }
 
 // walkedFrom reports whether walking the roots reaches directory dir: it

@@ -133,6 +133,31 @@ func TestVetInputsHeaders(t *testing.T) {
 		t.Error("a header beside only build-excluded Go files changed; the digest did not")
 	}
 	d2 = digest()
+	// an include directory the walk skips (_inc, .deps), named by a
+	// package's #cgo -I${SRCDIR}/..., is stamped; one no -I names is not
+	writeTree(t, top, map[string]string{
+		"_inc/u.h":          "static void drop(void *p) { (void)p; }\n",
+		"_other/o.h":        "\n",
+		"q/q.go":            "package q\n\n// #cgo CFLAGS: -I${SRCDIR}/../_inc -I ${SRCDIR}/../.deps/include\n// #include \"u.h\"\nimport \"C\"\n",
+		".deps/include/v.h": "\n",
+	})
+	d2 = digest()
+	for _, c := range []struct{ name, file string }{
+		{"_inc/u.h", "static void drop(void *p) { free(p); }\n"},
+		{".deps/include/v.h", "#define release free\n"},
+		{"_inc/sub/w.h", "\n"},
+	} {
+		writeTree(t, top, map[string]string{c.name: c.file})
+		d := digest()
+		if d == d2 {
+			t.Errorf("%s, in an include directory a #cgo -I names, changed; the digest did not", c.name)
+		}
+		d2 = d
+	}
+	writeTree(t, top, map[string]string{"_other/o.h": "#define x 1\n"})
+	if digest() != d2 {
+		t.Error("a header in a skipped directory no -I names changed the digest")
+	}
 	// an include directory that is a link, pointed elsewhere
 	writeTree(t, top, map[string]string{"v1/a.h": "\n", "v2/a.h": "\n"})
 	if err := os.Symlink("v1", filepath.Join(top, "cur")); err != nil {
