@@ -177,6 +177,14 @@ func vetMain(args []string) {
 			log.Fatal(err)
 		}
 	}
+	if cfg := args[len(args)-1]; strings.HasSuffix(cfg, ".cfg") && !vetxOnly(cfg) {
+		// findings below a user's relative //line directive name the
+		// user's file, not go's work directory
+		if resolved := resolveVetLineDirectives(cfg); resolved != cfg {
+			args = append(slices.Clone(args[:len(args)-1]), resolved)
+			os.Args = append(os.Args[:1], args...)
+		}
+	}
 	if strings.HasSuffix(args[len(args)-1], ".cfg") {
 		// the go command's -tags, or GOFLAGS's: known in full where
 		// its command line can be read

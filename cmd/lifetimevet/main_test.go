@@ -385,3 +385,19 @@ func TestVetRelativeModel(t *testing.T) {
 		t.Errorf("go vet -model=lifetime/nosuch.model: status %d, want the reason once; stderr:\n%s", code, stderr)
 	}
 }
+
+// Under go vet, a finding below the user's own relative //line directive
+// in a cgo file names the user's file, resolved against its directory as
+// the compiler does, not go's work directory (deleted after the run).
+func TestVetLineDirective(t *testing.T) {
+	bin := build(t)
+	dir := writeTree(t, map[string]string{
+		"go.mod": "module example.com/l\n\ngo 1.22\n",
+		"p/a.go": "package p\n\n/*\n#include <stdlib.h>\n*/\nimport \"C\"\n\nimport \"unsafe\"\n\n//line gen.tmpl:100\nfunc Twice() { p := C.malloc(8); C.free(unsafe.Pointer(p)); C.free(unsafe.Pointer(p)) }\n",
+	})
+	_, stderr, code := run(t, dir, "go", "vet", "-vettool="+bin, "./...")
+	want := filepath.Join(dir, "p", "gen.tmpl") + ":100"
+	if code == 0 || !strings.Contains(stderr, want+": ") || strings.Contains(stderr, "go-build") {
+		t.Errorf("go vet -vettool: status %d, want a finding at %s, stderr:\n%s", code, want, stderr)
+	}
+}

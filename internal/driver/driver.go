@@ -1045,3 +1045,9 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// ResolveLineDirectives is resolveLineDirectives, for a driver that parses
+// cgo's output itself (go vet's unitchecker): src with each relative
+// //line name resolved against the directory of the user's file, and
+// whether there was one to resolve.
+func ResolveLineDirectives(src []byte) ([]byte, bool) { return resolveLineDirectives(src) }
