@@ -354,7 +354,7 @@ func (c *checker) armed(fn *ssa.Function, sum *lifetime.Summary, r *lifetime.Rel
 					// the handle, in a state struct the object points to)
 					continue
 				}
-				objText := access.Render(root.Name(), root.Type(), ops[:k])
+				objText := access.Render(lifetime.ParamName(root), root.Type(), ops[:k])
 				what, kind := "finalizer set", "finalizer"
 				disarm := fmt.Sprintf("runtime.SetFinalizer(%s, nil)", objText)
 				if fin.Cleanup {

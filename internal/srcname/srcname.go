@@ -13,11 +13,21 @@ import (
 )
 
 // Of returns the name of the variable v is (a parameter, a free variable, a
-// global, a local variable), or the variable it was assigned to where it was
+// global, a local variable; for a range-over-func loop body's parameter,
+// the loop variable), or the variable it was assigned to where it was
 // created (x in x := &T{}); "" when it has none.
 func Of(files []*ast.File, v ssa.Value) string {
 	switch v := v.(type) {
-	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
+	case *ssa.Parameter:
+		// a range-over-func loop body's parameters are go/ssa's (arg0,
+		// arg1): the loop variables they are stored into are the user's
+		if v.Parent() == nil || v.Parent().Synthetic != "range-over-func yield" {
+			return v.Name()
+		}
+		if name := loopVar(v); name != "" {
+			return name
+		}
+	case *ssa.FreeVar, *ssa.Global:
 		return v.Name()
 	case *ssa.Alloc:
 		if isVar(v) {
@@ -141,4 +151,32 @@ func Func(fn *ssa.Function) string {
 		fn = fn.Parent()
 	}
 	return "the function literal in " + Func(fn)
+}
+
+// loopVar returns the name of the range statement's key or value that the
+// range-over-func loop body's parameter p is: its first parameter the key,
+// its second the value; "" if that is no identifier.
+func loopVar(p *ssa.Parameter) string {
+	fn := p.Parent()
+	i := -1
+	for j, q := range fn.Params {
+		if q == p {
+			i = j
+		}
+	}
+	rs, ok := fn.Syntax().(*ast.RangeStmt)
+	if !ok || i < 0 {
+		return ""
+	}
+	var e ast.Expr
+	switch i {
+	case 0:
+		e = rs.Key
+	case 1:
+		e = rs.Value
+	}
+	if id, ok := e.(*ast.Ident); ok && id.Name != "_" {
+		return id.Name
+	}
+	return ""
 }

@@ -38,6 +38,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
 	"github.com/lifetimevet/lifetimevet/passes/model"
@@ -550,12 +551,22 @@ func resultCanHoldHandle(t types.Type) bool {
 func (a *fnAnalysis) paramText(p access.Path) string {
 	if p.Root >= 0 && p.Root < len(a.fn.Params) {
 		prm := a.fn.Params[p.Root]
-		return access.Render(prm.Name(), prm.Type(), p.Ops)
+		return access.Render(ParamName(prm), prm.Type(), p.Ops)
 	}
 	if j := -1 - p.Root; j >= 0 && j < len(a.fn.FreeVars) {
 		return freeVarText(a.fn.FreeVars[j], p.Ops)
 	}
 	return "?"
+}
+
+// ParamName is the name of parameter p as the source writes it: for a
+// range-over-func loop body's (go/ssa's arg0, arg1), the loop variable it
+// is stored into; p's own name otherwise.
+func ParamName(p *ssa.Parameter) string {
+	if n := srcname.Of(nil, p); n != "" {
+		return n
+	}
+	return p.Name()
 }
 
 // freeVarText renders a path from a free variable, the address of a
