@@ -43,6 +43,8 @@ type checker struct {
 	rep   *diag.Reporter
 	fins  map[*ssa.Function]bool // the package's finalizer and cleanup functions
 	sites map[*ssa.Function]callSites
+	// declared caches otherVariantDeclares, by directory and name
+	declared map[string]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -1824,6 +1826,19 @@ func (c *checker) importEdit(f *ast.File) (analysis.TextEdit, bool) {
 // would not compile in the build that has both.
 func (c *checker) otherVariantDeclares(f *ast.File, name string) bool {
 	dir := filepath.Dir(c.pass.Fset.PositionFor(f.Package, true).Filename)
+	key := dir + "\x00" + name
+	if v, ok := c.declared[key]; ok {
+		return v // once per pass: each fix asks again
+	}
+	v := c.otherVariantDeclaresIn(dir, name)
+	if c.declared == nil {
+		c.declared = map[string]bool{}
+	}
+	c.declared[key] = v
+	return v
+}
+
+func (c *checker) otherVariantDeclaresIn(dir, name string) bool {
 	seen := map[string]bool{}
 	for _, g := range c.pass.Files {
 		seen[c.pass.Fset.PositionFor(g.Package, true).Filename] = true
