@@ -47,7 +47,10 @@ trip going on to the next (under a condition tested in the loop, such as
 a count reaching zero or a flag the release sets, it may run once: not
 reported), a releasing helper followed by a direct release, a release method called twice on one value;
 a Close method that releases a handle while a finalizer or cleanup that
-releases it again stays armed; a release method with a value receiver
+releases it again stays armed (not when both release through one
+sync.Once.Do, and a helper that releases is judged where it is called:
+once.Do(func() { d.free() }) or once.Do(d.free) in a Close the finalizer
+calls is one release); a release method with a value receiver
 that clears its copy of the handle; a release called on a copy of a
 struct whose original still holds the handle; a caller's release of a
 handle after a function of the package copied it into a new object whose

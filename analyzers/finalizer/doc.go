@@ -42,12 +42,23 @@ runs is fine), not when the handle was taken out of the field the
 finalizer releases and the field overwritten before the call (h := o.h;
 o.h = nil; C.release(h)), and not when every object the variable can hold
 is reachable from one used after the call (d := p.primary, or p.fallback,
-with p used later).
+with p used later). An object read out of a table that keeps it while
+the entry stays is held as a global is: a package-level map or sync.Map
+(Load), and cgo's handle table (cgo.Handle(h).Value() in a callback);
+runtime.KeepAlive of the map counts for m["a"].h. A Close that claims the
+object before releasing (a compare-and-swap, a closed flag, a helper that
+sets one) is safe when the finalizer releases through the same Close:
+collected during the release, the object's finalizer finds it claimed. A
+handle in a struct value inside the object (o.in.h, an embedded struct's
+field) is the object's handle like any other.
 Handles copied out of a slice of such objects into a Go array or slice
 that reaches C (&in[0], directly or through a helper) count too; then the
 slice must be kept alive. A finalizer that drops a counted reference
 (clRelease*, g_object_unref) releases like any other; a handle read
-through an accessor method (o.inner()) is the field it returns; a
+through an accessor method (o.inner()) is the field it returns, and a use
+of the accessor's result (w := h.get(); ...; runtime.KeepAlive(w)) is a
+use of the object, which the message and the fix name by the variable
+holding the result, never by a field of another package; a
 finalizer registered by a helper of the package (generic, or taking
 interface values, with the finalizer passed in or its own) counts at the
 helper's call, and one set on an interface value (var c io.Closer = o)
@@ -61,14 +72,19 @@ value, called by no go statement nor interface call, not //export), the
 finding is made only when some call site does not keep the object alive:
 a caller that uses the object after the call, holds it in a deferred
 call, has not yet armed a finalizer on an object it allocated, or is
-itself such a function whose callers keep it, makes the call safe. The finalizer's own
+itself such a function whose callers keep it, or is a function literal
+that captured the object (its enclosing function holds it: once.Do(func()
+{ d.free() }); not a literal run by a go statement), makes the call safe.
+The finalizer's own
 function, and helpers only it calls, are never asked for a KeepAlive.
 
 The suggested fix inserts runtime.KeepAlive(o) after the statement that
 makes the call; when that statement is a return, or later calls with a
 handle copied out of o are at risk too, it inserts defer
 runtime.KeepAlive(o) just before the statement instead, and in a loop with
-several calls at risk it offers none. The message says which ("add
+several calls at risk it offers none, nor when the object may change
+between the calls (an assignment to it, or, for an object read from
+memory such as s.in, any Go call or write through a pointer). The message says which ("add
 runtime.KeepAlive(o) after the call", "add defer runtime.KeepAlive(o)
 before the call").
 
