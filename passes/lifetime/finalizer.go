@@ -2,6 +2,7 @@ package lifetime
 
 import (
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -263,6 +264,19 @@ func pointerHandle(t types.Type) bool {
 func finalizerName(f *ssa.Function) string {
 	if f.Parent() != nil {
 		return "func literal"
+	}
+	if m, ok := f.Object().(*types.Func); ok && strings.HasPrefix(f.Synthetic, "thunk") && len(f.Params) > 0 {
+		// a method expression, named as written: (*Commit).Free for
+		// the Free that Commit's embedded Object promotes
+		t := types.Unalias(f.Params[0].Type())
+		if p, ok := t.(*types.Pointer); ok {
+			if n, ok := types.Unalias(p.Elem()).(*types.Named); ok {
+				return "(*" + n.Obj().Name() + ")." + m.Name()
+			}
+		}
+		if n, ok := t.(*types.Named); ok {
+			return n.Obj().Name() + "." + m.Name()
+		}
 	}
 	return funcName(f)
 }

@@ -61,3 +61,17 @@ func (o *Emb) Copied() int {
 	runtime.KeepAlive(o)
 	return int(n)
 }
+
+// Outer's finalizer is Emb's free, promoted: the message names it as the
+// registration writes it.
+type Outer struct{ Emb }
+
+func NewOuter() *Outer {
+	o := &Outer{Emb{Inner{h: C.obj_new()}}}
+	runtime.SetFinalizer(o, (*Outer).free)
+	return o
+}
+
+func (o *Outer) Peek() int {
+	return int(C.obj_use(o.h)) // want `o may be collected while C.obj_use runs with o.h: .*the finalizer set at line \d+ \(\(\*Outer\).free\)`
+}
