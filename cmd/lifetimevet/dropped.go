@@ -256,10 +256,10 @@ func notAnalysed(roots []*packages.Package) map[string]string {
 		var msg string
 		switch {
 		case len(p.Errors) > 0:
-			msg = fmt.Sprintf("lifetimevet did not analyse %s: %s", p.ID, errorText(p.Errors[0]))
+			msg = notAnalysedMsg(p.ID, errorText(p.Errors[0]))
 		case p.IllTyped:
 			if bad := brokenImports(p); len(bad) > 0 {
-				msg = fmt.Sprintf("lifetimevet did not analyse %s: it imports %s, which %s errors", p.ID, strings.Join(bad, " and "), map[bool]string{true: "has", false: "have"}[len(bad) == 1])
+				msg = notAnalysedMsg(p.ID, fmt.Sprintf("it imports %s, which %s errors", strings.Join(bad, " and "), map[bool]string{true: "has", false: "have"}[len(bad) == 1]))
 			}
 		}
 		if msg == "" {
@@ -281,12 +281,12 @@ func notAnalysed(roots []*packages.Package) map[string]string {
 func notListed(roots []*packages.Package, file string) (msg string, excluded bool) {
 	for _, p := range roots {
 		if slices.Contains(p.IgnoredFiles, file) {
-			return fmt.Sprintf("lifetimevet did not analyse %s: build constraints exclude it (GOOS, GOARCH and the build tags of this run)", filepath.Base(file)), true
+			return notAnalysedMsg(filepath.Base(file), "build constraints exclude it (GOOS, GOARCH and the build tags of this run)"), true
 		}
 	}
 	for _, p := range roots {
 		if len(p.Errors) > 0 && len(p.GoFiles) == 0 {
-			return fmt.Sprintf("lifetimevet did not analyse %s: %s", filepath.Base(file), errorText(p.Errors[0])), false
+			return notAnalysedMsg(filepath.Base(file), errorText(p.Errors[0])), false
 		}
 	}
 	return "", false
@@ -353,4 +353,10 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// notAnalysedMsg says that what (a file's base name, a package's ID) was
+// not analysed, and why.
+func notAnalysedMsg(what, why string) string {
+	return fmt.Sprintf("lifetimevet did not analyse %s: %s", what, why)
 }

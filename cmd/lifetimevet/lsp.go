@@ -750,21 +750,13 @@ func (ls *langServer) notListedNotices(dir string, pkgs []*packages.Package, loa
 		}
 		msg, excluded := notListed(pkgs, name)
 		if msg == "" && !ls.tests && strings.HasSuffix(name, "_test.go") {
-			msg, excluded = fmt.Sprintf("lifetimevet did not analyse %s: -test=false leaves test files out", filepath.Base(name)), true
+			msg, excluded = notAnalysedMsg(filepath.Base(name), "-test=false leaves test files out"), true
 		}
 		if msg == "" && loadErr != "" {
-			msg = fmt.Sprintf("lifetimevet did not analyse %s: %s", filepath.Base(name), loadErr)
-		}
-		severity := protocol.DiagnosticSeverityWarning
-		if excluded {
-			severity = protocol.DiagnosticSeverityInformation
+			msg = notAnalysedMsg(filepath.Base(name), loadErr)
 		}
 		if msg != "" {
-			out[name] = []protocol.Diagnostic{{
-				Severity: ptr(severity),
-				Source:   ptr("lifetimevet"),
-				Message:  msg,
-			}}
+			out[name] = []protocol.Diagnostic{notAnalysedNotice(msg, excluded)}
 		}
 	}
 	return out
@@ -780,11 +772,7 @@ func (ls *langServer) unanalysed(notify glsp.NotifyFunc, dir string, pkgs []*pac
 	byFile := ls.notListedNotices(dir, nil, msg)
 	for _, p := range pkgs {
 		for _, f := range ownGoFiles(p) {
-			byFile[f] = []protocol.Diagnostic{{
-				Severity: ptr(protocol.DiagnosticSeverityWarning),
-				Source:   ptr("lifetimevet"),
-				Message:  fmt.Sprintf("lifetimevet did not analyse %s: %s", p.ID, msg),
-			}}
+			byFile[f] = []protocol.Diagnostic{notAnalysedNotice(notAnalysedMsg(p.ID, msg), false)}
 		}
 	}
 	for name := range byFile {
@@ -794,6 +782,17 @@ func (ls *langServer) unanalysed(notify glsp.NotifyFunc, dir string, pkgs []*pac
 	ls.publishPackage(notify, dir, nil, byFile, func(string) ([sha256.Size]byte, bool) { return [sha256.Size]byte{}, false })
 	ls.deps[dir] = deps
 	ls.broken[dir] = true
+}
+
+// notAnalysedNotice is the diagnostic, at a file's start, that carries msg:
+// a warning, or a note (information) for a file the build leaves out by
+// design (excluded: a build constraint, -test=false).
+func notAnalysedNotice(msg string, excluded bool) protocol.Diagnostic {
+	severity := protocol.DiagnosticSeverityWarning
+	if excluded {
+		severity = protocol.DiagnosticSeverityInformation
+	}
+	return protocol.Diagnostic{Severity: ptr(severity), Source: ptr("lifetimevet"), Message: msg}
 }
 
 func (ls *langServer) log(notify glsp.NotifyFunc, t protocol.MessageType, msg string) {
