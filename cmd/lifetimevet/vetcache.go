@@ -1,12 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"go/build"
 	"hash"
-	"io"
 	"io/fs"
 	"log"
 	"maps"
@@ -71,8 +70,8 @@ func inputsHex() (string, error) {
 //     directory re-pointed); an edit to one re-vets every package, the
 //     price of never reusing a result that the edit changed;
 //   - every file (but a VCS's) of a directory inside the main modules
-//     that the trees' #cgo lines name with -I${SRCDIR}/... or an absolute
-//     -I, where the walk above skips it (_inc, .deps/include);
+//     that the trees' #cgo lines add to the include search (-I and its
+//     kin), where the walk above skips it (_inc, .deps/include);
 //   - the model files of -model flags on the go command's own command line
 //     (the flags go vet passes to the tool are not passed to -V=full; on
 //     Linux the go command's arguments are read from /proc).
@@ -96,7 +95,7 @@ func inputsDigest(h hash.Hash) error {
 	found := map[string]bool{}
 	headers := map[string][]string{} // C headers, by directory
 	links := map[string]string{}     // symbolic links, to their targets
-	incDirs := map[string]bool{}     // directories #cgo -I flags name
+	pkgDirs := map[string]bool{}     // directories with Go files
 	walk := func(root string) {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -121,9 +120,7 @@ func inputsDigest(h hash.Hash) error {
 			case strings.HasSuffix(name, ".go"):
 				// a package's sources: in its own key; the include
 				// directories its #cgo lines name are walked below
-				for _, dir := range cgoIncludeDirs(path) {
-					incDirs[dir] = true
-				}
+				pkgDirs[filepath.Dir(path)] = true
 			case d.Type().IsRegular() && !strings.HasPrefix(name, "."):
 				// any file: C includes .def, .inl, .x and names
 				// without a suffix as well as .h
@@ -141,6 +138,12 @@ func inputsDigest(h hash.Hash) error {
 		}
 		// an include directory of the trees that the walk skips (_inc,
 		// .deps, testdata/include): every file in it, but a VCS's own
+		incDirs := map[string]bool{}
+		for dir := range pkgDirs {
+			for _, inc := range cgoIncludeDirs(dir) {
+				incDirs[inc] = true
+			}
+		}
 		for _, dir := range slices.Sorted(maps.Keys(incDirs)) {
 			if walkedFrom(roots, dir) || !slices.ContainsFunc(roots, func(r string) bool { return within(dir, r) }) {
 				continue // walked already; or outside the modules, as go vet's own key
@@ -212,51 +215,19 @@ func inputsDigest(h hash.Hash) error {
 	return nil
 }
 
-// cgoIncludeDirs returns the directories the #cgo lines of Go file path
-// name with -I, where ${SRCDIR} (the file's directory, as cgo substitutes
-// it) or an absolute path makes the name known without the build: a
-// relative one depends on the directory the compiler runs in. Only the
-// file's first 64 KiB are read, where a cgo preamble is.
-func cgoIncludeDirs(path string) []string {
-	f, err := os.Open(path)
-	if err != nil {
+// cgoIncludeDirs returns the include directories the #cgo lines of the
+// Go files in dir give the C compiler, as go/build reads them (all files,
+// whatever their build constraints: a digest may stamp too much, never
+// too little) and as cpreamble resolves them (cpreamble.IncludeDirs).
+func cgoIncludeDirs(dir string) []string {
+	ctx := build.Default
+	ctx.CgoEnabled = true
+	ctx.UseAllFiles = true
+	p, _ := ctx.ImportDir(dir, build.ImportComment)
+	if p == nil || len(p.CgoCPPFLAGS)+len(p.CgoCFLAGS) == 0 {
 		return nil
 	}
-	defer f.Close()
-	buf := make([]byte, 64<<10)
-	n, _ := io.ReadFull(f, buf)
-	data := buf[:n]
-	if !bytes.Contains(data, []byte("#cgo")) {
-		return nil
-	}
-	srcdir := filepath.Dir(path)
-	var out []string
-	for _, line := range strings.Split(string(data), "\n") {
-		_, rest, ok := strings.Cut(line, "#cgo")
-		if !ok {
-			continue
-		}
-		_, flags, ok := strings.Cut(rest, ":")
-		if !ok {
-			continue
-		}
-		fields := strings.Fields(flags)
-		for i := 0; i < len(fields); i++ {
-			dir, ok := strings.CutPrefix(fields[i], "-I")
-			if ok && dir == "" && i+1 < len(fields) {
-				i++
-				dir = fields[i]
-			}
-			if !ok || dir == "" {
-				continue
-			}
-			dir = strings.Trim(strings.ReplaceAll(dir, "${SRCDIR}", srcdir), `"'`)
-			if filepath.IsAbs(dir) {
-				out = append(out, filepath.Clean(dir))
-			}
-		}
-	}
-	return out
+	return cpreamble.IncludeDirs(dir, append(slices.Clone(p.CgoCPPFLAGS), p.CgoCFLAGS...))
 }
 
 // walkedFrom reports whether walking the roots reaches directory dir: it

@@ -136,9 +136,10 @@ func TestVetInputsHeaders(t *testing.T) {
 	// an include directory the walk skips (_inc, .deps), named by a
 	// package's #cgo -I${SRCDIR}/..., is stamped; one no -I names is not
 	writeTree(t, top, map[string]string{
+		"_rel/r.h":          "\n",
 		"_inc/u.h":          "static void drop(void *p) { (void)p; }\n",
 		"_other/o.h":        "\n",
-		"q/q.go":            "package q\n\n// #cgo CFLAGS: -I${SRCDIR}/../_inc -I ${SRCDIR}/../.deps/include\n// #include \"u.h\"\nimport \"C\"\n",
+		"q/q.go":            "package q\n\n// #cgo CFLAGS: -I${SRCDIR}/../_inc -isystem ${SRCDIR}/../.deps/include -I../_rel\n// #include \"u.h\"\nimport \"C\"\n",
 		".deps/include/v.h": "\n",
 	})
 	d2 = digest()
@@ -146,6 +147,7 @@ func TestVetInputsHeaders(t *testing.T) {
 		{"_inc/u.h", "static void drop(void *p) { free(p); }\n"},
 		{".deps/include/v.h", "#define release free\n"},
 		{"_inc/sub/w.h", "\n"},
+		{"_rel/r.h", "#define release free\n"},
 	} {
 		writeTree(t, top, map[string]string{c.name: c.file})
 		d := digest()

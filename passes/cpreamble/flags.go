@@ -239,6 +239,16 @@ func forcedIncludes(args []string, dir string) []string {
 	return out
 }
 
+// IncludeDirs returns the directories the flags of a package in dir (its
+// #cgo CPPFLAGS and CFLAGS as go/build reads them, ${SRCDIR} expanded)
+// add to the C compiler's include search: -iquote, -I, -isystem and
+// -idirafter, relative ones relative to dir, where the go command runs
+// the compiler.
+func IncludeDirs(dir string, flags []string) []string {
+	quote, dirs := includeDirs(flags, dir)
+	return append(quote, dirs...)
+}
+
 // includeDirs returns the directories the compiler's arguments add to the
 // include search, as GCC and Clang order them: quote, the -iquote
 // directories (searched for `#include "x.h"` only, after the including
