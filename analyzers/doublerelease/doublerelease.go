@@ -256,8 +256,16 @@ func (c *checker) finalizerArmed() {
 		}
 	}
 	for _, m := range matches {
-		if via, _ := m.r.Via(); via != nil && found[via] {
-			continue // reported in the callee
+		// reported in a callee (through a literal: once.Do(func() {
+		// d.free() }) releases through the literal, which releases
+		// through free)
+		inCallee := false
+		for via, depth := m.r, 0; via != nil && depth < 8 && !inCallee; depth++ {
+			via, _ = via.Via()
+			inCallee = via != nil && found[via]
+		}
+		if inCallee {
+			continue
 		}
 		c.rep.Reportf(m.r.Pos(), "%s", m.msg)
 	}
@@ -332,7 +340,7 @@ func (c *checker) armed(fn *ssa.Function, sum *lifetime.Summary, r *lifetime.Rel
 				if !slices.Equal(fr.Ops, ops[k:]) || !model.Compatible(fr.Class, r.Class) {
 					continue
 				}
-				if r.Once && fr.OnceIn != "" && fr.OnceIn == r.Posn {
+				if r.Once && fr.OnceIn != "" && fr.OnceIn == r.OnceAt {
 					// the finalizer releases through the same
 					// once.Do (SetFinalizer(d, (*D).Close), or a
 					// literal that calls Close): one Once

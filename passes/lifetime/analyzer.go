@@ -159,9 +159,9 @@ type FinalizerRelease struct {
 	Guarded bool   // released only after a test (idempotent by design if the handle is cleared)
 	Counted bool   // drops a counted reference (clRelease*, g_object_unref): the last one releases
 	// OnceIn is, for a release inside (*sync.Once).Do, the file:line of
-	// its C call: a release at that call, of the same object, goes
-	// through the same once.Do, so the two happen at most once between
-	// them
+	// that Do call (Release.OnceAt): a release at the same Do call, of
+	// the same object, shares its Once, so the two happen at most once
+	// between them
 	OnceIn string
 	// Posn is the file:line of the release's C call (as Release.Posn):
 	// with Guarded, the finalizer reaches that C call only past the
@@ -374,6 +374,7 @@ func (a *fnAnalysis) summarize() *Summary {
 		rel           *Release
 		tok           *tok
 		guarded, once bool
+		onceAt        string
 	}
 	byKey := map[string]*relInfo{}
 	var keys []string
@@ -403,6 +404,11 @@ func (a *fnAnalysis) summarize() *Summary {
 			keys = append(keys, k)
 		}
 		ri.guarded = ri.guarded && r.guarded
+		if ri.once && r.once && (ri.onceAt == "" || ri.onceAt == r.onceAt) {
+			ri.onceAt = r.onceAt
+		} else {
+			ri.onceAt = ""
+		}
 		ri.once = ri.once && r.once
 	}
 	slices.Sort(keys)
@@ -410,6 +416,9 @@ func (a *fnAnalysis) summarize() *Summary {
 		ri := byKey[k]
 		ri.rel.Guarded = ri.guarded && !nilTestsOnly(a.fn, ri.rel.Path)
 		ri.rel.Once = ri.once
+		if ri.once {
+			ri.rel.OnceAt = ri.onceAt
+		}
 		// Clearing means something only for a handle read from a location
 		// the caller sees: a handle passed by value stays in the caller's
 		// variable.

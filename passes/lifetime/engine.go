@@ -118,6 +118,7 @@ type relRec struct {
 	tok     *tok
 	guarded bool // on every path it happens on, a branch tested the handle or its owner first
 	once    bool // on every path, inside (*sync.Once).Do
+	onceAt  string
 }
 
 type relKey struct {
@@ -1242,7 +1243,14 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 					}
 					a.record(site, t, true)
 					if eff.once || r.Once {
-						a.relIndex[relKey{site, t}].once = true
+						rec := a.relIndex[relKey{site, t}]
+						rec.once = true
+						// the Do call: this one, or the callee's
+						if at := r.OnceAt; !eff.once && at != "" {
+							rec.onceAt = at
+						} else if eff.once {
+							rec.onceAt = posn(a.pa.pass.Fset, instr.Pos())
+						}
 					}
 					delete(s.acquired, t)
 				}

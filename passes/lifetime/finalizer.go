@@ -214,7 +214,7 @@ func (pa *pkgAnalysis) register(call ssa.CallInstruction, objV, fV ssa.Value) {
 // onceIn is FinalizerRelease.OnceIn of release r.
 func onceIn(r *Release) string {
 	if r.Once {
-		return r.Posn
+		return r.OnceAt
 	}
 	return ""
 }

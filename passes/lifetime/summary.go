@@ -116,6 +116,10 @@ type Release struct {
 	// function's own, or a callee's): at most once per Once, which keeps
 	// a second call out but not a finalizer that releases it too.
 	Once bool
+	// OnceAt is, with Once, the file:line of the (*sync.Once).Do call
+	// the release happens in (this function's, or a callee's): two
+	// releases at one Do call share its Once
+	OnceAt string
 	// Clears is set when no path leaves the released handle in the location
 	// it was read from: the function clears or replaces it.
 	Clears bool

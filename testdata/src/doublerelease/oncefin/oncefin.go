@@ -149,3 +149,25 @@ func (l *Leaky) Reset() { l.free() }
 func (l *Leaky) free() {
 	C.cctx_free(l.c) // want `l.c is released here and again by the finalizer set at line \d+`
 }
+
+// Two has two Onces: Release's is not the one the finalizer's Close
+// shares, so Release and the finalizer each let a release through.
+type Two struct {
+	c        *C.cctx
+	closeOne sync.Once
+	relOne   sync.Once
+}
+
+func NewTwo() *Two {
+	t := &Two{c: C.cctx_create()}
+	runtime.SetFinalizer(t, func(t *Two) { t.Close() })
+	return t
+}
+
+func (t *Two) Close() { t.closeOne.Do(func() { t.free() }) }
+
+func (t *Two) Release() { t.relOne.Do(func() { t.free() }) }
+
+func (t *Two) free() {
+	C.cctx_free(t.c) // want `t.c is released here and again by the finalizer set at line \d+`
+}
