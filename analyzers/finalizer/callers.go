@@ -25,10 +25,10 @@ import (
 // (a later use, a deferred use, a store), or no finalizer is armed on it
 // yet (an object the caller allocated and has not registered nor handed
 // to code that could), or the caller is itself such a function whose
-// callers keep it alive, or the caller is a function literal that captured
-// the object (its enclosing function holds it, as for the literal's own C
-// calls). When any call site is unknown or does neither, the finding
-// stands.
+// callers keep it alive, or the caller is a function literal that only
+// (*sync.Once).Do runs, on a Once inside the object it captured (Do's frame
+// holds the Once, and so the object, until the literal returns). When any
+// call site is unknown or does neither, the finding stands.
 
 const maxCallerDepth = 3
 
@@ -65,11 +65,9 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, depth int, 
 		if !at.Valid() {
 			return false
 		}
-		if fv, ok := at.Root.(*ssa.FreeVar); ok && !goroutineOwns(g, fv) {
-			// a function literal's captured variable: the enclosing
-			// function holds it, as for the literal's own C calls
-			// (handleOf), such as once.Do(func() { d.free() }),
-			// whose Do keeps &d.once, and d, until the literal returns
+		if fv, ok := at.Root.(*ssa.FreeVar); ok && onceOfObject(g, fv, at.Ops) {
+			// once.Do(func() { d.free() }): Do keeps &d.once, and so
+			// d, reachable until the literal returns
 			continue
 		}
 		if c.keptAliveAt(g, s, at) || c.notArmed(g, s, at) || c.callersKeepDepth(g, at, depth+1, seen) {
@@ -297,4 +295,53 @@ func (c *checker) registersNone(fn *ssa.Function, seen map[*ssa.Function]bool) b
 		}
 	}
 	return true
+}
+
+// onceOfObject reports whether the function literal lit, whose free
+// variable fv at ops is the object, runs only as the function of
+// (*sync.Once).Do calls whose Once is part of that object (d.once.Do(func()
+// { d.free() })): Do's receiver points into the object's allocation, and
+// Do keeps it until the literal returns (its deferred unlock and store
+// use it).
+func onceOfObject(lit *ssa.Function, fv *ssa.FreeVar, ops []access.Op) bool {
+	i := slices.Index(lit.FreeVars, fv)
+	parent := lit.Parent()
+	if i < 0 || parent == nil {
+		return false
+	}
+	made := 0
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || mc.Fn != lit {
+				continue
+			}
+			made++
+			obj := normRef(access.Ref{Root: mc.Bindings[i], Ops: ops})
+			refs := mc.Referrers()
+			if refs == nil || len(*refs) == 0 {
+				return false
+			}
+			for _, r := range *refs {
+				call, ok := r.(*ssa.Call)
+				if !ok || len(call.Call.Args) != 2 || call.Call.Args[1] != ssa.Value(mc) || !isOnceDo(call.Call.StaticCallee()) {
+					return false
+				}
+				recv := normRef(access.Ref{Root: call.Call.Args[0]})
+				if recv.Root != obj.Root || !hasPrefix(recv.Ops, obj.Ops) || hasLoad(recv.Ops[len(obj.Ops):]) {
+					return false
+				}
+			}
+		}
+	}
+	return made > 0
+}
+
+// isOnceDo reports whether fn is (*sync.Once).Do.
+func isOnceDo(fn *ssa.Function) bool {
+	if fn == nil {
+		return false
+	}
+	obj, ok := fn.Object().(*types.Func)
+	return ok && obj.FullName() == "(*sync.Once).Do"
 }

@@ -25,6 +25,7 @@ import (
 	"errors"
 	"runtime"
 	"sync"
+	"time"
 )
 
 var errBad = errors.New("bad codec")
@@ -275,4 +276,34 @@ func (c *Closed) flush() int {
 
 func (c *Closed) FlushLater() {
 	go func() { c.flush() }()
+}
+
+// Later runs the helper from a literal that time.AfterFunc runs: nothing
+// holds c for it.
+func (c *Closed) wipe() {
+	C.codec_close(c.h) // want `c may be collected while C.codec_close runs with c.h`
+}
+
+func (c *Closed) Later() {
+	time.AfterFunc(time.Second, func() { c.wipe() })
+}
+
+var global sync.Once
+
+// Shared runs the helper under a package-level Once, which holds nothing
+// of c.
+func (c *Closed) drop() {
+	C.codec_close(c.h) // want `c may be collected while C.codec_close runs with c.h`
+}
+
+func (c *Closed) Shared() { global.Do(func() { c.drop() }) }
+
+// Now calls the literal in place: the literal's frame need not keep c.
+func (c *Closed) poke() int {
+	return int(C.codec_flush(c.h)) // want `c may be collected while C.codec_flush runs with c.h`
+}
+
+func (c *Closed) Now() int {
+	f := func() int { return c.poke() }
+	return f()
 }
