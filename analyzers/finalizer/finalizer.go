@@ -470,7 +470,8 @@ func (c *checker) claimedBefore(fn *ssa.Function, call *ssa.Call, m managed) boo
 			}
 			args := instr.Call.Args
 			if callee.Pkg != nil && callee.Pkg.Pkg.Path() == "sync/atomic" {
-				if len(args) > 0 {
+				// the operations that write: not Load
+				if len(args) > 0 && !strings.HasPrefix(callee.Name(), "Load") {
 					out = append(out, norm(args[0]))
 				}
 				break
@@ -507,14 +508,18 @@ func (c *checker) claimedBefore(fn *ssa.Function, call *ssa.Call, m managed) boo
 			}
 			cond := iff.Cond
 			var operands []ssa.Value
+			negated := false
 			if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
-				cond = u.X
+				cond, negated = u.X, true
 			}
 			if bin, ok := cond.(*ssa.BinOp); ok {
 				operands = append(operands, bin.X, bin.Y)
 			} else {
 				operands = append(operands, cond)
 			}
+			// the call runs where the test came out true (its first
+			// successor, or the second under a !)
+			onTrue := !reachesFrom(iff.Block().Succs[1], call)
 			for _, v := range operands {
 				switch v := v.(type) {
 				case *ssa.UnOp:
@@ -522,6 +527,11 @@ func (c *checker) claimedBefore(fn *ssa.Function, call *ssa.Call, m managed) boo
 						tested = append(tested, norm(v.X))
 					}
 				case *ssa.Call:
+					if v == cond && onTrue == negated {
+						// a claim (CAS, claim()) that failed: the
+						// finalizer's own claim may succeed
+						continue
+					}
 					tested = append(tested, written(v)...)
 					if callee := v.Call.StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "sync/atomic" && len(v.Call.Args) > 0 {
 						tested = append(tested, norm(v.Call.Args[0])) // b.state.Load()
@@ -536,6 +546,11 @@ func (c *checker) claimedBefore(fn *ssa.Function, call *ssa.Call, m managed) boo
 		}
 	}
 	return false
+}
+
+// reachesFrom reports whether call can run once block b is entered.
+func reachesFrom(b *ssa.BasicBlock, call ssa.Instruction) bool {
+	return len(b.Instrs) > 0 && (b.Instrs[0] == call || cfg.Reaches(b.Instrs[0], call))
 }
 
 // guards reports whether the branch iff decides whether call runs: one of

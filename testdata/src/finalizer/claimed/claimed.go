@@ -170,3 +170,60 @@ func (o *OtherField) Close() {
 		C.res_free(o.r) // want `o may be collected while C.res_free runs with o.r`
 	}
 }
+
+// Peeked only reads the flag, which nothing sets: no claim.
+type Peeked struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewPeeked() *Peeked {
+	p := &Peeked{r: C.res_new()}
+	runtime.SetFinalizer(p, func(p *Peeked) { p.Close() })
+	return p
+}
+
+func (p *Peeked) Close() {
+	if p.closed.Load() {
+		return
+	}
+	C.res_free(p.r) // want `p may be collected while C.res_free runs with p.r`
+}
+
+// Failed releases where the compare-and-swap failed: the finalizer's own
+// may succeed.
+type Failed struct {
+	state atomic.Int32
+	r     *C.res
+}
+
+func NewFailed() *Failed {
+	f := &Failed{r: C.res_new()}
+	runtime.SetFinalizer(f, func(f *Failed) { f.Close() })
+	return f
+}
+
+func (f *Failed) Close() {
+	if !f.state.CompareAndSwap(0, 1) {
+		C.res_free(f.r) // want `f may be collected while C.res_free runs with f.r`
+	}
+}
+
+// Negated claims with an early return on a failed swap: a claim.
+type Negated struct {
+	state atomic.Int32
+	r     *C.res
+}
+
+func NewNegated() *Negated {
+	n := &Negated{r: C.res_new()}
+	runtime.SetFinalizer(n, func(n *Negated) { n.Close() })
+	return n
+}
+
+func (n *Negated) Close() {
+	if !n.state.CompareAndSwap(0, 1) {
+		return
+	}
+	C.res_free(n.r)
+}
