@@ -121,6 +121,9 @@ type managed struct {
 	rel  lifetime.FinalizerRelease
 	tn   *types.TypeName
 	root types.Type // type of obj.Root
+	// table is set when obj's root was read out of a table that keeps it
+	// while the entry stays (tableRead)
+	table bool
 	// via is the object as reached from an accessor's result, when obj's
 	// path was found through one (w for w := h.get(), whose path is h.im;
 	// w.in for a path h.w.in): the frame's own value, which the source
@@ -148,9 +151,7 @@ func (c *checker) handleOf(fn *ssa.Function, v access.Ref) (managed, bool) {
 		// a global is always reachable
 		return managed{}, false
 	}
-	if heldByTable(r.Root) {
-		return managed{}, false
-	}
+	table := c.tableRead(r.Root, 0)
 	rootType := r.Root.Type()
 	_, alloc := r.Root.(*ssa.Alloc)
 	copied := alloc && srcname.IsVar(r.Root.(*ssa.Alloc))
@@ -172,7 +173,7 @@ func (c *checker) handleOf(fn *ssa.Function, v access.Ref) (managed, bool) {
 			for _, fr := range fin.Releases {
 				if hasPrefix(access.Canon(r.Ops[k:]), access.Canon(fr.Ops)) && hasLoad(fr.Ops) {
 					fr.Ops = access.Canon(fr.Ops)
-					m := managed{obj: access.Ref{Root: r.Root, Ops: r.Ops[:k]}, fin: fin, rel: fr, tn: tn, root: rootType}
+					m := managed{obj: access.Ref{Root: r.Root, Ops: r.Ops[:k]}, fin: fin, rel: fr, tn: tn, root: rootType, table: table}
 					// the value of the frame the object is reached from,
 					// if an accessor's result
 					for i := len(wps) - 1; i > 0; i-- {
@@ -324,7 +325,7 @@ func (c *checker) keepAlive(fn *ssa.Function) {
 			var done []access.Ref // objects found for this call
 			for _, arg := range args {
 				if m, ok := c.handleOf(fn, arg); ok {
-					if c.keptAlive(fn, call, m.obj, call) || c.disarmedBefore(fn, call, m.obj) || c.claimedBefore(fn, call, m) ||
+					if m.table && !c.tableChangedBefore(fn, call, m.obj.Root) || c.keptAlive(fn, call, m.obj, call) || c.disarmedBefore(fn, call, m.obj) || c.claimedBefore(fn, call, m) ||
 						c.notArmedYet(fn, call, m.obj) || swappedOut(fn, call, arg, m) || c.reachableFromLive(fn, call, m.obj) ||
 						slices.ContainsFunc(done, func(r access.Ref) bool { return sameRef(r, m.obj) }) {
 						continue
@@ -564,14 +565,15 @@ func guards(iff *ssa.If, call ssa.Instruction) bool {
 	return false
 }
 
-// heldByTable reports whether v was read out of a table that keeps it
+// tableRead reports whether v was read out of a table that keeps it
 // reachable for as long as the entry stays, as a global keeps what it
 // holds: a package-level map (registry[id]), a package-level sync.Map's
 // Load, or the cgo handle table (cgo.Handle(h).Value(), in a callback
 // whose caller holds the handle across the C call, per the runtime/cgo
-// documentation). A read that removes the entry (LoadAndDelete) holds
-// nothing.
-func heldByTable(v ssa.Value) bool {
+// documentation), directly or through a function of the package that
+// returns such a read (lookup(id), which reads the map under its lock). A
+// read that removes the entry (LoadAndDelete) holds nothing.
+func (c *checker) tableRead(v ssa.Value, depth int) bool {
 	for {
 		switch x := v.(type) {
 		case *ssa.TypeAssert:
@@ -602,7 +604,43 @@ func heldByTable(v ssa.Value) bool {
 		return isMap && global(x.X)
 	case *ssa.Call:
 		callee := x.Call.StaticCallee()
-		if callee == nil || callee.Pkg == nil || len(x.Call.Args) == 0 {
+		if callee == nil || callee.Pkg == nil {
+			return false
+		}
+		if callee.Pkg.Pkg == c.pass.Pkg && depth < 2 && len(callee.Blocks) > 0 && callee.Signature.Results().Len() == 1 {
+			// every return of the package's function is such a read
+			// (or nil)
+			var results []ssa.Value
+			for _, r := range cfg.Returns(callee) {
+				res := r.Results[0]
+				if ld, ok := res.(*ssa.UnOp); ok && ld.Op == token.MUL {
+					if a, ok := ld.X.(*ssa.Alloc); ok {
+						// a result variable (a function with a
+						// defer returns through one): what is
+						// stored into it
+						for _, ref := range *a.Referrers() {
+							if st, ok := ref.(*ssa.Store); ok && st.Addr == a {
+								results = append(results, st.Val)
+							}
+						}
+						continue
+					}
+				}
+				results = append(results, res)
+			}
+			reads := 0
+			for _, res := range results {
+				if k, ok := res.(*ssa.Const); ok && k.IsNil() {
+					continue
+				}
+				if !c.tableRead(res, depth+1) {
+					return false
+				}
+				reads++
+			}
+			return reads > 0
+		}
+		if len(x.Call.Args) == 0 {
 			return false
 		}
 		recv := callee.Signature.Recv()
@@ -614,6 +652,74 @@ func heldByTable(v ssa.Value) bool {
 			return true
 		case path == "sync" && (name == "Load" || name == "LoadOrStore") && types.TypeString(recv.Type(), nil) == "*sync.Map":
 			return global(x.Call.Args[0])
+		}
+	}
+	return false
+}
+
+// tableChangedBefore reports whether fn may take an entry out of a table
+// before call (see tableRead): delete or clear, a map update, a store to
+// a package-level variable, a sync.Map's Delete, LoadAndDelete, Swap,
+// CompareAndDelete, CompareAndSwap, Store or Clear, a cgo.Handle's Delete,
+// or a call of a function of the package that writes globals or does one
+// of those (its summary or its body says so, or it has no summary) other
+// than read, the call that read
+// the object (lookup(id)), wherever it can run before the call.
+func (c *checker) tableChangedBefore(fn *ssa.Function, call *ssa.Call, read ssa.Value) bool {
+	var changes func(instr ssa.Instruction) bool
+	depth := 0
+	// body reports whether a function of the package changes a table
+	// (unregister(id) { delete(registry, id) }), two calls deep
+	body := func(g *ssa.Function) bool {
+		if depth >= 2 || len(g.Blocks) == 0 {
+			return false // deeper: when unsure, stay silent
+		}
+		depth++
+		defer func() { depth-- }()
+		for _, b := range g.Blocks {
+			for _, instr := range b.Instrs {
+				if changes(instr) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	changes = func(instr ssa.Instruction) bool {
+		switch instr := instr.(type) {
+		case *ssa.MapUpdate:
+			return true
+		case *ssa.Store:
+			_, ok := instr.Addr.(*ssa.Global)
+			return ok
+		case *ssa.Call:
+			if b, ok := instr.Call.Value.(*ssa.Builtin); ok {
+				return b.Name() == "delete" || b.Name() == "clear"
+			}
+			callee := instr.Call.StaticCallee()
+			if callee == nil || callee.Pkg == nil || c.calls.Lookup(instr) != nil || c.calls.Plumbing(instr) {
+				return false
+			}
+			switch path, name := callee.Pkg.Pkg.Path(), callee.Name(); {
+			case path == "sync":
+				return slices.Contains([]string{"Delete", "LoadAndDelete", "Swap", "CompareAndDelete", "CompareAndSwap", "Store", "Clear"}, name)
+			case path == "runtime/cgo":
+				return name == "Delete"
+			case callee.Pkg.Pkg == c.pass.Pkg:
+				sum := c.lt.SummaryOf(callee)
+				return sum == nil || sum.Globals || body(callee)
+			}
+		}
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if v, ok := instr.(ssa.Value); ok && v == read {
+				continue
+			}
+			if instr != call && changes(instr) && cfg.Reaches(instr, call) {
+				return true
+			}
 		}
 	}
 	return false
@@ -747,7 +853,7 @@ func (c *checker) storedHandles(fn *ssa.Function, arrays []access.Ref, depth int
 				continue
 			}
 			m, ok := c.handleOf(fn, access.Ref{Root: st.Val})
-			if !ok {
+			if !ok || m.table {
 				continue
 			}
 			// the object comes from a collection: the part of its path

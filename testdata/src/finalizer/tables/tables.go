@@ -66,3 +66,56 @@ func OtherMapKept(m, o map[string]*img.Image) int {
 	runtime.KeepAlive(o)
 	return n
 }
+
+func lookup(id int) *img.Image {
+	mu.Lock()
+	defer mu.Unlock()
+	return registry[id]
+}
+
+// ViaLookup: the package's lookup reads the map: the map holds the image.
+func ViaLookup(id int) int {
+	im := lookup(id)
+	if im == nil {
+		return 0
+	}
+	return img.Use(im.P)
+}
+
+// Deleted: the entry is gone before the call; nothing holds the image.
+func Deleted(id int) int {
+	im := registry[id]
+	delete(registry, id)
+	return img.Use(im.P) // want `im may be collected while Use runs with im.P`
+}
+
+// DeletedAfter: the entry is removed only after the call.
+func DeletedAfter(id int) int {
+	im := registry[id]
+	n := img.Use(im.P)
+	delete(registry, id)
+	return n
+}
+
+// HandleDeleted: the handle is deleted before the call.
+func HandleDeleted(h cgo.Handle) int {
+	im := h.Value().(*img.Image)
+	h.Delete()
+	return img.Use(im.P) // want `im may be collected while Use runs with im.P`
+}
+
+// StoredThenDeleted: the sync.Map entry is deleted before the call.
+func StoredThenDeleted(id int) int {
+	v, _ := images.Load(id)
+	images.Delete(id)
+	return img.Use(v.(*img.Image).P) // want `may be collected while Use runs with`
+}
+
+func unregister(id int) { delete(registry, id) }
+
+// HelperDeleted: a helper of the package deletes the entry first.
+func HelperDeleted(id int) int {
+	im := registry[id]
+	unregister(id)
+	return img.Use(im.P) // want `im may be collected while Use runs with im.P`
+}
