@@ -304,7 +304,10 @@ func (c *checker) safeAtCallers(fn *ssa.Function, r *lifetime.Release, depth int
 				if !c.safeAtCallers(g, rr, depth+1) {
 					return false
 				}
-			case rr.Guarded && !rr.Once || rr.Declared || rr.Path.Root >= len(g.Params):
+			case rr.Guarded && !rr.Once:
+				// released after a test (a compare-and-swap, a
+				// flag): such a release is never reported itself
+			case rr.Declared || rr.Path.Root >= len(g.Params):
 				return false
 			case c.armed(g, sum, rr) != "" && !c.safeAtCallers(g, rr, depth+1):
 				return false

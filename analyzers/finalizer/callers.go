@@ -25,7 +25,8 @@ import (
 // (a later use, a deferred use, a store), or no finalizer is armed on it
 // yet (an object the caller allocated and has not registered nor handed
 // to code that could), or the caller is itself such a function whose
-// callers keep it alive, or the caller is a function literal that only
+// callers keep it alive, or the caller claims the object before the call
+// (see claimedBefore), or the caller is a function literal that only
 // (*sync.Once).Do runs, on a Once inside the object it captured (Do's frame
 // holds the Once, and so the object, until the literal returns). When any
 // call site is unknown or does neither, the finding stands.
@@ -34,11 +35,13 @@ const maxCallerDepth = 3
 
 // callersKeep reports whether obj, a path from a parameter of fn, stays
 // reachable across every call of fn, as above.
-func (c *checker) callersKeep(fn *ssa.Function, obj access.Ref) bool {
-	return c.callersKeepDepth(fn, obj, 0, map[*ssa.Function]bool{})
+func (c *checker) callersKeep(fn *ssa.Function, obj access.Ref, m *managed) bool {
+	return c.callersKeepDepth(fn, obj, m, 0, map[*ssa.Function]bool{})
 }
 
-func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, depth int, seen map[*ssa.Function]bool) bool {
+// callersKeepDepth is callersKeep; m, if not nil, is the finding's
+// managed handle, whose object obj is in fn's frame.
+func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed, depth int, seen map[*ssa.Function]bool) bool {
 	if depth > maxCallerDepth || seen[fn] {
 		return false
 	}
@@ -70,7 +73,17 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, depth int, 
 			// d, reachable until the literal returns
 			continue
 		}
-		if c.keptAliveAt(g, s, at) || c.notArmed(g, s, at) || c.callersKeepDepth(g, at, depth+1, seen) {
+		var here *managed
+		if m != nil {
+			// the finding's handle, as the caller names its object
+			mm := *m
+			mm.obj = at
+			here = &mm
+			if c.claimedBefore(g, s, mm) {
+				continue // the caller claims the object first
+			}
+		}
+		if c.keptAliveAt(g, s, at) || c.notArmed(g, s, at) || c.callersKeepDepth(g, at, here, depth+1, seen) {
 			continue
 		}
 		return false

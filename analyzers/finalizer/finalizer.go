@@ -347,9 +347,9 @@ func (c *checker) keepAlive(fn *ssa.Function) {
 	// object alive across the call: no finding (callers.go).
 	all = slices.DeleteFunc(all, func(f finding) bool {
 		if f.coll.Valid() {
-			return c.callersKeep(fn, f.coll)
+			return c.callersKeep(fn, f.coll, nil)
 		}
-		return c.callersKeep(fn, f.m.obj)
+		return c.callersKeep(fn, f.m.obj, &f.m)
 	})
 	// One report per object: at its first call at risk, naming the others;
 	// a single runtime.KeepAlive fixes them all.
@@ -439,9 +439,18 @@ func (c *checker) claimedBefore(fn *ssa.Function, call *ssa.Call, m managed) boo
 	if !m.rel.Guarded || m.rel.Posn == "" {
 		return false
 	}
+	// the release's C call, or the call of a helper that makes it
+	// (if x.closed.CompareAndSwap(false, true) { x.release() })
 	p := c.pass.Fset.Position(c.callPos(call))
 	if fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line) != m.rel.Posn {
-		return false
+		callee := call.Call.StaticCallee()
+		if callee == nil {
+			return false
+		}
+		cs := c.lt.SummaryOf(callee)
+		if cs == nil || !slices.ContainsFunc(cs.Releases, func(r *lifetime.Release) bool { return r.Posn == m.rel.Posn }) {
+			return false
+		}
 	}
 	sum := c.lt.SummaryOf(fn)
 	if sum == nil || !slices.ContainsFunc(sum.Releases, func(r *lifetime.Release) bool { return r.Guarded && r.Posn == m.rel.Posn }) {
@@ -528,7 +537,7 @@ func (c *checker) claimedBefore(fn *ssa.Function, call *ssa.Call, m managed) boo
 						tested = append(tested, norm(v.X))
 					}
 				case *ssa.Call:
-					if v == cond && onTrue == negated {
+					if v == cond && onTrue == negated && claimsOnTrue(v) {
 						// a claim (CAS, claim()) that failed: the
 						// finalizer's own claim may succeed
 						continue
@@ -547,6 +556,21 @@ func (c *checker) claimedBefore(fn *ssa.Function, call *ssa.Call, m managed) boo
 		}
 	}
 	return false
+}
+
+// claimsOnTrue reports whether call, whose boolean result a branch tests,
+// says true when it claimed the state: a compare-and-swap, or a function
+// of the package (claim()); a Swap says the old value, false when it
+// claimed.
+func claimsOnTrue(call *ssa.Call) bool {
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Pkg == nil {
+		return false
+	}
+	if callee.Pkg.Pkg.Path() == "sync/atomic" {
+		return strings.HasPrefix(callee.Name(), "CompareAndSwap")
+	}
+	return !strings.HasPrefix(callee.Pkg.Pkg.Path(), "sync")
 }
 
 // reachesFrom reports whether call can run once block b is entered.

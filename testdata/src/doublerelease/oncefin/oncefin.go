@@ -14,6 +14,7 @@ import "C"
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 type Encoder struct {
@@ -31,7 +32,7 @@ func NewEncoder() *Encoder {
 // collected.
 func (e *Encoder) Close() {
 	e.once.Do(func() {
-		C.cctx_free(e.c) // want `e.c is released here and again by the finalizer set at line 26`
+		C.cctx_free(e.c) // want `e.c is released here and again by the finalizer set at line 27`
 	})
 }
 
@@ -171,3 +172,24 @@ func (t *Two) Release() { t.relOne.Do(func() { t.free() }) }
 func (t *Two) free() {
 	C.cctx_free(t.c) // want `t.c is released here and again by the finalizer set at line \d+`
 }
+
+// Claimed's Close claims with a compare-and-swap and releases through a
+// helper; the finalizer calls Close.
+type Claimed struct {
+	c      *C.cctx
+	closed atomic.Bool
+}
+
+func NewClaimed() *Claimed {
+	c := &Claimed{c: C.cctx_create()}
+	runtime.SetFinalizer(c, func(c *Claimed) { c.Close() })
+	return c
+}
+
+func (c *Claimed) Close() {
+	if c.closed.CompareAndSwap(false, true) {
+		c.free()
+	}
+}
+
+func (c *Claimed) free() { C.cctx_free(c.c) }

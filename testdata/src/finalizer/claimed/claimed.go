@@ -227,3 +227,63 @@ func (n *Negated) Close() {
 	}
 	C.res_free(n.r)
 }
+
+// Helped claims with a compare-and-swap and releases through a helper.
+type Helped struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewHelped() *Helped {
+	h := &Helped{r: C.res_new()}
+	runtime.SetFinalizer(h, func(h *Helped) { h.Close() })
+	return h
+}
+
+func (h *Helped) release() { C.res_free(h.r) }
+
+func (h *Helped) Close() {
+	if h.closed.CompareAndSwap(false, true) {
+		h.release()
+	}
+}
+
+// HelpedUnclaimed releases through the same kind of helper with no claim.
+type HelpedUnclaimed struct {
+	r *C.res
+}
+
+func NewHelpedUnclaimed() *HelpedUnclaimed {
+	h := &HelpedUnclaimed{r: C.res_new()}
+	runtime.SetFinalizer(h, func(h *HelpedUnclaimed) { h.Close() })
+	return h
+}
+
+func (h *HelpedUnclaimed) release() {
+	C.res_free(h.r) // want `h may be collected while C.res_free runs with h.r`
+}
+
+func (h *HelpedUnclaimed) Close() {
+	if h.r != nil {
+		h.release()
+	}
+}
+
+// Swapped claims with a Swap, whose old value says whether it claimed.
+type Swapped struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewSwapped() *Swapped {
+	s := &Swapped{r: C.res_new()}
+	runtime.SetFinalizer(s, func(s *Swapped) { s.Close() })
+	return s
+}
+
+func (s *Swapped) Close() {
+	if s.closed.Swap(true) {
+		return
+	}
+	C.res_free(s.r)
+}
