@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -54,7 +55,10 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 		return false
 	}
 	sites, ok := c.callSites(fn)
-	if !ok || len(sites) == 0 {
+	if ok && len(sites) == 0 && c.sites[fn].onceBound > 0 && idx == 0 {
+		return true // only d.once.Do(d.free): Do keeps the receiver
+	}
+	if !ok || len(sites) == 0 || idx > 0 && c.sites[fn].onceBound > 0 {
 		return false
 	}
 	seen[fn] = true
@@ -119,6 +123,7 @@ func (c *checker) callSites(fn *ssa.Function) ([]*ssa.Call, bool) {
 	}
 	var out []*ssa.Call
 	ok := true
+	bound := 0
 	isMethod := fn.Signature.Recv() != nil
 	var ops []*ssa.Value
 	visit := func(g *ssa.Function) {
@@ -151,10 +156,14 @@ func (c *checker) callSites(fn *ssa.Function) ([]*ssa.Call, bool) {
 					case h == fn:
 						ok = false // a function value
 					case h.Synthetic != "" && calls(h, fn):
+						if mc, isMC := instr.(*ssa.MakeClosure); isMC && onceBound(mc, fn) {
+							bound++ // d.once.Do(d.free): see onceBound
+							break
+						}
 						ok = false // a method value's wrapper or thunk
 					}
 					if mc, isMC := (*o).(*ssa.MakeClosure); isMC {
-						if h, isFn := mc.Fn.(*ssa.Function); isFn && h.Synthetic != "" && calls(h, fn) {
+						if h, isFn := mc.Fn.(*ssa.Function); isFn && h.Synthetic != "" && calls(h, fn) && !onceBound(mc, fn) {
 							ok = false
 						}
 					}
@@ -168,13 +177,26 @@ func (c *checker) callSites(fn *ssa.Function) ([]*ssa.Call, bool) {
 	if c.sites == nil {
 		c.sites = map[*ssa.Function]callSites{}
 	}
-	c.sites[fn] = callSites{out, ok}
+	c.sites[fn] = callSites{out, ok, bound}
 	return out, ok
 }
 
 type callSites struct {
 	calls []*ssa.Call
 	ok    bool
+	// onceBound counts the method values of fn that only a Once inside
+	// the receiver runs (onceBound): they keep the receiver
+	onceBound int
+}
+
+// onceBound reports whether mc is fn bound to its receiver (d.free as a
+// value) that only (*sync.Once).Do runs, on a Once inside the receiver:
+// Do keeps the Once, and so the receiver, until fn returns, as for
+// onceOfObject's literals. Such a method value is no call site that could
+// drop the object.
+func onceBound(mc *ssa.MakeClosure, fn *ssa.Function) bool {
+	h, ok := mc.Fn.(*ssa.Function)
+	return ok && strings.HasPrefix(h.Synthetic, "bound method wrapper") && len(mc.Bindings) == 1 && calls(h, fn) && onceDoOnly(mc, 0, nil)
 }
 
 // calls reports whether the synthetic function h calls fn.
@@ -330,24 +352,37 @@ func onceOfObject(lit *ssa.Function, fv *ssa.FreeVar, ops []access.Op) bool {
 				continue
 			}
 			made++
-			obj := normRef(access.Ref{Root: mc.Bindings[i], Ops: ops})
-			refs := mc.Referrers()
-			if refs == nil || len(*refs) == 0 {
+			if !onceDoOnly(mc, i, ops) {
 				return false
-			}
-			for _, r := range *refs {
-				call, ok := r.(*ssa.Call)
-				if !ok || len(call.Call.Args) != 2 || call.Call.Args[1] != ssa.Value(mc) || !isOnceDo(call.Call.StaticCallee()) {
-					return false
-				}
-				recv := normRef(access.Ref{Root: call.Call.Args[0]})
-				if recv.Root != obj.Root || !hasPrefix(recv.Ops, obj.Ops) || hasLoad(recv.Ops[len(obj.Ops):]) {
-					return false
-				}
 			}
 		}
 	}
 	return made > 0
+}
+
+// onceDoOnly reports whether the closure mc is used only as the function
+// of (*sync.Once).Do calls whose Once is part of the object its binding i
+// at ops is (d.once.Do(func() { d.free() }), d.once.Do(d.free)).
+func onceDoOnly(mc *ssa.MakeClosure, i int, ops []access.Op) bool {
+	if i >= len(mc.Bindings) {
+		return false
+	}
+	obj := normRef(access.Ref{Root: mc.Bindings[i], Ops: ops})
+	refs := mc.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, r := range *refs {
+		call, ok := r.(*ssa.Call)
+		if !ok || len(call.Call.Args) != 2 || call.Call.Args[1] != ssa.Value(mc) || !isOnceDo(call.Call.StaticCallee()) {
+			return false
+		}
+		recv := normRef(access.Ref{Root: call.Call.Args[0]})
+		if recv.Root != obj.Root || !hasPrefix(recv.Ops, obj.Ops) || hasLoad(recv.Ops[len(obj.Ops):]) {
+			return false
+		}
+	}
+	return true
 }
 
 // isOnceDo reports whether fn is (*sync.Once).Do.

@@ -307,3 +307,26 @@ func (c *Closed) Now() int {
 	f := func() int { return c.poke() }
 	return f()
 }
+
+// Bound hands the helper to its own Once as a method value.
+type Bound struct {
+	once sync.Once
+	h    *C.codec_t
+}
+
+func OpenBound() *Bound {
+	b := &Bound{h: C.codec_open()}
+	runtime.SetFinalizer(b, func(b *Bound) { b.Close() })
+	return b
+}
+
+func (b *Bound) Close() { b.once.Do(b.shut) }
+
+func (b *Bound) shut() { C.codec_close(b.h) }
+
+// SharedBound hands it to a package-level Once, which holds nothing of b.
+func (b *Bound) shutShared() {
+	C.codec_close(b.h) // want `b may be collected while C.codec_close runs with b.h`
+}
+
+func (b *Bound) CloseShared() { global.Do(b.shutShared) }
