@@ -1249,7 +1249,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 						if at := r.OnceAt; !eff.once && at != "" {
 							rec.onceAt = at
 						} else if eff.once {
-							rec.onceAt = posn(a.pa.pass.Fset, instr.Pos())
+							rec.onceAt = onceKey(a.pa.pass.Fset, instr)
 						}
 					}
 					delete(s.acquired, t)
@@ -2139,4 +2139,28 @@ func boundMethod(fn *ssa.Function) *ssa.Function {
 		}
 	}
 	return nil
+}
+
+// onceKey names the Once a (*sync.Once).Do call runs on, for
+// Release.OnceAt: its receiver as a path from a parameter, named by the
+// parameter's index and type (param0(*D).once: the once field of the
+// object a D method or its finalizer has as parameter 0, the same Once
+// wherever the object's methods call Do), or a package-level variable;
+// otherwise the Do call's file:line.
+func onceKey(fset *token.FileSet, instr ssa.Instruction) string {
+	ci, ok := instr.(ssa.CallInstruction)
+	if !ok || len(ci.Common().Args) == 0 {
+		return posn(fset, instr.Pos())
+	}
+	r := Expand(ci.Common().Args[0])
+	switch root := r.Root.(type) {
+	case *ssa.Parameter:
+		// (the parameter's index too: the object is a method's
+		// receiver and its finalizer's parameter 0 alike)
+		i := slices.Index(root.Parent().Params, root)
+		return access.Render(fmt.Sprintf("param%d(%s)", i, types.TypeString(root.Type(), nil)), root.Type(), r.Ops)
+	case *ssa.Global:
+		return access.Render(root.RelString(nil), root.Type(), r.Ops)
+	}
+	return posn(fset, instr.Pos())
 }

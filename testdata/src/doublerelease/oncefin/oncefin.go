@@ -193,3 +193,51 @@ func (c *Claimed) Close() {
 }
 
 func (c *Claimed) free() { C.cctx_free(c.c) }
+
+// One runs the helper under the same Once from Close and Release, at two
+// Do calls: still one Once, which the finalizer's Close shares.
+type One struct {
+	c    *C.cctx
+	once sync.Once
+}
+
+func NewOne() *One {
+	o := &One{c: C.cctx_create()}
+	runtime.SetFinalizer(o, func(o *One) { o.Close() })
+	return o
+}
+
+func (o *One) Close() { o.once.Do(func() { o.free() }) }
+
+func (o *One) Release() { o.once.Do(o.free) }
+
+func (o *One) free() { C.cctx_free(o.c) }
+
+// Flags claims a flag in Close and another in Release, both before the
+// same helper: after Release, the finalizer's Close releases again.
+type Flags struct {
+	c                *C.cctx
+	closed, released atomic.Bool
+}
+
+func NewFlags() *Flags {
+	f := &Flags{c: C.cctx_create()}
+	runtime.SetFinalizer(f, func(f *Flags) { f.Close() })
+	return f
+}
+
+func (f *Flags) Close() {
+	if f.closed.CompareAndSwap(false, true) {
+		f.free()
+	}
+}
+
+func (f *Flags) Release() {
+	if f.released.CompareAndSwap(false, true) {
+		f.free()
+	}
+}
+
+func (f *Flags) free() {
+	C.cctx_free(f.c) // want `f.c is released here and again by the finalizer set at line \d+`
+}
