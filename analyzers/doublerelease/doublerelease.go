@@ -304,10 +304,11 @@ func (c *checker) safeAtCallers(fn *ssa.Function, r *lifetime.Release, depth int
 				if !c.safeAtCallers(g, rr, depth+1) {
 					return false
 				}
-			case rr.Guarded && !rr.Once:
+			case rr.Guarded && !rr.Once && c.finalizerThrough(g):
 				// released after a test (a compare-and-swap, a
-				// flag): such a release is never reported itself
-			case rr.Declared || rr.Path.Root >= len(g.Params):
+				// flag) in the function the finalizer releases
+				// through: it tests the same state
+			case rr.Guarded && !rr.Once, rr.Declared || rr.Path.Root >= len(g.Params):
 				return false
 			case c.armed(g, sum, rr) != "" && !c.safeAtCallers(g, rr, depth+1):
 				return false
@@ -318,6 +319,33 @@ func (c *checker) safeAtCallers(fn *ssa.Function, r *lifetime.Release, depth int
 		}
 	}
 	return true
+}
+
+// finalizerThrough reports whether a finalizer or cleanup of the package
+// is g, or releases through g (func(x *T) { x.Close() } for g Close).
+func (c *checker) finalizerThrough(g *ssa.Function) bool {
+	for _, f := range c.lt.Finalizers {
+		if f.Func == nil {
+			continue
+		}
+		if f.Func == g {
+			return true
+		}
+		sum := c.lt.Summaries[f.Func]
+		if sum == nil {
+			continue
+		}
+		for _, r := range sum.Releases {
+			for rel, depth := r, 0; rel != nil && depth < 8; depth++ {
+				var via *ssa.Function
+				rel, via = rel.Via()
+				if via == g {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // armed returns the finding for release r of fn when a finalizer or cleanup

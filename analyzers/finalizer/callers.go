@@ -55,8 +55,10 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 		return false
 	}
 	sites, ok := c.callSites(fn)
-	if ok && len(sites) == 0 && c.sites[fn].onceBound > 0 && idx == 0 {
-		return true // only d.once.Do(d.free): Do keeps the receiver
+	if ok && len(sites) == 0 && (c.sites[fn].onceBound > 0 && idx == 0 || c.sites[fn].onceBound == 0) {
+		// only d.once.Do(d.free), where Do keeps the receiver; or
+		// nothing calls it: it never runs
+		return true
 	}
 	if !ok || len(sites) == 0 || idx > 0 && c.sites[fn].onceBound > 0 {
 		return false

@@ -451,6 +451,12 @@ func (c *checker) claimedBefore(fn *ssa.Function, call *ssa.Call, m managed) boo
 		if cs == nil || !slices.ContainsFunc(cs.Releases, func(r *lifetime.Release) bool { return r.Posn == m.rel.Posn }) {
 			return false
 		}
+		// the helper's release is the finalizer's only where the
+		// finalizer goes through fn, and so through fn's test
+		// (Release claiming another flag than Close's claims nothing)
+		if !finalizerThrough(c.lt, m.fin, fn) {
+			return false
+		}
 	}
 	sum := c.lt.SummaryOf(fn)
 	if sum == nil || !slices.ContainsFunc(sum.Releases, func(r *lifetime.Release) bool { return r.Guarded && r.Posn == m.rel.Posn }) {
@@ -578,6 +584,31 @@ func reachesFrom(b *ssa.BasicBlock, call ssa.Instruction) bool {
 	return len(b.Instrs) > 0 && (b.Instrs[0] == call || cfg.Reaches(b.Instrs[0], call))
 }
 
+// finalizerThrough reports whether finalizer f's function is g or releases
+// through g (func(x *T) { x.Close() } for g Close).
+func finalizerThrough(lt *lifetime.Result, f *lifetime.Finalizer, g *ssa.Function) bool {
+	if f.Func == nil {
+		return false
+	}
+	if f.Func == g {
+		return true
+	}
+	sum := lt.SummaryOf(f.Func)
+	if sum == nil {
+		return false
+	}
+	for _, r := range sum.Releases {
+		for rel, depth := r, 0; rel != nil && depth < 8; depth++ {
+			var via *ssa.Function
+			rel, via = rel.Via()
+			if via == g {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // guards reports whether the branch iff decides whether call runs: one of
 // its successors does not reach it.
 func guards(iff *ssa.If, call ssa.Instruction) bool {
@@ -632,6 +663,9 @@ func (c *checker) tableRead(v ssa.Value, depth int) bool {
 			return false
 		}
 		if callee.Pkg.Pkg == c.pass.Pkg && depth < 2 && len(callee.Blocks) > 0 && callee.Signature.Results().Len() == 1 {
+			if c.bodyChangesTable(callee, 1) {
+				return false // take(id): reads the entry, and removes it
+			}
 			// every return of the package's function is such a read
 			// (or nil)
 			var results []ssa.Value
@@ -690,58 +724,58 @@ func (c *checker) tableRead(v ssa.Value, depth int) bool {
 // than read, the call that read
 // the object (lookup(id)), wherever it can run before the call.
 func (c *checker) tableChangedBefore(fn *ssa.Function, call *ssa.Call, read ssa.Value) bool {
-	var changes func(instr ssa.Instruction) bool
-	depth := 0
-	// body reports whether a function of the package changes a table
-	// (unregister(id) { delete(registry, id) }), two calls deep
-	body := func(g *ssa.Function) bool {
-		if depth >= 2 || len(g.Blocks) == 0 {
-			return false // deeper: when unsure, stay silent
-		}
-		depth++
-		defer func() { depth-- }()
-		for _, b := range g.Blocks {
-			for _, instr := range b.Instrs {
-				if changes(instr) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	changes = func(instr ssa.Instruction) bool {
-		switch instr := instr.(type) {
-		case *ssa.MapUpdate:
-			return true
-		case *ssa.Store:
-			_, ok := instr.Addr.(*ssa.Global)
-			return ok
-		case *ssa.Call:
-			if b, ok := instr.Call.Value.(*ssa.Builtin); ok {
-				return b.Name() == "delete" || b.Name() == "clear"
-			}
-			callee := instr.Call.StaticCallee()
-			if callee == nil || callee.Pkg == nil || c.calls.Lookup(instr) != nil || c.calls.Plumbing(instr) {
-				return false
-			}
-			switch path, name := callee.Pkg.Pkg.Path(), callee.Name(); {
-			case path == "sync":
-				return slices.Contains([]string{"Delete", "LoadAndDelete", "Swap", "CompareAndDelete", "CompareAndSwap", "Store", "Clear"}, name)
-			case path == "runtime/cgo":
-				return name == "Delete"
-			case callee.Pkg.Pkg == c.pass.Pkg:
-				sum := c.lt.SummaryOf(callee)
-				return sum == nil || sum.Globals || body(callee)
-			}
-		}
-		return false
-	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if v, ok := instr.(ssa.Value); ok && v == read {
 				continue
 			}
-			if instr != call && changes(instr) && cfg.Reaches(instr, call) {
+			if instr != call && c.changesTable(instr, 0) && cfg.Reaches(instr, call) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// changesTable reports whether instr may take an entry out of a table, as
+// tableChangedBefore lists; in a function of the package, two calls deep
+// (unregister(id) { delete(registry, id) }).
+func (c *checker) changesTable(instr ssa.Instruction, depth int) bool {
+	switch instr := instr.(type) {
+	case *ssa.MapUpdate:
+		return true
+	case *ssa.Store:
+		_, ok := instr.Addr.(*ssa.Global)
+		return ok
+	case *ssa.Call:
+		if b, ok := instr.Call.Value.(*ssa.Builtin); ok {
+			return b.Name() == "delete" || b.Name() == "clear"
+		}
+		callee := instr.Call.StaticCallee()
+		if callee == nil || callee.Pkg == nil || c.calls.Lookup(instr) != nil || c.calls.Plumbing(instr) {
+			return false
+		}
+		switch path, name := callee.Pkg.Pkg.Path(), callee.Name(); {
+		case path == "sync":
+			return slices.Contains([]string{"Delete", "LoadAndDelete", "Swap", "CompareAndDelete", "CompareAndSwap", "Store", "Clear"}, name)
+		case path == "runtime/cgo":
+			return name == "Delete"
+		case callee.Pkg.Pkg == c.pass.Pkg:
+			if sum := c.lt.SummaryOf(callee); sum == nil || sum.Globals {
+				return true
+			}
+			return depth < 2 && c.bodyChangesTable(callee, depth+1)
+		}
+	}
+	return false
+}
+
+// bodyChangesTable reports whether fn may take an entry out of a table
+// (changesTable), depth calls deep.
+func (c *checker) bodyChangesTable(fn *ssa.Function, depth int) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c.changesTable(instr, depth) {
 				return true
 			}
 		}

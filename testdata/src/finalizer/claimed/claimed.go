@@ -287,3 +287,33 @@ func (s *Swapped) Close() {
 	}
 	C.res_free(s.r)
 }
+
+// Flags claims a flag in Close and another in Release, both before one
+// helper: after Release, the finalizer's Close may run during the
+// release's C call and release again.
+type Flags struct {
+	closed, released atomic.Bool
+	r                *C.res
+}
+
+func NewFlags() *Flags {
+	f := &Flags{r: C.res_new()}
+	runtime.SetFinalizer(f, func(f *Flags) { f.Close() })
+	return f
+}
+
+func (f *Flags) free() {
+	C.res_free(f.r) // want `f may be collected while C.res_free runs with f.r`
+}
+
+func (f *Flags) Close() {
+	if f.closed.CompareAndSwap(false, true) {
+		f.free()
+	}
+}
+
+func (f *Flags) Release() {
+	if f.released.CompareAndSwap(false, true) {
+		f.free()
+	}
+}

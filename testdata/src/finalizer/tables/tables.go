@@ -119,3 +119,17 @@ func HelperDeleted(id int) int {
 	unregister(id)
 	return img.Use(im.P) // want `im may be collected while Use runs with im.P`
 }
+
+func take(id int) *img.Image {
+	mu.Lock()
+	defer mu.Unlock()
+	im := registry[id]
+	delete(registry, id)
+	return im
+}
+
+// Taken: take reads the entry and removes it: nothing holds the image.
+func TakenOut(id int) int {
+	im := take(id)
+	return img.Use(im.P) // want `im may be collected while Use runs with im.P`
+}
