@@ -324,28 +324,7 @@ func (c *checker) safeAtCallers(fn *ssa.Function, r *lifetime.Release, depth int
 // finalizerThrough reports whether a finalizer or cleanup of the package
 // is g, or releases through g (func(x *T) { x.Close() } for g Close).
 func (c *checker) finalizerThrough(g *ssa.Function) bool {
-	for _, f := range c.lt.Finalizers {
-		if f.Func == nil {
-			continue
-		}
-		if f.Func == g {
-			return true
-		}
-		sum := c.lt.Summaries[f.Func]
-		if sum == nil {
-			continue
-		}
-		for _, r := range sum.Releases {
-			for rel, depth := r, 0; rel != nil && depth < 8; depth++ {
-				var via *ssa.Function
-				rel, via = rel.Via()
-				if via == g {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(c.lt.Finalizers, func(f *lifetime.Finalizer) bool { return c.lt.ReleasesThrough(f, g) })
 }
 
 // armed returns the finding for release r of fn when a finalizer or cleanup

@@ -441,8 +441,7 @@ func (c *checker) claimedBefore(fn *ssa.Function, call *ssa.Call, m managed) boo
 	}
 	// the release's C call, or the call of a helper that makes it
 	// (if x.closed.CompareAndSwap(false, true) { x.release() })
-	p := c.pass.Fset.Position(c.callPos(call))
-	if fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line) != m.rel.Posn {
+	if lifetime.Posn(c.pass.Fset, c.callPos(call)) != m.rel.Posn {
 		callee := call.Call.StaticCallee()
 		if callee == nil {
 			return false
@@ -454,7 +453,7 @@ func (c *checker) claimedBefore(fn *ssa.Function, call *ssa.Call, m managed) boo
 		// the helper's release is the finalizer's only where the
 		// finalizer goes through fn, and so through fn's test
 		// (Release claiming another flag than Close's claims nothing)
-		if !finalizerThrough(c.lt, m.fin, fn) {
+		if !c.lt.ReleasesThrough(m.fin, fn) {
 			return false
 		}
 	}
@@ -582,31 +581,6 @@ func claimsOnTrue(call *ssa.Call) bool {
 // reachesFrom reports whether call can run once block b is entered.
 func reachesFrom(b *ssa.BasicBlock, call ssa.Instruction) bool {
 	return len(b.Instrs) > 0 && (b.Instrs[0] == call || cfg.Reaches(b.Instrs[0], call))
-}
-
-// finalizerThrough reports whether finalizer f's function is g or releases
-// through g (func(x *T) { x.Close() } for g Close).
-func finalizerThrough(lt *lifetime.Result, f *lifetime.Finalizer, g *ssa.Function) bool {
-	if f.Func == nil {
-		return false
-	}
-	if f.Func == g {
-		return true
-	}
-	sum := lt.SummaryOf(f.Func)
-	if sum == nil {
-		return false
-	}
-	for _, r := range sum.Releases {
-		for rel, depth := r, 0; rel != nil && depth < 8; depth++ {
-			var via *ssa.Function
-			rel, via = rel.Via()
-			if via == g {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // guards reports whether the branch iff decides whether call runs: one of

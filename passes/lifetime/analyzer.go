@@ -73,6 +73,37 @@ type Result struct {
 // create a closure of it), each once.
 func (r *Result) Callers(fn *ssa.Function) []*ssa.Function { return r.callers[fn] }
 
+// ReleasesThrough reports whether finalizer f's function is g, or
+// releases through g: a release of its summary comes, through callees, from
+// g's (func(x *T) { x.Close() } for g Close). False for a finalizer known
+// only from a fact (no function).
+func (r *Result) ReleasesThrough(f *Finalizer, g *ssa.Function) bool {
+	if f.Func == nil {
+		return false
+	}
+	if f.Func == g {
+		return true
+	}
+	sum := r.SummaryOf(f.Func)
+	if sum == nil {
+		return false
+	}
+	for _, rel := range sum.Releases {
+		for depth := 0; rel != nil && depth < 8; depth++ {
+			var via *ssa.Function
+			rel, via = rel.Via()
+			if via == g {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Posn returns pos as Release.Posn and FinalizerRelease.Posn write it:
+// file:line, the file's base name.
+func Posn(fset *token.FileSet, pos token.Pos) string { return posn(fset, pos) }
+
 // FinalizersOf returns the finalizers and cleanups known to release handles
 // of objects of type t: registered in this package, or, for a type of
 // another package, by the fact its package exported.
