@@ -47,10 +47,13 @@ trip going on to the next (under a condition tested in the loop, such as
 a count reaching zero or a flag the release sets, it may run once: not
 reported), a releasing helper followed by a direct release, a release method called twice on one value;
 a Close method that releases a handle while a finalizer or cleanup that
-releases it again stays armed (not when both release through one
-sync.Once.Do, and a helper that releases is judged where it is called:
+releases it again stays armed (not when both release under one sync.Once
+of the object, and a helper that releases is judged where it is called:
 once.Do(func() { d.free() }) or once.Do(d.free) in a Close the finalizer
-calls is one release); a release method with a value receiver
+calls is one release; a Once is the Do call's receiver as its callers see
+it, so closeWith(tag, d) running d.once.Do and Release running d.once.Do
+share one, and under(d.peer, d) running its first argument's Once does not
+share d's); a release method with a value receiver
 that clears its copy of the handle; a release called on a copy of a
 struct whose original still holds the handle; a caller's release of a
 handle after a function of the package copied it into a new object whose

@@ -350,13 +350,14 @@ func (c *checker) armed(fn *ssa.Function, sum *lifetime.Summary, r *lifetime.Rel
 				if !slices.Equal(fr.Ops, ops[k:]) || !model.Compatible(fr.Class, r.Class) {
 					continue
 				}
-				if r.Once && fr.OnceIn != "" && fr.OnceIn == r.OnceAt {
-					// the finalizer releases through the same
-					// once.Do (SetFinalizer(d, (*D).Close), or a
-					// literal that calls Close): one Once
+				obj := access.Path{Root: r.Path.Root, Ops: ops[:k]}
+				if k := fr.OnceIn.Rebase(obj).Key(); r.Once && k != "" && k == r.OnceOf.Key() {
+					// the finalizer releases under the same Once of
+					// the same object (SetFinalizer(d, (*D).Close),
+					// or a literal that calls Close): at most one of
+					// the two releases runs
 					continue
 				}
-				obj := access.Path{Root: r.Path.Root, Ops: ops[:k]}
 				if sum.DisarmsPath(obj) {
 					continue
 				}

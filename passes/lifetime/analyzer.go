@@ -189,11 +189,11 @@ type FinalizerRelease struct {
 	Class   string // see model.Compatible
 	Guarded bool   // released only after a test (idempotent by design if the handle is cleared)
 	Counted bool   // drops a counted reference (clRelease*, g_object_unref): the last one releases
-	// OnceIn is, for a release inside (*sync.Once).Do, the file:line of
-	// that Do call (Release.OnceAt): a release at the same Do call, of
-	// the same object, shares its Once, so the two happen at most once
-	// between them
-	OnceIn string
+	// OnceIn is, for a release inside (*sync.Once).Do, that Do's Once
+	// (Release.OnceOf) in the finalizer's frame, parameter 0 the object:
+	// a release under the same Once of the same object (OnceIn.Rebase)
+	// happens at most once with this one
+	OnceIn OnceRef
 	// Posn is the file:line of the release's C call (as Release.Posn):
 	// with Guarded, the finalizer reaches that C call only past the
 	// test the code around it makes (a compare-and-swap, a closed flag)
@@ -405,7 +405,7 @@ func (a *fnAnalysis) summarize() *Summary {
 		rel           *Release
 		tok           *tok
 		guarded, once bool
-		onceAt        string
+		onceOf        OnceRef
 	}
 	byKey := map[string]*relInfo{}
 	var keys []string
@@ -435,10 +435,10 @@ func (a *fnAnalysis) summarize() *Summary {
 			keys = append(keys, k)
 		}
 		ri.guarded = ri.guarded && r.guarded
-		if ri.once && r.once && (ri.onceAt == "" || ri.onceAt == r.onceAt) {
-			ri.onceAt = r.onceAt
+		if ri.once && r.once && (ri.onceOf.Key() == "" || ri.onceOf.Key() == r.onceOf.Key()) {
+			ri.onceOf = r.onceOf
 		} else {
-			ri.onceAt = ""
+			ri.onceOf = OnceRef{}
 		}
 		ri.once = ri.once && r.once
 	}
@@ -448,7 +448,7 @@ func (a *fnAnalysis) summarize() *Summary {
 		ri.rel.Guarded = ri.guarded && !nilTestsOnly(a.fn, ri.rel.Path)
 		ri.rel.Once = ri.once
 		if ri.once {
-			ri.rel.OnceAt = ri.onceAt
+			ri.rel.OnceOf = ri.onceOf
 		}
 		// Clearing means something only for a handle read from a location
 		// the caller sees: a handle passed by value stays in the caller's

@@ -116,9 +116,9 @@ type fnAnalysis struct {
 type relRec struct {
 	site    *Site
 	tok     *tok
-	guarded bool // on every path it happens on, a branch tested the handle or its owner first
-	once    bool // on every path, inside (*sync.Once).Do
-	onceAt  string
+	guarded bool    // on every path it happens on, a branch tested the handle or its owner first
+	once    bool    // on every path, inside (*sync.Once).Do
+	onceOf  OnceRef // with once, that Do's Once
 }
 
 type relKey struct {
@@ -1245,11 +1245,12 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 					if eff.once || r.Once {
 						rec := a.relIndex[relKey{site, t}]
 						rec.once = true
-						// the Do call: this one, or the callee's
-						if at := r.OnceAt; !eff.once && at != "" {
-							rec.onceAt = at
-						} else if eff.once {
-							rec.onceAt = onceKey(a.pa.pass.Fset, instr)
+						// the Do call's Once: this one's receiver, or
+						// the callee's Once seen through the arguments
+						if eff.once {
+							rec.onceOf = a.onceRef(a.doReceiver(s, instr), posn(a.pa.pass.Fset, instr.Pos()))
+						} else {
+							rec.onceOf = a.translateOnce(s, eff, args, r.OnceOf)
 						}
 					}
 					delete(s.acquired, t)
@@ -2141,26 +2142,45 @@ func boundMethod(fn *ssa.Function) *ssa.Function {
 	return nil
 }
 
-// onceKey names the Once a (*sync.Once).Do call runs on, for
-// Release.OnceAt: its receiver as a path from a parameter, named by the
-// parameter's index and type (param0(*D).once: the once field of the
-// object a D method or its finalizer has as parameter 0, the same Once
-// wherever the object's methods call Do), or a package-level variable;
-// otherwise the Do call's file:line.
-func onceKey(fset *token.FileSet, instr ssa.Instruction) string {
+// doReceiver returns the token of the Once a (*sync.Once).Do call runs
+// on: its receiver, &d.once.
+func (a *fnAnalysis) doReceiver(s *state, instr ssa.Instruction) *tok {
 	ci, ok := instr.(ssa.CallInstruction)
 	if !ok || len(ci.Common().Args) == 0 {
-		return posn(fset, instr.Pos())
+		return nil
 	}
-	r := Expand(ci.Common().Args[0])
-	switch root := r.Root.(type) {
-	case *ssa.Parameter:
-		// (the parameter's index too: the object is a method's
-		// receiver and its finalizer's parameter 0 alike)
-		i := slices.Index(root.Parent().Params, root)
-		return access.Render(fmt.Sprintf("param%d(%s)", i, types.TypeString(root.Type(), nil)), root.Type(), r.Ops)
-	case *ssa.Global:
-		return access.Render(root.RelString(nil), root.Type(), r.Ops)
+	return a.tokOf(s, ci.Common().Args[0])
+}
+
+// onceRef names the Once at location t, run by the Do call at file:line
+// at, in fn's frame: a path from a parameter or binding, a global, or
+// else the Do call.
+func (a *fnAnalysis) onceRef(t *tok, at string) OnceRef {
+	o := OnceRef{At: at}
+	if t == nil || t.kind == tZero {
+		return o
 	}
-	return posn(fset, instr.Pos())
+	if p, ok := t.path(a.fn); ok {
+		o.Param, o.Path = true, p
+		return o
+	}
+	if t.root == nil || t.root.kind != tRoot {
+		return o
+	}
+	if g, ok := t.root.v.(*ssa.Global); ok {
+		if ops, ok := t.ops(); ok {
+			o.Global = access.Path{Ops: ops}.Key() + " of " + g.RelString(nil)
+		}
+	}
+	return o
+}
+
+// translateOnce returns a callee's Once o in the caller's frame: a path
+// evaluated with the call's arguments (a helper's g.once is the once of
+// whatever the caller passes as g), a global as it is.
+func (a *fnAnalysis) translateOnce(s *state, eff *callEffect, args []*tok, o OnceRef) OnceRef {
+	if !o.Param {
+		return o
+	}
+	return a.onceRef(a.evalPath(s, eff, args, o.Path), o.At)
 }

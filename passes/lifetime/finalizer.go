@@ -212,11 +212,11 @@ func (pa *pkgAnalysis) register(call ssa.CallInstruction, objV, fV ssa.Value) {
 }
 
 // onceIn is FinalizerRelease.OnceIn of release r.
-func onceIn(r *Release) string {
+func onceIn(r *Release) OnceRef {
 	if r.Once {
-		return r.OnceAt
+		return r.OnceOf
 	}
-	return ""
+	return OnceRef{}
 }
 
 func (pa *pkgAnalysis) addCleanup(fn *ssa.Function, call ssa.CallInstruction) {

@@ -2,6 +2,7 @@ package lifetime
 
 import (
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -116,10 +117,9 @@ type Release struct {
 	// function's own, or a callee's): at most once per Once, which keeps
 	// a second call out but not a finalizer that releases it too.
 	Once bool
-	// OnceAt is, with Once, the file:line of the (*sync.Once).Do call
-	// the release happens in (this function's, or a callee's): two
-	// releases at one Do call share its Once
-	OnceAt string
+	// OnceOf is, with Once, the sync.Once the release happens under, in
+	// this function's frame (see OnceRef)
+	OnceOf OnceRef
 	// Clears is set when no path leaves the released handle in the location
 	// it was read from: the function clears or replaces it.
 	Clears bool
@@ -129,6 +129,57 @@ type Release struct {
 	pos   token.Pos     // position of the release in this package; invalid for facts
 	via   *Release      // the callee's release this one happens through, if any
 	viaFn *ssa.Function // that callee
+}
+
+// A OnceRef names the sync.Once a release happens under (Release.Once), in
+// the frame of the function whose summary holds the release, as a
+// release's Path does: two releases share a Once, and so happen at most
+// once between them, when their OnceRefs have one non-empty Key. A caller
+// translates a callee's OnceRef through the call's arguments, as it does
+// the callee's release paths: closeWith(tag, d) running d.once.Do names,
+// in the caller, the once field of the caller's d, whichever parameter
+// closeWith has it as.
+type OnceRef struct {
+	// Path is, with Param, the Once as a location reached from a
+	// parameter or closure binding of the function: [FieldAddr once]
+	// from parameter 0 is a method's d.once
+	Param bool
+	Path  access.Path
+	// Global is the package-level variable the Once is or lies in, with
+	// the ops from it ("example.com/p.state.once"): the same Once in
+	// every frame
+	Global string
+	// At is the file:line of the (*sync.Once).Do call. For a Once
+	// neither a parameter nor a global reaches (a local variable's, an
+	// element's), it is the Once's name: only releases at that Do call
+	// share it
+	At string
+}
+
+// Key returns a string that identifies the Once o names; "" for none.
+func (o OnceRef) Key() string {
+	switch {
+	case o.Param:
+		return "param" + o.Path.Key()
+	case o.Global != "":
+		return "global " + o.Global
+	case o.At != "":
+		return "at " + o.At
+	}
+	return ""
+}
+
+// Rebase returns, for o in the frame of a function whose parameter 0 is an
+// object (a finalizer, a method), o in a frame where that object is at
+// obj: d.once of the finalizer's d is x.inner.once where obj is x.inner.
+func (o OnceRef) Rebase(obj access.Path) OnceRef {
+	if !o.Param {
+		return o
+	}
+	if o.Path.Root != 0 {
+		return OnceRef{At: o.At}
+	}
+	return OnceRef{Param: true, Path: access.Path{Root: obj.Root, Ops: slices.Concat(obj.Ops, o.Path.Ops)}, At: o.At}
 }
 
 // Via returns the release of a callee through which this release happens,

@@ -241,3 +241,107 @@ func (f *Flags) Release() {
 func (f *Flags) free() {
 	C.cctx_free(f.c) // want `f.c is released here and again by the finalizer set at line \d+`
 }
+
+// Second's Close runs a helper that has the object as its second
+// parameter and runs its Once; Release runs the same Once itself: one
+// Once, whichever parameter the helper has the object as.
+type Second struct {
+	c    *C.cctx
+	once sync.Once
+}
+
+func NewSecond() *Second {
+	s := &Second{c: C.cctx_create()}
+	runtime.SetFinalizer(s, func(s *Second) { s.Close() })
+	return s
+}
+
+func closeWith(tag string, s *Second) { s.once.Do(func() { C.cctx_free(s.c) }) }
+
+func (s *Second) Close() { closeWith("close", s) }
+
+func (s *Second) Release() { s.once.Do(func() { C.cctx_free(s.c) }) }
+
+// Picked's helper runs the Once of its first argument and frees its
+// second: Close passes the object's own Once, Release its peer's. After
+// Release, the finalizer's Close finds its Once unused and frees again.
+type Picked struct {
+	c    *C.cctx
+	once sync.Once
+	peer *Picked
+}
+
+func NewPicked() *Picked {
+	p := &Picked{c: C.cctx_create(), peer: &Picked{}}
+	runtime.SetFinalizer(p, func(p *Picked) { p.Close() })
+	return p
+}
+
+func under(g, p *Picked) {
+	g.once.Do(func() { C.cctx_free(p.c) }) // want `p.c is released here and again by the finalizer set at line \d+`
+}
+
+func (p *Picked) Close() { under(p, p) }
+
+func (p *Picked) Release() { under(p.peer, p) }
+
+// Passed hands the Once itself to a helper: Close and Release pass the
+// same one, which the finalizer's Close shares.
+type Passed struct {
+	c    *C.cctx
+	once sync.Once
+}
+
+func NewPassed() *Passed {
+	p := &Passed{c: C.cctx_create()}
+	runtime.SetFinalizer(p, func(p *Passed) { p.Close() })
+	return p
+}
+
+func freeUnder(o *sync.Once, p *Passed) { o.Do(func() { C.cctx_free(p.c) }) }
+
+func (p *Passed) Close() { freeUnder(&p.once, p) }
+
+func (p *Passed) Release() { freeUnder(&p.once, p) }
+
+// Spare's Release hands the helper another Once of the object than
+// Close does: two Onces, and the finalizer's Close frees after Release.
+type Spare struct {
+	c           *C.cctx
+	once, spare sync.Once
+}
+
+func NewSpare() *Spare {
+	s := &Spare{c: C.cctx_create()}
+	runtime.SetFinalizer(s, func(s *Spare) { s.Close() })
+	return s
+}
+
+func freeSpare(o *sync.Once, s *Spare) {
+	o.Do(func() { C.cctx_free(s.c) }) // want `s.c is released here and again by the finalizer set at line \d+`
+}
+
+func (s *Spare) Close() { freeSpare(&s.once, s) }
+
+func (s *Spare) Release() { freeSpare(&s.spare, s) }
+
+// Deferred's Close runs the Once inside a closure it calls: the Once the
+// closure captures is the object's, which Release and the finalizer's
+// Close share.
+type Deferred struct {
+	c    *C.cctx
+	once sync.Once
+}
+
+func NewDeferred() *Deferred {
+	d := &Deferred{c: C.cctx_create()}
+	runtime.SetFinalizer(d, func(d *Deferred) { d.Close() })
+	return d
+}
+
+func (d *Deferred) Close() {
+	run := func() { d.once.Do(func() { C.cctx_free(d.c) }) }
+	run()
+}
+
+func (d *Deferred) Release() { d.once.Do(func() { C.cctx_free(d.c) }) }
