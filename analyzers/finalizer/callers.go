@@ -176,6 +176,12 @@ func (c *checker) callSites(fn *ssa.Function) ([]*ssa.Call, bool) {
 	for _, g := range c.calls.Funcs {
 		visit(g)
 	}
+	if init := fn.Pkg.Func("init"); init != nil && !slices.Contains(c.calls.Funcs, init) {
+		// the package's initializer runs its variables' initializers
+		// (var hooks = map[string]func(*T) int{"use": (*T).use}), code
+		// no declared function holds
+		visit(init)
+	}
 	if c.sites == nil {
 		c.sites = map[*ssa.Function]callSites{}
 	}

@@ -336,3 +336,26 @@ func (b *Bound) CloseShared() { global.Do(b.shutShared) }
 func (c *Codec) unused() int {
 	return int(C.codec_flush(c.h))
 }
+
+// hooked is named only by a package-level variable's initializer, which
+// runs in the package's init: Hook calls it through the table, and drops
+// c during the call.
+func (c *Codec) hooked() int {
+	return int(C.codec_flush(c.h)) // want `c may be collected while C.codec_flush runs with c.h`
+}
+
+var hooks = map[string]func(*Codec) int{"flush": (*Codec).hooked}
+
+func Hook(c *Codec, name string) int { return hooks[name](c) }
+
+// flushed is called directly by a function a package-level variable
+// holds: a call site the variable's initializer hides.
+func flushed(c *Codec) int {
+	return int(C.codec_flush(c.h)) // want `c may be collected while C.codec_flush runs with c.h`
+}
+
+func viaVar(c *Codec) int { return flushed(c) }
+
+var flushFn = viaVar
+
+func FlushVar(c *Codec) int { return flushFn(c) }
