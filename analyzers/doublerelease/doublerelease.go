@@ -304,12 +304,18 @@ func (c *checker) safeAtCallers(fn *ssa.Function, r *lifetime.Release, depth int
 				if !c.safeAtCallers(g, rr, depth+1) {
 					return false
 				}
-			case rr.Guarded && !rr.Once && c.finalizerThrough(g):
-				// released after a test (a compare-and-swap, a
-				// flag) in the function the finalizer releases
-				// through: it tests the same state
-			case rr.Guarded && !rr.Once, rr.Declared || rr.Path.Root >= len(g.Params):
+			case rr.Declared || rr.Path.Root >= len(g.Params):
 				return false
+			case rr.Guarded && !rr.Once:
+				// released after a test (a compare-and-swap, a
+				// flag): safe where each finalizer of the handle
+				// releases through g, and so through its test, or
+				// g disarms it, clears the handle, or claims what
+				// it claims (armed); no report at g otherwise,
+				// which skips guarded releases
+				if c.armed(g, sum, rr) != "" {
+					return false
+				}
 			case c.armed(g, sum, rr) != "" && !c.safeAtCallers(g, rr, depth+1):
 				return false
 			}
@@ -321,24 +327,21 @@ func (c *checker) safeAtCallers(fn *ssa.Function, r *lifetime.Release, depth int
 	return true
 }
 
-// finalizerThrough reports whether a finalizer or cleanup of the package
-// is g, or releases through g (func(x *T) { x.Close() } for g Close).
-func (c *checker) finalizerThrough(g *ssa.Function) bool {
-	return slices.ContainsFunc(c.lt.Finalizers, func(f *lifetime.Finalizer) bool { return c.lt.ReleasesThrough(f, g) })
-}
-
-// armed returns the finding for release r of fn when a finalizer or cleanup
-// of the handle's owner releases it too and fn neither disarms it nor
-// clears or flags the object; "" otherwise.
-func (c *checker) armed(fn *ssa.Function, sum *lifetime.Summary, r *lifetime.Release) string {
+// ownerFinalizers calls f with each finalizer or cleanup of an owner of
+// r's handle (an object along r's path, k ops into it, of a type tn that
+// has one) and its release of the handle, until f returns false. fn is
+// r's function; its own finalizer, unexported, is left out.
+func (c *checker) ownerFinalizers(fn *ssa.Function, r *lifetime.Release, f func(fin *lifetime.Finalizer, fr lifetime.FinalizerRelease, k int, tn *types.TypeName) bool) {
 	ops := r.Path.Ops
+	if r.Path.Root < 0 || r.Path.Root >= len(fn.Params) {
+		return
+	}
 	root := fn.Params[r.Path.Root]
 	for k := 0; k <= len(ops); k++ {
 		if k > 0 && (ops[k-1].Kind == access.FieldAddr || ops[k-1].Kind == access.IndexAddr) {
 			continue // the address of a field: part of another allocation
 		}
-		t := access.TypeAfter(root.Type(), ops[:k])
-		tn := pointee(t)
+		tn := pointee(access.TypeAfter(root.Type(), ops[:k]))
 		if tn == nil {
 			continue
 		}
@@ -350,50 +353,97 @@ func (c *checker) armed(fn *ssa.Function, sum *lifetime.Summary, r *lifetime.Rel
 				if !slices.Equal(fr.Ops, ops[k:]) || !model.Compatible(fr.Class, r.Class) {
 					continue
 				}
-				obj := access.Path{Root: r.Path.Root, Ops: ops[:k]}
-				if k := fr.OnceIn.Rebase(obj).Key(); r.Once && k != "" && k == r.OnceOf.Key() {
-					// the finalizer releases under the same Once of
-					// the same object (SetFinalizer(d, (*D).Close),
-					// or a literal that calls Close): at most one of
-					// the two releases runs
-					continue
+				if !f(fin, fr, k, tn) {
+					return
 				}
-				if sum.DisarmsPath(obj) {
-					continue
-				}
-				if !fin.Cleanup && (r.Clears || sum.StoresTo(obj) || storesUnder(sum, obj)) {
-					// a finalizer reads the object when it runs: a
-					// cleared handle or a closed flag keeps it out
-					continue
-				}
-				if fin.Cleanup && storesUnder(sum, access.Path{Root: r.Path.Root, Ops: ops[:k+min(fr.Copied, len(ops)-k)]}) {
-					// a cleanup's argument is a copy taken when it was
-					// added: clearing the object's field changes nothing,
-					// a write through the value copied may (a flag, or
-					// the handle, in a state struct the object points to)
-					continue
-				}
-				objText := access.Render(lifetime.ParamName(root), root.Type(), ops[:k])
-				what, kind := "finalizer set", "finalizer"
-				disarm := fmt.Sprintf("runtime.SetFinalizer(%s, nil)", objText)
-				if fin.Cleanup {
-					what, kind = "cleanup added", "cleanup"
-					disarm = "Stop on its runtime.Cleanup"
-				}
-				at := fin.Posn
-				if fin.Pos().IsValid() {
-					at = c.where(fin.Pos(), r.Pos())
-				}
-				if r.Class == model.Transferred {
-					return fmt.Sprintf("%s is handed to C for good here (C.%s takes ownership) and released again by the %s at %s (%s) once the %s is collected; disarm it (%s) and clear %s when C takes it",
-						r.Text, r.CFunc, what, at, fin.Name, tn.Name(), disarm, r.Text)
-				}
-				return fmt.Sprintf("%s is released here and again by the %s at %s (%s) once the %s is collected; disarm it (%s) and clear %s, or release only through the %s's function",
-					r.Text, what, at, fin.Name, tn.Name(), disarm, r.Text, kind)
 			}
 		}
 	}
-	return ""
+}
+
+// armed returns the finding for release r of fn when a finalizer or cleanup
+// of the handle's owner releases it too and fn neither disarms it, clears
+// or flags the object, nor claims a location of it the finalizer claims
+// too; "" otherwise.
+func (c *checker) armed(fn *ssa.Function, sum *lifetime.Summary, r *lifetime.Release) string {
+	ops := r.Path.Ops
+	root := fn.Params[r.Path.Root]
+	msg := ""
+	c.ownerFinalizers(fn, r, func(fin *lifetime.Finalizer, fr lifetime.FinalizerRelease, k int, tn *types.TypeName) bool {
+		obj := access.Path{Root: r.Path.Root, Ops: ops[:k]}
+		if k := fr.OnceIn.Rebase(obj).Key(); r.Once && k != "" && k == r.OnceOf.Key() {
+			// the finalizer releases under the same Once of the same
+			// object (SetFinalizer(d, (*D).Close), or a literal that
+			// calls Close): at most one of the two releases runs
+			return true
+		}
+		if sum.DisarmsPath(obj) {
+			return true
+		}
+		if r.Guarded && !r.Once && c.lt.ReleasesThrough(fin, fn) {
+			// released after a test in the function the finalizer
+			// releases through: the finalizer makes the same test (a
+			// Once is the one the Do call's receiver names, above)
+			return true
+		}
+		var claims [][]access.Op
+		if r.Guarded {
+			claims = c.lt.FinalizerClaims(fin, fr)
+		}
+		if !fin.Cleanup && (r.Clears || !r.Guarded && (fr.Guarded || c.lt.ReleasesThrough(fin, fn)) && (sum.StoresTo(obj) || storesUnder(sum, obj))) {
+			// a finalizer reads the object when it runs: a cleared
+			// handle keeps it out, and so does a closed flag when the
+			// finalizer releases past a test, or through fn, whose
+			// state it is; a finalizer that frees without a test of
+			// its own reads no flag. (A release past a test of fn's is
+			// judged by the claims below.)
+			return true
+		}
+		if fin.Cleanup && storesUnder(sum, access.Path{Root: r.Path.Root, Ops: ops[:k+min(fr.Copied, len(ops)-k)]}) {
+			// a cleanup's argument is a copy taken when it was added:
+			// clearing the object's field changes nothing, a write
+			// through the value copied may (a flag, or the handle, in
+			// a state struct the object points to)
+			return true
+		}
+		if len(claims) > 0 {
+			// fn claims the object before the release (Release's
+			// closed.CompareAndSwap), or sets what it claims, and so
+			// does the finalizer on its way to its release (Close's,
+			// the same closed): one of the two claims fails. A claim
+			// of another flag (released) keeps nothing out.
+			at := lifetime.CallAt(fn, r.Pos())
+			objRef := lifetime.NormRef(access.Ref{Root: root, Ops: ops[:k]})
+			if at != nil && lifetime.SharesClaim(c.lt.ClaimsBefore(fn, at, objRef, ops[k:]), claims) {
+				return true
+			}
+			for _, cl := range claims {
+				if p := (access.Path{Root: obj.Root, Ops: slices.Concat(obj.Ops, cl)}); !fin.Cleanup && (sum.StoresTo(p) || storesUnder(sum, p)) {
+					return true
+				}
+			}
+		}
+		objText := access.Render(lifetime.ParamName(root), root.Type(), ops[:k])
+		what, kind := "finalizer set", "finalizer"
+		disarm := fmt.Sprintf("runtime.SetFinalizer(%s, nil)", objText)
+		if fin.Cleanup {
+			what, kind = "cleanup added", "cleanup"
+			disarm = "Stop on its runtime.Cleanup"
+		}
+		at := fin.Posn
+		if fin.Pos().IsValid() {
+			at = c.where(fin.Pos(), r.Pos())
+		}
+		if r.Class == model.Transferred {
+			msg = fmt.Sprintf("%s is handed to C for good here (C.%s takes ownership) and released again by the %s at %s (%s) once the %s is collected; disarm it (%s) and clear %s when C takes it",
+				r.Text, r.CFunc, what, at, fin.Name, tn.Name(), disarm, r.Text)
+		} else {
+			msg = fmt.Sprintf("%s is released here and again by the %s at %s (%s) once the %s is collected; disarm it (%s) and clear %s, or release only through the %s's function",
+				r.Text, what, at, fin.Name, tn.Name(), disarm, r.Text, kind)
+		}
+		return false
+	})
+	return msg
 }
 
 // storesUnder reports whether the summary writes any field of the object at p

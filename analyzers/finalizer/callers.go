@@ -70,7 +70,7 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 			return false
 		}
 		g := s.Parent()
-		at := normRef(access.Ref{Root: s.Call.Args[idx], Ops: obj.Ops})
+		at := lifetime.NormRef(access.Ref{Root: s.Call.Args[idx], Ops: obj.Ops})
 		if !at.Valid() {
 			return false
 		}
@@ -89,7 +89,7 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 				continue // the caller claims the object first
 			}
 		}
-		if c.keptAliveAt(g, s, at) || c.notArmed(g, s, at) || c.callersKeepDepth(g, at, here, depth+1, seen) {
+		if c.keptAliveAt(g, s, at) || c.notArmed(g, s, at) || c.disarmedBefore(g, s, at) || c.callersKeepDepth(g, at, here, depth+1, seen) {
 			continue
 		}
 		return false
@@ -375,7 +375,7 @@ func onceDoOnly(mc *ssa.MakeClosure, i int, ops []access.Op) bool {
 	if i >= len(mc.Bindings) {
 		return false
 	}
-	obj := normRef(access.Ref{Root: mc.Bindings[i], Ops: ops})
+	obj := lifetime.NormRef(access.Ref{Root: mc.Bindings[i], Ops: ops})
 	refs := mc.Referrers()
 	if refs == nil || len(*refs) == 0 {
 		return false
@@ -385,7 +385,7 @@ func onceDoOnly(mc *ssa.MakeClosure, i int, ops []access.Op) bool {
 		if !ok || len(call.Call.Args) != 2 || call.Call.Args[1] != ssa.Value(mc) || !isOnceDo(call.Call.StaticCallee()) {
 			return false
 		}
-		recv := normRef(access.Ref{Root: call.Call.Args[0]})
+		recv := lifetime.NormRef(access.Ref{Root: call.Call.Args[0]})
 		if recv.Root != obj.Root || !hasPrefix(recv.Ops, obj.Ops) || hasLoad(recv.Ops[len(obj.Ops):]) {
 			return false
 		}

@@ -209,7 +209,7 @@ type waypoint struct {
 // originVia is origin, with the path's waypoints, outermost first: the
 // path's root, then each accessor's result.
 func (c *checker) originVia(fn *ssa.Function, v access.Ref, depth int) (access.Ref, []waypoint, bool) {
-	r := normRef(v)
+	r := lifetime.NormRef(v)
 	here := []waypoint{{r.Root, 0}}
 	call, ok := r.Root.(*ssa.Call)
 	if !ok || depth > 3 {
@@ -235,36 +235,8 @@ func (c *checker) originVia(fn *ssa.Function, v access.Ref, depth int) (access.R
 	return inner.With(append(slices.Clone(p.Ops), r.Ops...)...), append(wps, waypoint{call, at}), true
 }
 
-// norm expands v in its function's frame; see normRef.
-func norm(v ssa.Value) access.Ref {
-	if mi, ok := v.(*ssa.MakeInterface); ok {
-		v = mi.X
-	}
-	return normRef(access.Ref{Root: v})
-}
-
-// normRef expands the root of r (loads included) in its function's frame.
-// A variable assigned once (a parameter spilled for a closure, as cgo's
-// wrappers make them; x := &T{} captured by a closure) reads as its value,
-// and so does the variable itself, bound into a closure: it keeps the value
-// reachable.
-func normRef(r access.Ref) access.Ref {
-	if !r.Valid() {
-		return r
-	}
-	e := lifetime.Expand(r.Root).With(r.Ops...)
-	if a, ok := e.Root.(*ssa.Alloc); ok {
-		if stored := lifetime.SingleStore(a); stored != nil {
-			switch {
-			case len(e.Ops) == 0:
-				return lifetime.Expand(stored)
-			case e.Ops[0].Kind == access.Load:
-				return lifetime.Expand(stored).With(e.Ops[1:]...)
-			}
-		}
-	}
-	return e
-}
+// norm expands v in its function's frame (lifetime.Norm).
+func norm(v ssa.Value) access.Ref { return lifetime.Norm(v) }
 
 // pointerValue reports whether a path ending in ops names a pointer held in
 // a variable or a field (the address of a separately allocated object), not
@@ -425,16 +397,15 @@ func (c *checker) disarmedBefore(fn *ssa.Function, call *ssa.Call, obj access.Re
 	return false
 }
 
-// claimedBefore reports whether the finalizer's release of m's handle is
-// this very call, reached past a test of the object's state that fn has
-// changed before the call on every path: Close claims the object
-// (b.state.CompareAndSwap(0, 1), b.closed = true, or a helper that
-// writes such a field) and then releases, and the finalizer, a literal
-// that calls Close, releases only through the same test. Collected during
-// the call, the object's finalizer finds it claimed and releases nothing.
-// A test of the handle itself (b.h != nil) is no claim: nothing changes
-// it before the call, nor is a write of a field no test before the call
-// reads.
+// claimedBefore reports whether fn claims m's object before call
+// (lifetime's ClaimsBefore: b.state.CompareAndSwap(0, 1), b.closed = true,
+// a claim() helper) and the finalizer claims the same location on its way
+// to releasing m's handle (FinalizerClaims: a literal that calls Close,
+// or any function that claims b.closed before the release), and call is
+// that release or a helper making it: collected during the call, the
+// finalizer finds the object claimed and releases nothing. Release
+// claiming another flag than the one the finalizer's Close claims
+// claims nothing the finalizer tests.
 func (c *checker) claimedBefore(fn *ssa.Function, call *ssa.Call, m managed) bool {
 	if !m.rel.Guarded || m.rel.Posn == "" {
 		return false
@@ -450,148 +421,12 @@ func (c *checker) claimedBefore(fn *ssa.Function, call *ssa.Call, m managed) boo
 		if cs == nil || !slices.ContainsFunc(cs.Releases, func(r *lifetime.Release) bool { return r.Posn == m.rel.Posn }) {
 			return false
 		}
-		// the helper's release is the finalizer's only where the
-		// finalizer goes through fn, and so through fn's test
-		// (Release claiming another flag than Close's claims nothing)
-		if !c.lt.ReleasesThrough(m.fin, fn) {
-			return false
-		}
 	}
 	sum := c.lt.SummaryOf(fn)
 	if sum == nil || !slices.ContainsFunc(sum.Releases, func(r *lifetime.Release) bool { return r.Guarded && r.Posn == m.rel.Posn }) {
 		return false
 	}
-	handle := m.obj.With(m.rel.Ops...)
-	// state reports whether the location at path r is the object's, and
-	// not the handle
-	state := func(r access.Ref) bool {
-		return r.Root == m.obj.Root && hasPrefix(r.Ops, m.obj.Ops) && len(r.Ops) > len(m.obj.Ops) &&
-			!hasPrefix(handle.Ops, r.Ops) && !hasPrefix(r.Ops, handle.Ops)
-	}
-	// written returns the object's locations instr writes: a store, an
-	// atomic operation (atomic.CompareAndSwapInt32(&b.state, …),
-	// b.state.CompareAndSwap(…)), a Go function whose summary stores or
-	// may change them
-	var written func(instr ssa.Instruction) []access.Ref
-	written = func(instr ssa.Instruction) []access.Ref {
-		var out []access.Ref
-		switch instr := instr.(type) {
-		case *ssa.Store:
-			out = append(out, norm(instr.Addr))
-		case *ssa.Call:
-			callee := instr.Call.StaticCallee()
-			if callee == nil {
-				break
-			}
-			args := instr.Call.Args
-			if callee.Pkg != nil && callee.Pkg.Pkg.Path() == "sync/atomic" {
-				// the operations that write: not Load
-				if len(args) > 0 && !strings.HasPrefix(callee.Name(), "Load") {
-					out = append(out, norm(args[0]))
-				}
-				break
-			}
-			if s := c.lt.SummaryOf(callee); s != nil {
-				// what it assigns on every path, or may change (a
-				// claim() that sets the flag on the path it returns
-				// true on)
-				paths := slices.Clone(s.Clobbers)
-				for _, st := range s.Stores {
-					paths = append(paths, st.Path)
-				}
-				for _, p := range paths {
-					if p.Root >= 0 && p.Root < len(args) {
-						out = append(out, norm(args[p.Root]).With(p.Ops...))
-					}
-				}
-			}
-		}
-		return slices.DeleteFunc(out, func(r access.Ref) bool { return !state(r) })
-	}
-	// the locations the tests before the call read (b.closed), or that
-	// the call a test takes the result of writes (the CAS, claim())
-	var tested, changed []access.Ref
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if instr == call || !dominates(instr, call) {
-				continue
-			}
-			changed = append(changed, written(instr)...)
-			iff, ok := instr.(*ssa.If)
-			if !ok || !guards(iff, call) {
-				continue
-			}
-			cond := iff.Cond
-			var operands []ssa.Value
-			negated := false
-			if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
-				cond, negated = u.X, true
-			}
-			if bin, ok := cond.(*ssa.BinOp); ok {
-				operands = append(operands, bin.X, bin.Y)
-			} else {
-				operands = append(operands, cond)
-			}
-			// the call runs where the test came out true (its first
-			// successor, or the second under a !)
-			onTrue := !reachesFrom(iff.Block().Succs[1], call)
-			for _, v := range operands {
-				switch v := v.(type) {
-				case *ssa.UnOp:
-					if v.Op == token.MUL {
-						tested = append(tested, norm(v.X))
-					}
-				case *ssa.Call:
-					if v == cond && onTrue == negated && claimsOnTrue(v) {
-						// a claim (CAS, claim()) that failed: the
-						// finalizer's own claim may succeed
-						continue
-					}
-					tested = append(tested, written(v)...)
-					if callee := v.Call.StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "sync/atomic" && len(v.Call.Args) > 0 {
-						tested = append(tested, norm(v.Call.Args[0])) // b.state.Load()
-					}
-				}
-			}
-		}
-	}
-	for _, t := range tested {
-		if state(t) && slices.ContainsFunc(changed, func(w access.Ref) bool { return sameRef(w, t) }) {
-			return true
-		}
-	}
-	return false
-}
-
-// claimsOnTrue reports whether call, whose boolean result a branch tests,
-// says true when it claimed the state: a compare-and-swap, or a function
-// of the package (claim()); a Swap says the old value, false when it
-// claimed.
-func claimsOnTrue(call *ssa.Call) bool {
-	callee := call.Call.StaticCallee()
-	if callee == nil || callee.Pkg == nil {
-		return false
-	}
-	if callee.Pkg.Pkg.Path() == "sync/atomic" {
-		return strings.HasPrefix(callee.Name(), "CompareAndSwap")
-	}
-	return !strings.HasPrefix(callee.Pkg.Pkg.Path(), "sync")
-}
-
-// reachesFrom reports whether call can run once block b is entered.
-func reachesFrom(b *ssa.BasicBlock, call ssa.Instruction) bool {
-	return len(b.Instrs) > 0 && (b.Instrs[0] == call || cfg.Reaches(b.Instrs[0], call))
-}
-
-// guards reports whether the branch iff decides whether call runs: one of
-// its successors does not reach it.
-func guards(iff *ssa.If, call ssa.Instruction) bool {
-	for _, succ := range iff.Block().Succs {
-		if len(succ.Instrs) > 0 && succ.Instrs[0] != call && !cfg.Reaches(succ.Instrs[0], call) {
-			return true
-		}
-	}
-	return false
+	return lifetime.SharesClaim(c.lt.ClaimsBefore(fn, call, m.obj, m.rel.Ops), c.lt.FinalizerClaims(m.fin, m.rel))
 }
 
 // tableRead reports whether v was read out of a table that keeps it
@@ -624,7 +459,7 @@ func (c *checker) tableRead(v ssa.Value, depth int) bool {
 		break
 	}
 	global := func(x ssa.Value) bool {
-		_, ok := normRef(access.Ref{Root: x}).Root.(*ssa.Global)
+		_, ok := lifetime.NormRef(access.Ref{Root: x}).Root.(*ssa.Global)
 		return ok
 	}
 	switch x := v.(type) {
@@ -712,22 +547,31 @@ func (c *checker) tableChangedBefore(fn *ssa.Function, call *ssa.Call, read ssa.
 }
 
 // changesTable reports whether instr may take an entry out of a table, as
-// tableChangedBefore lists; in a function of the package, two calls deep
-// (unregister(id) { delete(registry, id) }).
+// tableChangedBefore lists; in a function of the package, four calls deep
+// (unregister(id) { delete(registry, id) }). A write can drop the table's
+// reference only where the value it replaces could be one: a map update or
+// a package-level variable's store of a type without pointers (a hit
+// counter, lastUsed[id]++) removes no entry.
 func (c *checker) changesTable(instr ssa.Instruction, depth int) bool {
 	switch instr := instr.(type) {
 	case *ssa.MapUpdate:
-		return true
+		return mayHoldPointer(instr.Value.Type())
 	case *ssa.Store:
 		_, ok := instr.Addr.(*ssa.Global)
-		return ok
-	case *ssa.Call:
-		if b, ok := instr.Call.Value.(*ssa.Builtin); ok {
+		return ok && mayHoldPointer(instr.Val.Type())
+	case ssa.CallInstruction:
+		// (a deferred call too: in a callee, it runs before the
+		// callee returns, take(id) { defer delete(registry, id) })
+		com := instr.Common()
+		if b, ok := com.Value.(*ssa.Builtin); ok {
 			return b.Name() == "delete" || b.Name() == "clear"
 		}
-		callee := instr.Call.StaticCallee()
+		callee := com.StaticCallee()
 		if callee == nil || callee.Pkg == nil || c.calls.Lookup(instr) != nil || c.calls.Plumbing(instr) {
 			return false
+		}
+		if _, isGo := instr.(*ssa.Go); isGo {
+			return true // a goroutine may remove it at any time
 		}
 		switch path, name := callee.Pkg.Pkg.Path(), callee.Name(); {
 		case path == "sync":
@@ -738,10 +582,29 @@ func (c *checker) changesTable(instr ssa.Instruction, depth int) bool {
 			if sum := c.lt.SummaryOf(callee); sum == nil || sum.Globals {
 				return true
 			}
-			return depth < 2 && c.bodyChangesTable(callee, depth+1)
+			return depth < 4 && c.bodyChangesTable(callee, depth+1)
 		}
 	}
 	return false
+}
+
+// mayHoldPointer reports whether a value of type t may hold a pointer:
+// anything but booleans, numbers, strings and arrays and structs of them.
+func mayHoldPointer(t types.Type) bool {
+	switch t := t.Underlying().(type) {
+	case *types.Basic:
+		return t.Kind() == types.UnsafePointer || t.Kind() == types.Uintptr
+	case *types.Array:
+		return mayHoldPointer(t.Elem())
+	case *types.Struct:
+		for f := range t.Fields() {
+			if mayHoldPointer(f.Type()) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // bodyChangesTable reports whether fn may take an entry out of a table
@@ -758,12 +621,7 @@ func (c *checker) bodyChangesTable(fn *ssa.Function, depth int) bool {
 }
 
 // dominates reports whether instruction a runs before b on every path to b.
-func dominates(a, b ssa.Instruction) bool {
-	if a.Block() == b.Block() {
-		return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
-	}
-	return a.Block().Dominates(b.Block())
-}
+func dominates(a, b ssa.Instruction) bool { return lifetime.Dominates(a, b) }
 
 // handleArgs returns, for a call into C or into a Go function that passes
 // some of its parameters to C, a name for the message and the arguments
@@ -826,7 +684,7 @@ func (c *checker) passesElems(fn *ssa.Function, i int) bool {
 				if !r.Valid() {
 					continue
 				}
-				a := normRef(r)
+				a := lifetime.NormRef(r)
 				if a.Root == fn.Params[i] && len(a.Ops) > 0 && a.Ops[0].Kind == access.IndexAddr {
 					return true
 				}
@@ -851,7 +709,7 @@ func calleeName(fn *ssa.Function) string {
 // (tensors of a feeds slice copied into a C array); it returns one such
 // handle and the collection.
 func (c *checker) gathered(fn *ssa.Function, arg access.Ref) (managed, access.Ref, bool) {
-	r := normRef(arg)
+	r := lifetime.NormRef(arg)
 	i := slices.IndexFunc(r.Ops, func(o access.Op) bool { return o.Kind == access.IndexAddr })
 	var arrays []access.Ref
 	switch {
@@ -928,7 +786,7 @@ func (c *checker) storedHandles(fn *ssa.Function, arrays []access.Ref, depth int
 		if !isParam || i < 0 || i >= len(call.Call.Args) {
 			continue
 		}
-		return m, normRef(access.Ref{Root: call.Call.Args[i], Ops: coll.Ops}), true
+		return m, lifetime.NormRef(access.Ref{Root: call.Call.Args[i], Ops: coll.Ops}), true
 	}
 	return managed{}, access.Ref{}, false
 }
@@ -1104,7 +962,7 @@ func (c *checker) keptAliveDepth(fn *ssa.Function, call *ssa.Call, obj access.Re
 	case !args:
 	case cc != nil:
 		for _, r := range cc.Args {
-			argRefs = append(argRefs, normRef(r))
+			argRefs = append(argRefs, lifetime.NormRef(r))
 		}
 	default:
 		for _, a := range call.Call.Args {

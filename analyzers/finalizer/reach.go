@@ -95,7 +95,7 @@ func swappedOut(fn *ssa.Function, call *ssa.Call, arg access.Ref, m managed) boo
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			st, ok := instr.(*ssa.Store)
-			if !ok || access.StripConv(st.Val) == ld || !sameRef(normRef(access.Ref{Root: st.Addr}), field) {
+			if !ok || access.StripConv(st.Val) == ld || !sameRef(lifetime.NormRef(access.Ref{Root: st.Addr}), field) {
 				continue
 			}
 			if dominates(ld, st) && dominates(st, call) {

@@ -366,7 +366,7 @@ func (c *checker) armedEarly(fn *ssa.Function, call *ssa.Call, obj, f ssa.Value)
 		case *ssa.Call:
 			if cc := c.calls.Lookup(instr); cc != nil {
 				for _, r := range cc.Args {
-					if sameRef(normRef(r), field) || c.outToField(fn, normRef(r), field) {
+					if sameRef(lifetime.NormRef(r), field) || c.outToField(fn, lifetime.NormRef(r), field) {
 						acq = instr
 					}
 				}

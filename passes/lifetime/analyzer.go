@@ -406,6 +406,7 @@ func (a *fnAnalysis) summarize() *Summary {
 		tok           *tok
 		guarded, once bool
 		onceOf        OnceRef
+		site          *Site // the first release site
 	}
 	byKey := map[string]*relInfo{}
 	var keys []string
@@ -416,6 +417,9 @@ func (a *fnAnalysis) summarize() *Summary {
 		}
 		k := p.Key()
 		ri := byKey[k]
+		if ri != nil && ri.site != r.site {
+			ri.rel.sites = true
+		}
 		if ri == nil {
 			rel := &Release{Path: p, Func: funcName(a.fn), Class: r.site.Class, pos: r.site.Pos}
 			if r.once && r.site.Release != nil && inSource(a.fn, r.site.Release.Pos()) {
@@ -430,7 +434,7 @@ func (a *fnAnalysis) summarize() *Summary {
 			} else {
 				rel.CFunc, rel.Posn = r.site.CFunc, posn(a.pa.pass.Fset, r.site.Pos)
 			}
-			ri = &relInfo{rel: rel, tok: r.tok, guarded: true, once: true}
+			ri = &relInfo{rel: rel, tok: r.tok, guarded: true, once: true, site: r.site}
 			byKey[k] = ri
 			keys = append(keys, k)
 		}

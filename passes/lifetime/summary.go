@@ -129,6 +129,7 @@ type Release struct {
 	pos   token.Pos     // position of the release in this package; invalid for facts
 	via   *Release      // the callee's release this one happens through, if any
 	viaFn *ssa.Function // that callee
+	sites bool          // the function releases the handle at more than one place: via is one of them
 }
 
 // A OnceRef names the sync.Once a release happens under (Release.Once), in

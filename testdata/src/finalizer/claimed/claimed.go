@@ -317,3 +317,120 @@ func (f *Flags) Release() {
 		f.free()
 	}
 }
+
+// Shared claims one flag in Close and in Release before one helper: the
+// finalizer's Close claims it too, and only one of the claims succeeds.
+type Shared struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewShared() *Shared {
+	s := &Shared{r: C.res_new()}
+	runtime.SetFinalizer(s, func(s *Shared) { s.Close() })
+	return s
+}
+
+func (s *Shared) free() { C.res_free(s.r) }
+
+func (s *Shared) Close() {
+	if s.closed.CompareAndSwap(false, true) {
+		s.free()
+	}
+}
+
+func (s *Shared) Release() {
+	if s.closed.CompareAndSwap(false, true) {
+		s.free()
+	}
+}
+
+// Guarded claims one flag under a mutex in Close and in Shutdown, through
+// a helper that sets it; the finalizer's Close claims the same flag.
+type Guarded struct {
+	mu     sync.Mutex
+	closed bool
+	r      *C.res
+}
+
+func NewGuarded() *Guarded {
+	g := &Guarded{r: C.res_new()}
+	runtime.SetFinalizer(g, func(g *Guarded) { g.Close() })
+	return g
+}
+
+func (g *Guarded) claim() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return false
+	}
+	g.closed = true
+	return true
+}
+
+func (g *Guarded) free() { C.res_free(g.r) }
+
+func (g *Guarded) Close() {
+	if g.claim() {
+		g.free()
+	}
+}
+
+func (g *Guarded) Shutdown() {
+	if g.claim() {
+		g.free()
+	}
+}
+
+// Disarmed claims, disarms the finalizer, then frees through a helper:
+// once disarmed, nothing can release during the helper's C call.
+type Disarmed struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewDisarmed() *Disarmed {
+	d := &Disarmed{r: C.res_new()}
+	runtime.SetFinalizer(d, func(d *Disarmed) { C.res_free(d.r) })
+	return d
+}
+
+func (d *Disarmed) free() { C.res_free(d.r) }
+
+func (d *Disarmed) Close() {
+	if d.closed.CompareAndSwap(false, true) {
+		runtime.SetFinalizer(d, nil)
+		d.free()
+	}
+}
+
+// Branchy's finalizer calls Close or frees directly: the direct path
+// claims nothing, so Close's claim does not keep it out.
+type Branchy struct {
+	closed atomic.Bool
+	pooled bool
+	r      *C.res
+}
+
+func NewBranchy() *Branchy {
+	b := &Branchy{r: C.res_new()}
+	runtime.SetFinalizer(b, func(b *Branchy) {
+		if b.pooled {
+			b.Close()
+		} else {
+			b.free()
+		}
+	})
+	return b
+}
+
+func (b *Branchy) free() {
+	C.res_free(b.r) // want `b may be collected while C.res_free runs with b.r`
+}
+
+func (b *Branchy) Close() {
+	if b.closed.CompareAndSwap(false, true) {
+		b.free()
+	}
+}

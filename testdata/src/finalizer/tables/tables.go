@@ -133,3 +133,64 @@ func TakenOut(id int) int {
 	im := take(id)
 	return img.Use(im.P) // want `im may be collected while Use runs with im.P`
 }
+
+var (
+	lookups  int
+	lastUsed = map[int]int64{}
+)
+
+// counted reads the entry under the lock and counts the lookup: the
+// counter and the last-use map hold no pointer, and the entry stays.
+func counted(id int) *img.Image {
+	mu.Lock()
+	defer mu.Unlock()
+	lookups++
+	lastUsed[id]++
+	return registry[id]
+}
+
+func Counted(id int) int {
+	im := counted(id)
+	return img.Use(im.P)
+}
+
+// takeDeferred removes the entry in a deferred call, which runs before
+// it returns: nothing holds the image it returns.
+func takeDeferred(id int) *img.Image {
+	mu.Lock()
+	defer mu.Unlock()
+	defer delete(registry, id)
+	return registry[id]
+}
+
+func TakenDeferred(id int) int {
+	im := takeDeferred(id)
+	return img.Use(im.P) // want `im may be collected while Use runs with im.P`
+}
+
+// takeClosure removes it in a deferred literal.
+func takeClosure(id int) *img.Image {
+	defer func() { delete(registry, id) }()
+	return registry[id]
+}
+
+func TakenClosure(id int) int {
+	im := takeClosure(id)
+	return img.Use(im.P) // want `im may be collected while Use runs with im.P`
+}
+
+// takeDeep removes it three calls down.
+func takeDeep(id int) *img.Image {
+	im := registry[id]
+	forget1(id)
+	return im
+}
+
+func forget1(id int) { forget2(id) }
+func forget2(id int) { forget3(id) }
+func forget3(id int) { delete(registry, id) }
+
+func TakenDeep(id int) int {
+	im := takeDeep(id)
+	return img.Use(im.P) // want `im may be collected while Use runs with im.P`
+}

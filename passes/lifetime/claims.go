@@ -1,0 +1,279 @@
+package lifetime
+
+import (
+	"go/token"
+	"slices"
+	"strings"
+
+	"github.com/lifetimevet/lifetimevet/internal/cfg"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lifetimevet/lifetimevet/internal/access"
+)
+
+// A claim is how code that releases a handle of an object makes itself the
+// only one to: it tests a location of the object other than the handle,
+// and changes it before the release, on every path that reaches the
+// release (b.state.CompareAndSwap(0, 1), if !b.closed { b.closed = true },
+// a claim() helper that sets the flag). Two releases past claims of one
+// location of one object exclude each other: one claim fails, and its
+// release does not run. A test of the handle itself (b.h != nil) is no
+// claim, nor is a location no test before the release reads.
+
+// ClaimsBefore returns the locations of the object at obj, in fn's frame,
+// that fn claims before call, as ops from the object ([FieldAddr closed]
+// for b.closed). handle is the ops from the object to the handle call
+// releases or uses; it and the locations it lies in are never claims.
+func (r *Result) ClaimsBefore(fn *ssa.Function, call ssa.Instruction, obj access.Ref, handle []access.Op) [][]access.Op {
+	if fn == nil || call == nil || !obj.Valid() {
+		return nil
+	}
+	h := obj.With(handle...)
+	// state reports whether the location at ref is the object's, and not
+	// the handle
+	state := func(ref access.Ref) bool {
+		return ref.Root == obj.Root && hasOpsPrefix(ref.Ops, obj.Ops) && len(ref.Ops) > len(obj.Ops) &&
+			!hasOpsPrefix(h.Ops, ref.Ops) && !hasOpsPrefix(ref.Ops, h.Ops)
+	}
+	// written returns the object's locations instr writes: a store, an
+	// atomic operation (atomic.CompareAndSwapInt32(&b.state, …),
+	// b.state.CompareAndSwap(…)), a Go function whose summary stores or
+	// may change them
+	written := func(instr ssa.Instruction) []access.Ref {
+		var out []access.Ref
+		switch instr := instr.(type) {
+		case *ssa.Store:
+			out = append(out, Norm(instr.Addr))
+		case *ssa.Call:
+			callee := instr.Call.StaticCallee()
+			if callee == nil {
+				break
+			}
+			args := instr.Call.Args
+			if callee.Pkg != nil && callee.Pkg.Pkg.Path() == "sync/atomic" {
+				// the operations that write: not Load
+				if len(args) > 0 && !strings.HasPrefix(callee.Name(), "Load") {
+					out = append(out, Norm(args[0]))
+				}
+				break
+			}
+			if s := r.SummaryOf(callee); s != nil {
+				// what it assigns on every path, or may change (a
+				// claim() that sets the flag on the path it returns
+				// true on)
+				paths := slices.Clone(s.Clobbers)
+				for _, st := range s.Stores {
+					paths = append(paths, st.Path)
+				}
+				for _, p := range paths {
+					if p.Root >= 0 && p.Root < len(args) {
+						out = append(out, Norm(args[p.Root]).With(p.Ops...))
+					}
+				}
+			}
+		}
+		return slices.DeleteFunc(out, func(ref access.Ref) bool { return !state(ref) })
+	}
+	// the locations the tests before the call read (b.closed), or that
+	// the call a test takes the result of writes (the CAS, claim())
+	var tested, changed []access.Ref
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if instr == call || !Dominates(instr, call) {
+				continue
+			}
+			changed = append(changed, written(instr)...)
+			iff, ok := instr.(*ssa.If)
+			if !ok || !decides(iff, call) {
+				continue
+			}
+			cond := iff.Cond
+			var operands []ssa.Value
+			negated := false
+			if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+				cond, negated = u.X, true
+			}
+			if bin, ok := cond.(*ssa.BinOp); ok {
+				operands = append(operands, bin.X, bin.Y)
+			} else {
+				operands = append(operands, cond)
+			}
+			// the call runs where the test came out true (its first
+			// successor, or the second under a !)
+			onTrue := !reachesFrom(iff.Block().Succs[1], call)
+			for _, v := range operands {
+				switch v := v.(type) {
+				case *ssa.UnOp:
+					if v.Op == token.MUL {
+						tested = append(tested, Norm(v.X))
+					}
+				case *ssa.Call:
+					if v == cond && onTrue == negated && claimsOnTrue(v) {
+						// a claim (CAS, claim()) that failed: the
+						// other side's claim may succeed
+						continue
+					}
+					tested = append(tested, written(v)...)
+					if callee := v.Call.StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "sync/atomic" && len(v.Call.Args) > 0 {
+						tested = append(tested, Norm(v.Call.Args[0])) // b.state.Load()
+					}
+				}
+			}
+		}
+	}
+	var out [][]access.Op
+	for _, t := range tested {
+		if !state(t) || !slices.ContainsFunc(changed, func(w access.Ref) bool { return w.Root == t.Root && slices.Equal(w.Ops, t.Ops) }) {
+			continue
+		}
+		ops := t.Ops[len(obj.Ops):]
+		if !slices.ContainsFunc(out, func(o []access.Op) bool { return slices.Equal(o, ops) }) {
+			out = append(out, ops)
+		}
+	}
+	return out
+}
+
+// FinalizerClaims returns the locations of its object, as ops from it,
+// that finalizer f claims on its way to release rel (one of f.Releases):
+// the claims its function makes before the step that releases, and each
+// function its release goes through before the next (func(d *D) {
+// d.Close() } claims what Close claims before its d.free()). Nil for a
+// finalizer known only from a fact, and for one whose release happens at
+// several places along the way (if d.pooled { d.Close() } else { d.free()
+// }): a path without the claims may release.
+func (r *Result) FinalizerClaims(f *Finalizer, rel FinalizerRelease) [][]access.Op {
+	if f == nil || f.Func == nil || rel.Posn == "" {
+		return nil
+	}
+	sum := r.SummaryOf(f.Func)
+	if sum == nil {
+		return nil
+	}
+	i := slices.IndexFunc(sum.Releases, func(x *Release) bool { return x.Path.Root == 0 && x.Posn == rel.Posn })
+	if i < 0 {
+		return nil
+	}
+	var out [][]access.Op
+	cur, fn := sum.Releases[i], f.Func
+	for depth := 0; cur != nil && fn != nil && depth < 8; depth++ {
+		if cur.sites {
+			return nil
+		}
+		p := cur.Path
+		n := len(p.Ops) - len(rel.Ops)
+		if p.Root < 0 || p.Root >= len(fn.Params) || n < 0 || !slices.Equal(access.Canon(p.Ops[n:]), access.Canon(rel.Ops)) {
+			break
+		}
+		obj := NormRef(access.Ref{Root: fn.Params[p.Root], Ops: p.Ops[:n]})
+		if step := CallAt(fn, cur.Pos()); step != nil {
+			for _, c := range r.ClaimsBefore(fn, step, obj, p.Ops[n:]) {
+				if !slices.ContainsFunc(out, func(o []access.Op) bool { return slices.Equal(o, c) }) {
+					out = append(out, c)
+				}
+			}
+		}
+		cur, fn = cur.Via()
+	}
+	return out
+}
+
+// SharesClaim reports whether two sets of claims (ops from one object)
+// name a location in common.
+func SharesClaim(a, b [][]access.Op) bool {
+	return slices.ContainsFunc(a, func(x []access.Op) bool {
+		return slices.ContainsFunc(b, func(y []access.Op) bool { return slices.Equal(x, y) })
+	})
+}
+
+// CallAt returns fn's call instruction at pos (a Release's Pos: the
+// release's C call, or the call of the function it happens through); nil
+// if none.
+func CallAt(fn *ssa.Function, pos token.Pos) ssa.Instruction {
+	if !pos.IsValid() {
+		return nil
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if _, ok := instr.(ssa.CallInstruction); ok && instr.Pos() == pos {
+				return instr
+			}
+		}
+	}
+	return nil
+}
+
+// claimsOnTrue reports whether call, whose boolean result a branch tests,
+// says true when it claimed the state: a compare-and-swap, or a function
+// of the package (claim()); a Swap says the old value, false when it
+// claimed.
+func claimsOnTrue(call *ssa.Call) bool {
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Pkg == nil {
+		return false
+	}
+	if callee.Pkg.Pkg.Path() == "sync/atomic" {
+		return strings.HasPrefix(callee.Name(), "CompareAndSwap")
+	}
+	return !strings.HasPrefix(callee.Pkg.Pkg.Path(), "sync")
+}
+
+// reachesFrom reports whether instr can run once block b is entered.
+func reachesFrom(b *ssa.BasicBlock, instr ssa.Instruction) bool {
+	return len(b.Instrs) > 0 && (b.Instrs[0] == instr || cfg.Reaches(b.Instrs[0], instr))
+}
+
+// decides reports whether the branch iff decides whether instr runs: one
+// of its successors does not reach it.
+func decides(iff *ssa.If, instr ssa.Instruction) bool {
+	for _, succ := range iff.Block().Succs {
+		if len(succ.Instrs) > 0 && succ.Instrs[0] != instr && !cfg.Reaches(succ.Instrs[0], instr) {
+			return true
+		}
+	}
+	return false
+}
+
+// Dominates reports whether instruction a runs before b on every path to
+// b: earlier in its block, or in a dominating block.
+func Dominates(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() {
+		return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
+	}
+	return a.Block().Dominates(b.Block())
+}
+
+// Norm expands v in its function's frame; see NormRef.
+func Norm(v ssa.Value) access.Ref {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	return NormRef(access.Ref{Root: v})
+}
+
+// NormRef expands the root of r (loads included) in its function's frame.
+// A variable assigned once (a parameter spilled for a closure, as cgo's
+// wrappers make them; x := &T{} captured by a closure) reads as its value,
+// and so does the variable itself, bound into a closure: it keeps the value
+// reachable.
+func NormRef(r access.Ref) access.Ref {
+	if !r.Valid() {
+		return r
+	}
+	e := Expand(r.Root).With(r.Ops...)
+	if a, ok := e.Root.(*ssa.Alloc); ok {
+		if stored := SingleStore(a); stored != nil {
+			switch {
+			case len(e.Ops) == 0:
+				return Expand(stored)
+			case e.Ops[0].Kind == access.Load:
+				return Expand(stored).With(e.Ops[1:]...)
+			}
+		}
+	}
+	return e
+}
+
+func hasOpsPrefix(ops, prefix []access.Op) bool {
+	return len(ops) >= len(prefix) && slices.Equal(ops[:len(prefix)], prefix)
+}
