@@ -53,7 +53,12 @@ once.Do(func() { d.free() }) or once.Do(d.free) in a Close the finalizer
 calls is one release; a Once is the Do call's receiver as its callers see
 it, so closeWith(tag, d) running d.once.Do and Release running d.once.Do
 share one, and under(d.peer, d) running its first argument's Once does not
-share d's); a release method with a value receiver
+share d's; a helper released after a caller's claim, a location of the
+object tested and changed first such as closed.CompareAndSwap, is safe
+where that caller disarms the finalizer, or the finalizer of the handle's
+owner claims the same location or releases through that caller; a claim
+of another flag, or a finalizer that frees without a test, keeps nothing
+out); a release method with a value receiver
 that clears its copy of the handle; a release called on a copy of a
 struct whose original still holds the handle; a caller's release of a
 handle after a function of the package copied it into a new object whose

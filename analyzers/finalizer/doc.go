@@ -45,10 +45,20 @@ is reachable from one used after the call (d := p.primary, or p.fallback,
 with p used later). An object read out of a table that keeps it while
 the entry stays is held as a global is: a package-level map or sync.Map
 (Load), and cgo's handle table (cgo.Handle(h).Value() in a callback);
-runtime.KeepAlive of the map counts for m["a"].h. A Close that claims the
-object before releasing (a compare-and-swap, a closed flag, a helper that
-sets one) is safe when the finalizer releases through the same Close:
-collected during the release, the object's finalizer finds it claimed. A
+runtime.KeepAlive of the map counts for m["a"].h; a function that takes
+the entry out before the call (delete, a deferred delete in take(id), a
+helper some calls deep) holds nothing, while a write that cannot drop a
+pointer (a hit counter, lastUsed[id]++) removes no entry. A Close that
+claims the object before releasing (a compare-and-swap, a closed flag, a
+helper that sets one: a location of the object tested and changed before
+the release) is safe when the finalizer claims the same location on its
+way to its release (it calls the same Close, or a Release claiming the
+same flag): collected during the release, the object's finalizer finds it
+claimed. A claim of another flag than the finalizer's keeps nothing out.
+A helper whose callers disarm the finalizer before calling it
+(runtime.SetFinalizer(d, nil), Stop) is safe, as is one nothing calls
+(an unexported function neither called nor named anywhere, variable
+initializers included, never runs). A
 handle in a struct value inside the object (o.in.h, an embedded struct's
 field) is the object's handle like any other.
 Handles copied out of a slice of such objects into a Go array or slice
