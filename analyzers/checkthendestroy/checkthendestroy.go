@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/internal/cfg"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
 	"github.com/lifetimevet/lifetimevet/internal/released"
 	"github.com/lifetimevet/lifetimevet/internal/scope"
@@ -397,7 +398,7 @@ func (c *checker) acts(fn *ssa.Function, b *ssa.BasicBlock, k guards.Key) (relea
 // releases, whatever the load before it saw.
 func (c *checker) claimedBefore(fn *ssa.Function, k guards.Key, release *guards.Access) bool {
 	for _, a := range c.byKey[k] {
-		if a.Func == fn && a.Kind == guards.AtomicRMW && (a.Op == "Swap" || a.Op == "CompareAndSwap") && dominates(a.Instr, release.Instr) {
+		if a.Func == fn && a.Kind == guards.AtomicRMW && (a.Op == "Swap" || a.Op == "CompareAndSwap") && cfg.Dominates(a.Instr, release.Instr) {
 			return true
 		}
 	}
@@ -447,19 +448,12 @@ func (c *checker) covered(fn *ssa.Function, chk, act *guards.Access, k guards.Ke
 			continue
 		}
 		for _, l := range a.Locks {
-			if !l.Read && act.Locked(l.Key, true) && dominates(a.Instr, act.Instr) {
+			if !l.Read && act.Locked(l.Key, true) && cfg.Dominates(a.Instr, act.Instr) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-func dominates(a, b ssa.Instruction) bool {
-	if a.Block() == b.Block() {
-		return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
-	}
-	return a.Block().Dominates(b.Block())
 }
 
 // concurrent says why fn's check of k can race: evidence on the type, or

@@ -370,7 +370,7 @@ func (c *checker) disarmedBefore(fn *ssa.Function, call *ssa.Call, obj access.Re
 				continue
 			}
 			if callee.Pkg == nil || callee.Pkg.Pkg.Path() != "runtime" {
-				if sum := c.lt.SummaryOf(callee); sum != nil && dominates(d, call) {
+				if sum := c.lt.SummaryOf(callee); sum != nil && cfg.Dominates(d, call) {
 					for _, p := range sum.Disarms {
 						if p.Root >= 0 && p.Root < len(d.Call.Args) && sameRef(norm(d.Call.Args[p.Root]).With(p.Ops...), obj) {
 							return true
@@ -389,7 +389,7 @@ func (c *checker) disarmedBefore(fn *ssa.Function, call *ssa.Call, obj access.Re
 			default:
 				continue
 			}
-			if dominates(d, call) {
+			if cfg.Dominates(d, call) {
 				return true
 			}
 		}
@@ -619,9 +619,6 @@ func (c *checker) bodyChangesTable(fn *ssa.Function, depth int) bool {
 	}
 	return false
 }
-
-// dominates reports whether instruction a runs before b on every path to b.
-func dominates(a, b ssa.Instruction) bool { return lifetime.Dominates(a, b) }
 
 // handleArgs returns, for a call into C or into a Go function that passes
 // some of its parameters to C, a name for the message and the arguments

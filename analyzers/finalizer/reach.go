@@ -98,7 +98,7 @@ func swappedOut(fn *ssa.Function, call *ssa.Call, arg access.Ref, m managed) boo
 			if !ok || access.StripConv(st.Val) == ld || !sameRef(lifetime.NormRef(access.Ref{Root: st.Addr}), field) {
 				continue
 			}
-			if dominates(ld, st) && dominates(st, call) {
+			if cfg.Dominates(ld, st) && cfg.Dominates(st, call) {
 				return true
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/internal/cfg"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
 	"github.com/lifetimevet/lifetimevet/internal/released"
 	"github.com/lifetimevet/lifetimevet/internal/scope"
@@ -598,13 +599,6 @@ func (c *checker) lockedLikeWrites(a *guards.Access, atomics []*guards.Access) b
 	return false
 }
 
-func dominates(a, b ssa.Instruction) bool {
-	if a.Block() == b.Block() {
-		return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
-	}
-	return a.Block().Dominates(b.Block())
-}
-
 // reload reports an atomic Add whose result is dropped, followed by a
 // separate atomic Load of the same counter that a branch tests. The same
 // counter is the same variable: the Load's address is the Add's (the same
@@ -633,7 +627,7 @@ func (c *checker) reload(fn *ssa.Function) {
 			continue
 		}
 		for _, ld := range c.byKey[add.Key] {
-			if ld.Func != fn || ld.Kind != guards.AtomicRead || !dominates(add.Instr, ld.Instr) {
+			if ld.Func != fn || ld.Kind != guards.AtomicRead || !cfg.Dominates(add.Instr, ld.Instr) {
 				continue
 			}
 			if !c.tested(ld.Instr.(ssa.Value)) {
@@ -1266,7 +1260,7 @@ func (c *checker) recheckedUnderLock(fn *ssa.Function, ld, st *guards.Access) bo
 		if a.Func != fn || a == ld || (a.Kind != guards.AtomicRead && a.Kind != guards.Read) {
 			continue
 		}
-		if c.sameLock(st, a) && dominates(a.Instr, st.Instr) {
+		if c.sameLock(st, a) && cfg.Dominates(a.Instr, st.Instr) {
 			return true
 		}
 	}
@@ -1381,7 +1375,7 @@ func (c *checker) unlockDeferredBefore(fn *ssa.Function, k guards.Key, d *ssa.De
 			if !ok || (name != "Unlock" && name != "RUnlock") || len(u.Call.Args) == 0 {
 				continue
 			}
-			if uk, ok := guards.LockKeyOf(u.Call.Args[0]); ok && uk == k && dominates(u, d) {
+			if uk, ok := guards.LockKeyOf(u.Call.Args[0]); ok && uk == k && cfg.Dominates(u, d) {
 				return true
 			}
 		}

@@ -173,3 +173,12 @@ func Reaches(from, to ssa.Instruction) bool {
 	})
 	return reached
 }
+
+// Dominates reports whether instruction a runs before b on every path to
+// b: earlier in its block, or in a dominating block.
+func Dominates(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() {
+		return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
+	}
+	return a.Block().Dominates(b.Block())
+}

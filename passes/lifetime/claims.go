@@ -79,7 +79,7 @@ func (r *Result) ClaimsBefore(fn *ssa.Function, call ssa.Instruction, obj access
 	var tested, changed []access.Ref
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if instr == call || !Dominates(instr, call) {
+			if instr == call || !cfg.Dominates(instr, call) {
 				continue
 			}
 			changed = append(changed, written(instr)...)
@@ -232,15 +232,6 @@ func decides(iff *ssa.If, instr ssa.Instruction) bool {
 		}
 	}
 	return false
-}
-
-// Dominates reports whether instruction a runs before b on every path to
-// b: earlier in its block, or in a dominating block.
-func Dominates(a, b ssa.Instruction) bool {
-	if a.Block() == b.Block() {
-		return slices.Index(a.Block().Instrs, a) < slices.Index(b.Block().Instrs, b)
-	}
-	return a.Block().Dominates(b.Block())
 }
 
 // Norm expands v in its function's frame; see NormRef.
