@@ -98,11 +98,13 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 }
 
 // internal reports whether only the package's own code calls fn, by name:
-// an unexported, non-generic function or method of the package, not
-// //export, not main or init.
+// an unexported function or method of the package, not //export, not main
+// or init. A generic one counts (func (b *Box[T]) free()): other packages
+// can instantiate it only through the package's exported code, whose
+// bodies are the package's, and every instance runs fn's body.
 func (c *checker) internal(fn *ssa.Function) bool {
 	if fn.Parent() != nil || fn.Synthetic != "" || fn.Pkg == nil || fn.Pkg.Pkg != c.pass.Pkg ||
-		fn.TypeParams().Len() > 0 || fn.Origin() != nil || len(fn.Blocks) == 0 {
+		fn.Origin() != nil || len(fn.Blocks) == 0 {
 		return false
 	}
 	obj, ok := fn.Object().(*types.Func)
@@ -136,7 +138,7 @@ func (c *checker) callSites(fn *ssa.Function) ([]*ssa.Call, bool) {
 					if isMethod && com.IsInvoke() && com.Method.Name() == fn.Name() {
 						ok = false
 					}
-					if com.Value == fn {
+					if isFunc(com.Value, fn) {
 						if call, direct := instr.(*ssa.Call); direct {
 							out = append(out, call)
 						} else {
@@ -149,13 +151,13 @@ func (c *checker) callSites(fn *ssa.Function) ([]*ssa.Call, bool) {
 					if o == nil || *o == nil {
 						continue
 					}
-					if ci, isCall := instr.(ssa.CallInstruction); isCall && k == 0 && ci.Common().Value == fn {
+					if ci, isCall := instr.(ssa.CallInstruction); isCall && k == 0 && isFunc(ci.Common().Value, fn) {
 						continue // the callee operand, seen above
 					}
 					h, isFn := (*o).(*ssa.Function)
 					switch {
 					case !isFn:
-					case h == fn:
+					case isFunc(h, fn):
 						ok = false // a function value
 					case h.Synthetic != "" && calls(h, fn):
 						if mc, isMC := instr.(*ssa.MakeClosure); isMC && onceBound(mc, fn) {
@@ -211,12 +213,19 @@ func onceBound(mc *ssa.MakeClosure, fn *ssa.Function) bool {
 func calls(h, fn *ssa.Function) bool {
 	for _, b := range h.Blocks {
 		for _, instr := range b.Instrs {
-			if ci, ok := instr.(ssa.CallInstruction); ok && ci.Common().StaticCallee() == fn {
+			if ci, ok := instr.(ssa.CallInstruction); ok && isFunc(ci.Common().Value, fn) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// isFunc reports whether v is fn or an instance of it (b.free() in a
+// method of Box[T] calls the instance (*Box[T]).free, whose body is fn's).
+func isFunc(v ssa.Value, fn *ssa.Function) bool {
+	h, ok := v.(*ssa.Function)
+	return ok && (h == fn || h.Origin() == fn)
 }
 
 // keptAliveAt reports whether the caller g keeps obj reachable after its

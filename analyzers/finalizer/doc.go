@@ -78,8 +78,9 @@ Handles gathered into a slice by a helper of the package
 (ins := handlesOf(images)) count as if gathered by the caller.
 
 Inside a function only the package calls (unexported, never taken as a
-value, called by no go statement nor interface call, not //export), the
-finding is made only when some call site does not keep the object alive:
+value, called by no go statement nor interface call, not //export; an
+unexported method of a generic type counts, its instances' calls being
+its call sites), the finding is made only when some call site does not keep the object alive:
 a caller that uses the object after the call, holds it in a deferred
 call, has not yet armed a finalizer on an object it allocated, or is
 itself such a function whose callers keep it, or is a function literal

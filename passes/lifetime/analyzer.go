@@ -78,9 +78,10 @@ func (r *Result) Callers(fn *ssa.Function) []*ssa.Function { return r.callers[fn
 // g's (func(x *T) { x.Close() } for g Close). False for a finalizer known
 // only from a fact (no function).
 func (r *Result) ReleasesThrough(f *Finalizer, g *ssa.Function) bool {
-	if f.Func == nil {
+	if f.Func == nil || g == nil {
 		return false
 	}
+	g = originOf(g)
 	if f.Func == g {
 		return true
 	}
@@ -98,6 +99,16 @@ func (r *Result) ReleasesThrough(f *Finalizer, g *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// originOf returns the generic function an instance of it was made from
+// (Box[T].Close for Box[int].Close), fn itself otherwise: an instance has
+// its origin's body, so its summary, claims and callers are the origin's.
+func originOf(fn *ssa.Function) *ssa.Function {
+	if fn != nil && fn.Origin() != nil {
+		return fn.Origin()
+	}
+	return fn
 }
 
 // Posn returns pos as Release.Posn and FinalizerRelease.Posn write it:
@@ -145,8 +156,13 @@ func (r *Result) Incomplete() []*ssa.Function {
 }
 
 // SummaryOf returns the summary of a function of this package or, through
-// its fact, of another; nil when nothing is known.
+// its fact, of another (an instance's is its origin's); nil when nothing is
+// known.
 func (r *Result) SummaryOf(fn *ssa.Function) *Summary {
+	if fn == nil {
+		return nil
+	}
+	fn = originOf(fn)
 	if s, ok := r.Summaries[fn]; ok {
 		return s
 	}
@@ -389,6 +405,9 @@ func (pa *pkgAnalysis) callGraph(fn *ssa.Function) {
 					callee = m
 				}
 			}
+			// an instance's callers are its origin's (b.free() in a
+			// method of Box[T] calls (*Box[T]).free's instance)
+			callee = originOf(callee)
 			if callee != nil && !seen[callee] {
 				seen[callee] = true
 				pa.res.callers[callee] = append(pa.res.callers[callee], fn)
@@ -430,7 +449,7 @@ func (a *fnAnalysis) summarize() *Summary {
 			rel.Text = a.paramText(p)
 			if r.site.Release != nil {
 				rel.CFunc, rel.Posn = r.site.Release.CFunc, r.site.Release.Posn
-				rel.via, rel.viaFn = r.site.Release, r.site.Callee
+				rel.via, rel.viaFn = r.site.Release, originOf(r.site.Callee)
 			} else {
 				rel.CFunc, rel.Posn = r.site.CFunc, posn(a.pa.pass.Fset, r.site.Pos)
 			}
@@ -478,7 +497,7 @@ func (a *fnAnalysis) summarize() *Summary {
 		rel := &Release{Path: p, Func: funcName(a.fn), Class: r.site.Class, pos: r.site.Pos, Text: a.paramText(p)}
 		if r.site.Release != nil {
 			rel.CFunc, rel.Posn = r.site.Release.CFunc, r.site.Release.Posn
-			rel.via, rel.viaFn = r.site.Release, r.site.Callee
+			rel.via, rel.viaFn = r.site.Release, originOf(r.site.Callee)
 		} else {
 			rel.CFunc, rel.Posn = r.site.CFunc, posn(a.pa.pass.Fset, r.site.Pos)
 		}
