@@ -55,12 +55,13 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 		return false
 	}
 	sites, ok := c.callSites(fn)
-	if ok && len(sites) == 0 && (c.sites[fn].onceBound > 0 && idx == 0 || c.sites[fn].onceBound == 0) {
+	deferred := c.sites[fn].deferred
+	if ok && len(sites) == 0 && len(deferred) == 0 && (c.sites[fn].onceBound > 0 && idx == 0 || c.sites[fn].onceBound == 0) {
 		// only d.once.Do(d.free), where Do keeps the receiver; or
 		// nothing calls it: it never runs
 		return true
 	}
-	if !ok || len(sites) == 0 || idx > 0 && c.sites[fn].onceBound > 0 {
+	if !ok || len(sites) == 0 && len(deferred) == 0 || idx > 0 && c.sites[fn].onceBound > 0 {
 		return false
 	}
 	seen[fn] = true
@@ -94,6 +95,26 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 		}
 		return false
 	}
+	// A deferred call (if !d.closed.CompareAndSwap(false, true) {
+	// return }; defer d.free()) runs at the caller's exit, after its
+	// last use of the object: only a claim or a disarm made before the
+	// defer statement, which the deferred call can run only after, keeps
+	// the finalizer out.
+	for _, d := range deferred {
+		if idx >= len(d.Call.Args) || m == nil {
+			return false
+		}
+		g := d.Parent()
+		at := lifetime.NormRef(access.Ref{Root: d.Call.Args[idx], Ops: obj.Ops})
+		if !at.Valid() {
+			return false
+		}
+		mm := *m
+		mm.obj = at
+		if !c.claimedBefore(g, d, mm) && !c.disarmedBefore(g, d, at) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -126,6 +147,7 @@ func (c *checker) callSites(fn *ssa.Function) ([]*ssa.Call, bool) {
 		return s.calls, s.ok
 	}
 	var out []*ssa.Call
+	var deferred []*ssa.Defer
 	ok := true
 	bound := 0
 	isMethod := fn.Signature.Recv() != nil
@@ -139,10 +161,13 @@ func (c *checker) callSites(fn *ssa.Function) ([]*ssa.Call, bool) {
 						ok = false
 					}
 					if isFunc(com.Value, fn) {
-						if call, direct := instr.(*ssa.Call); direct {
+						switch call := instr.(type) {
+						case *ssa.Call:
 							out = append(out, call)
-						} else {
-							ok = false // go, defer
+						case *ssa.Defer:
+							deferred = append(deferred, call)
+						default:
+							ok = false // go
 						}
 					}
 				}
@@ -187,13 +212,15 @@ func (c *checker) callSites(fn *ssa.Function) ([]*ssa.Call, bool) {
 	if c.sites == nil {
 		c.sites = map[*ssa.Function]callSites{}
 	}
-	c.sites[fn] = callSites{out, ok, bound}
+	c.sites[fn] = callSites{out, deferred, ok, bound}
 	return out, ok
 }
 
 type callSites struct {
 	calls []*ssa.Call
-	ok    bool
+	// deferred are the defer statements that call fn
+	deferred []*ssa.Defer
+	ok       bool
 	// onceBound counts the method values of fn that only a Once inside
 	// the receiver runs (onceBound): they keep the receiver
 	onceBound int

@@ -80,14 +80,18 @@ Handles gathered into a slice by a helper of the package
 Inside a function only the package calls (unexported, never taken as a
 value, called by no go statement nor interface call, not //export; an
 unexported method of a generic type counts, its instances' calls being
-its call sites), the finding is made only when some call site does not keep the object alive:
-a caller that uses the object after the call, holds it in a deferred
-call, has not yet armed a finalizer on an object it allocated, or is
-itself such a function whose callers keep it, or is a function literal
-that captured the object (its enclosing function holds it: once.Do(func()
-{ d.free() }); not a literal run by a go statement), makes the call safe.
-The finalizer's own
-function, and helpers only it calls, are never asked for a KeepAlive.
+its call sites), the finding is made only when some call site does not
+keep the object alive: a caller that uses the object after the call,
+holds it in a deferred call, has not yet armed a finalizer on an object
+it allocated, or is itself such a function whose callers keep it, or is
+a function literal that captured the object (its enclosing function
+holds it: once.Do(func() { d.free() }); not a literal run by a go
+statement), makes the call safe. A defer statement that calls the
+function is a call site that keeps the object only when the caller
+claims it or disarms the finalizer before the statement (if
+!d.closed.CompareAndSwap(false, true) { return }; defer d.free()). The
+finalizer's own function, and helpers only it calls, are never asked for
+a KeepAlive.
 
 The suggested fix inserts runtime.KeepAlive(o) after the statement that
 makes the call; when that statement is a return, or later calls with a

@@ -358,11 +358,11 @@ func (c *checker) keepAlive(fn *ssa.Function) {
 // (runtime.SetFinalizer(obj, nil), Stop on a runtime.Cleanup in obj, or a
 // call of a function whose summary disarms it: func (w *W) stop() {
 // w.c.Stop() }) runs before call on every path.
-func (c *checker) disarmedBefore(fn *ssa.Function, call *ssa.Call, obj access.Ref) bool {
+func (c *checker) disarmedBefore(fn *ssa.Function, call ssa.CallInstruction, obj access.Ref) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			d, ok := instr.(*ssa.Call)
-			if !ok || d == call {
+			if !ok || ssa.CallInstruction(d) == call {
 				continue
 			}
 			callee := d.Call.StaticCallee()
@@ -406,14 +406,14 @@ func (c *checker) disarmedBefore(fn *ssa.Function, call *ssa.Call, obj access.Re
 // finalizer finds the object claimed and releases nothing. Release
 // claiming another flag than the one the finalizer's Close claims
 // claims nothing the finalizer tests.
-func (c *checker) claimedBefore(fn *ssa.Function, call *ssa.Call, m managed) bool {
+func (c *checker) claimedBefore(fn *ssa.Function, call ssa.CallInstruction, m managed) bool {
 	if !m.rel.Guarded || m.rel.Posn == "" {
 		return false
 	}
 	// the release's C call, or the call of a helper that makes it
 	// (if x.closed.CompareAndSwap(false, true) { x.release() })
 	if lifetime.Posn(c.pass.Fset, c.callPos(call)) != m.rel.Posn {
-		callee := call.Call.StaticCallee()
+		callee := call.Common().StaticCallee()
 		if callee == nil {
 			return false
 		}
@@ -1389,7 +1389,7 @@ func (c *checker) reportKeepAlive(fn *ssa.Function, call *ssa.Call, cname string
 
 // callPos is the position of call in the user's source: cgo's wrapper
 // call is at the C call it stands for.
-func (c *checker) callPos(call *ssa.Call) token.Pos {
+func (c *checker) callPos(call ssa.CallInstruction) token.Pos {
 	if cc := c.calls.Lookup(call); cc != nil {
 		return cc.Pos
 	}

@@ -434,3 +434,103 @@ func (b *Branchy) Close() {
 		b.free()
 	}
 }
+
+// Deferred frees in a deferred call, registered only past the claim the
+// finalizer's Close makes too: the deferred call runs after it.
+type Deferred struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewDeferred() *Deferred {
+	d := &Deferred{r: C.res_new()}
+	runtime.SetFinalizer(d, func(d *Deferred) { d.Close() })
+	return d
+}
+
+func (d *Deferred) free() { C.res_free(d.r) }
+
+func (d *Deferred) flush() {}
+
+func (d *Deferred) Close() {
+	if !d.closed.CompareAndSwap(false, true) {
+		return
+	}
+	defer d.free()
+	d.flush()
+}
+
+func (d *Deferred) Release() {
+	if d.closed.CompareAndSwap(false, true) {
+		defer d.free()
+	}
+}
+
+// DeferredBare's Release defers free without a claim: the finalizer's
+// Close can free during it.
+type DeferredBare struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewDeferredBare() *DeferredBare {
+	d := &DeferredBare{r: C.res_new()}
+	runtime.SetFinalizer(d, func(d *DeferredBare) { d.Close() })
+	return d
+}
+
+func (d *DeferredBare) free() { C.res_free(d.r) } // want `d may be collected while C.res_free runs with d.r`
+
+func (d *DeferredBare) Close() {
+	if d.closed.CompareAndSwap(false, true) {
+		d.free()
+	}
+}
+
+func (d *DeferredBare) Release() { defer d.free() }
+
+// DeferredOther's Release claims a flag the finalizer's Close never
+// tests.
+type DeferredOther struct {
+	closed, released atomic.Bool
+	r                *C.res
+}
+
+func NewDeferredOther() *DeferredOther {
+	d := &DeferredOther{r: C.res_new()}
+	runtime.SetFinalizer(d, func(d *DeferredOther) { d.Close() })
+	return d
+}
+
+func (d *DeferredOther) free() { C.res_free(d.r) } // want `d may be collected while C.res_free runs with d.r`
+
+func (d *DeferredOther) Close() {
+	if !d.closed.CompareAndSwap(false, true) {
+		return
+	}
+	defer d.free()
+}
+
+func (d *DeferredOther) Release() {
+	if d.released.CompareAndSwap(false, true) {
+		defer d.free()
+	}
+}
+
+// DeferredDisarmed disarms the finalizer before deferring free.
+type DeferredDisarmed struct {
+	r *C.res
+}
+
+func NewDeferredDisarmed() *DeferredDisarmed {
+	d := &DeferredDisarmed{r: C.res_new()}
+	runtime.SetFinalizer(d, (*DeferredDisarmed).free)
+	return d
+}
+
+func (d *DeferredDisarmed) free() { C.res_free(d.r) }
+
+func (d *DeferredDisarmed) Close() {
+	runtime.SetFinalizer(d, nil)
+	defer d.free()
+}
