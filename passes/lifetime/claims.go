@@ -2,6 +2,7 @@ package lifetime
 
 import (
 	"go/token"
+	"go/types"
 	"slices"
 	"strings"
 
@@ -72,6 +73,9 @@ func (r *Result) ClaimsBefore(fn *ssa.Function, call ssa.Instruction, obj access
 				}
 			}
 		}
+		for i, ref := range out {
+			out[i] = atomicCell(ref)
+		}
 		return slices.DeleteFunc(out, func(ref access.Ref) bool { return !state(ref) })
 	}
 	// the locations the tests before the call read (b.closed), or that
@@ -105,7 +109,7 @@ func (r *Result) ClaimsBefore(fn *ssa.Function, call ssa.Instruction, obj access
 				switch v := v.(type) {
 				case *ssa.UnOp:
 					if v.Op == token.MUL {
-						tested = append(tested, Norm(v.X))
+						tested = append(tested, atomicCell(Norm(v.X)))
 					}
 				case *ssa.Call:
 					if v == cond && onTrue == negated && claimsOnTrue(v) {
@@ -115,7 +119,7 @@ func (r *Result) ClaimsBefore(fn *ssa.Function, call ssa.Instruction, obj access
 					}
 					tested = append(tested, written(v)...)
 					if callee := v.Call.StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "sync/atomic" && len(v.Call.Args) > 0 {
-						tested = append(tested, Norm(v.Call.Args[0])) // b.state.Load()
+						tested = append(tested, atomicCell(Norm(v.Call.Args[0]))) // b.state.Load()
 					}
 				}
 			}
@@ -132,6 +136,29 @@ func (r *Result) ClaimsBefore(fn *ssa.Function, call ssa.Instruction, obj access
 		}
 	}
 	return out
+}
+
+// atomicCell returns ref cut at the first value of a sync/atomic type it
+// reaches: an atomic.Bool is one location, however its methods reach its
+// inner fields (claim() { return g.closed.CompareAndSwap(false, true) }
+// changes g.closed, as the CAS of the caller's d.g.closed does).
+func atomicCell(ref access.Ref) access.Ref {
+	if ref.Root == nil {
+		return ref
+	}
+	for k := 1; k < len(ref.Ops); k++ {
+		t := access.TypeAfter(ref.Root.Type(), ref.Ops[:k])
+		if t == nil {
+			break
+		}
+		if ref.Ops[k-1].Kind == access.FieldAddr {
+			t = access.Deref(t)
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync/atomic" {
+			return access.Ref{Root: ref.Root, Ops: ref.Ops[:k]}
+		}
+	}
+	return ref
 }
 
 // FinalizerClaims returns the locations of its object, as ops from it,

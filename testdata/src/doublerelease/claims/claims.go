@@ -187,3 +187,61 @@ func NewHolder(o *Owned) *Holder {
 	runtime.SetFinalizer(h, func(h *Holder) { h.o.Release() })
 	return h
 }
+
+// flag is a claim a helper makes on an atomic value.
+type flag struct{ set atomic.Bool }
+
+func (f *flag) claim() bool { return f.set.CompareAndSwap(false, true) }
+
+// Helper claims through a field's method in Close and directly in
+// Release: one location, one winner.
+type Helper struct {
+	f flag
+	s *C.sess
+}
+
+func NewHelper() *Helper {
+	h := &Helper{s: C.sess_open()}
+	runtime.SetFinalizer(h, func(h *Helper) { h.Close() })
+	return h
+}
+
+func (h *Helper) free() { C.sess_close(h.s) }
+
+func (h *Helper) Close() {
+	if h.f.claim() {
+		h.free()
+	}
+}
+
+func (h *Helper) Release() {
+	if h.f.set.CompareAndSwap(false, true) {
+		h.free()
+	}
+}
+
+// HelperOther claims another flag's helper in Release.
+type HelperOther struct {
+	f, g flag
+	s    *C.sess
+}
+
+func NewHelperOther() *HelperOther {
+	h := &HelperOther{s: C.sess_open()}
+	runtime.SetFinalizer(h, func(h *HelperOther) { h.Close() })
+	return h
+}
+
+func (h *HelperOther) free() { C.sess_close(h.s) } // want `h.s is released here and again by the finalizer`
+
+func (h *HelperOther) Close() {
+	if h.f.claim() {
+		h.free()
+	}
+}
+
+func (h *HelperOther) Release() {
+	if h.g.claim() {
+		h.free()
+	}
+}

@@ -534,3 +534,119 @@ func (d *DeferredDisarmed) Close() {
 	runtime.SetFinalizer(d, nil)
 	defer d.free()
 }
+
+// flag is a claim a helper makes on an atomic value: the location it
+// claims is the atomic.Bool, as a caller's own CompareAndSwap of it is.
+type flag struct{ set atomic.Bool }
+
+func (f *flag) claim() bool { return f.set.CompareAndSwap(false, true) }
+
+func claimOf(b *atomic.Bool) bool { return b.CompareAndSwap(false, true) }
+
+// ViaField claims through a method of a field in Close, directly in
+// Release: one location, one winner.
+type ViaField struct {
+	f flag
+	r *C.res
+}
+
+func NewViaField() *ViaField {
+	v := &ViaField{r: C.res_new()}
+	runtime.SetFinalizer(v, func(v *ViaField) { v.Close() })
+	return v
+}
+
+func (v *ViaField) free() { C.res_free(v.r) }
+
+func (v *ViaField) Close() {
+	if v.f.claim() {
+		v.free()
+	}
+}
+
+func (v *ViaField) Release() {
+	if v.f.set.CompareAndSwap(false, true) {
+		v.free()
+	}
+}
+
+// ViaEmbedded claims through the promoted method of an embedded flag.
+type ViaEmbedded struct {
+	flag
+	r *C.res
+}
+
+func NewViaEmbedded() *ViaEmbedded {
+	v := &ViaEmbedded{r: C.res_new()}
+	runtime.SetFinalizer(v, func(v *ViaEmbedded) { v.Close() })
+	return v
+}
+
+func (v *ViaEmbedded) free() { C.res_free(v.r) }
+
+func (v *ViaEmbedded) Close() {
+	if v.claim() {
+		v.free()
+	}
+}
+
+func (v *ViaEmbedded) Release() {
+	if v.set.CompareAndSwap(false, true) {
+		v.free()
+	}
+}
+
+// ViaFunc claims with a function given the flag's address.
+type ViaFunc struct {
+	closed atomic.Bool
+	r      *C.res
+	peer   *ViaFunc
+}
+
+func NewViaFunc() *ViaFunc {
+	v := &ViaFunc{r: C.res_new()}
+	runtime.SetFinalizer(v, func(v *ViaFunc) { v.Close() })
+	return v
+}
+
+func (v *ViaFunc) free() { C.res_free(v.r) }
+
+func (v *ViaFunc) Close() {
+	if claimOf(&v.closed) {
+		v.free()
+	}
+}
+
+func (v *ViaFunc) Release() {
+	if v.closed.CompareAndSwap(false, true) {
+		v.free()
+	}
+}
+
+// ViaPeer's Release claims another object's flag: nothing keeps the
+// finalizer's Close out.
+type ViaPeer struct {
+	closed atomic.Bool
+	r      *C.res
+	peer   *ViaPeer
+}
+
+func NewViaPeer() *ViaPeer {
+	v := &ViaPeer{r: C.res_new()}
+	runtime.SetFinalizer(v, func(v *ViaPeer) { v.Close() })
+	return v
+}
+
+func (v *ViaPeer) free() { C.res_free(v.r) } // want `v may be collected while C.res_free runs with v.r`
+
+func (v *ViaPeer) Close() {
+	if v.closed.CompareAndSwap(false, true) {
+		v.free()
+	}
+}
+
+func (v *ViaPeer) Release() {
+	if claimOf(&v.peer.closed) {
+		v.free()
+	}
+}
