@@ -29,7 +29,9 @@ import (
 // callers keep it alive, or the caller claims the object before the call
 // (see claimedBefore), or the caller is a function literal that only
 // (*sync.Once).Do runs, on a Once inside the object it captured (Do's frame
-// holds the Once, and so the object, until the literal returns). When any
+// holds the Once, and so the object, until the literal returns), or the
+// call runs inside a Do on a Once the finalizer's release runs under too
+// (see sameOnce). When any
 // call site is unknown or does neither, the finding stands.
 
 const maxCallerDepth = 3
@@ -55,13 +57,13 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 		return false
 	}
 	sites, ok := c.callSites(fn)
-	deferred := c.sites[fn].deferred
-	if ok && len(sites) == 0 && len(deferred) == 0 && (c.sites[fn].onceBound > 0 && idx == 0 || c.sites[fn].onceBound == 0) {
+	deferred, onces := c.sites[fn].deferred, c.sites[fn].onces
+	if ok && len(sites) == 0 && len(deferred) == 0 && len(onces) == 0 && (c.sites[fn].onceBound > 0 && idx == 0 || c.sites[fn].onceBound == 0) {
 		// only d.once.Do(d.free), where Do keeps the receiver; or
 		// nothing calls it: it never runs
 		return true
 	}
-	if !ok || len(sites) == 0 && len(deferred) == 0 || idx > 0 && c.sites[fn].onceBound > 0 {
+	if !ok || len(sites) == 0 && len(deferred) == 0 && len(onces) == 0 || idx > 0 && (c.sites[fn].onceBound > 0 || len(onces) > 0) {
 		return false
 	}
 	seen[fn] = true
@@ -86,7 +88,7 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 			mm := *m
 			mm.obj = at
 			here = &mm
-			if c.claimedBefore(g, s, mm) {
+			if c.claimedBefore(g, s, mm) || c.sameOnce(g, mm) {
 				continue // the caller claims the object first
 			}
 		}
@@ -112,6 +114,92 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 		mm := *m
 		mm.obj = at
 		if !c.claimedBefore(g, d, mm) && !c.disarmedBefore(g, d, at) {
+			return false
+		}
+	}
+	// A method value that a Once outside the object runs (libOnce.Do(
+	// l.free), once.Do(d.free) with once a parameter): the object is kept
+	// when the finalizer releases the handle under that same Once, whose
+	// Do waits for this one and then runs nothing, or when the function
+	// making the method value is called only where its callers keep the
+	// object.
+	for _, mc := range onces {
+		g := mc.Parent()
+		at := lifetime.NormRef(access.Ref{Root: mc.Bindings[0], Ops: obj.Ops})
+		if !at.Valid() || m == nil || !c.releasesAt(fn, m.rel.Posn) {
+			return false
+		}
+		mm := *m
+		mm.obj = at
+		mm.inDo = true
+		if !c.sameOnce(g, mm) && !c.callersKeepDepth(g, at, &mm, depth+1, seen) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameOnce reports whether fn releases m's handle, of the object at m.obj
+// in fn's frame, only under the (*sync.Once).Do whose Once the finalizer's
+// release runs under too (the summary's Release.OnceOf and the finalizer's
+// FinalizerRelease.OnceIn, as paths of one object or one global): the
+// finalizer's Do then waits for fn's and releases nothing. Only for m.inDo:
+// the finding's call runs inside the Do that releases.
+func (c *checker) sameOnce(fn *ssa.Function, m managed) bool {
+	if !m.inDo || m.rel.OnceIn.Key() == "" {
+		return false
+	}
+	sum := c.lt.SummaryOf(fn)
+	if sum == nil {
+		return false
+	}
+	// the object's root as Path.Root numbers it: a parameter's index,
+	// or -1-i for the closure binding i
+	root, found := 0, false
+	switch v := m.obj.Root.(type) {
+	case *ssa.Parameter:
+		if i := slices.Index(fn.Params, v); i >= 0 {
+			root, found = i, true
+		}
+	case *ssa.FreeVar:
+		if i := slices.Index(fn.FreeVars, v); i >= 0 {
+			root, found = -1-i, true
+		}
+	}
+	if !found {
+		return false
+	}
+	obj := access.Path{Root: root, Ops: m.obj.Ops}
+	want := m.rel.OnceIn.Rebase(obj).Key()
+	handle := access.Canon(slices.Concat(obj.Ops, m.rel.Ops))
+	for _, r := range sum.Releases {
+		if r.Path.Root == root && slices.Equal(access.Canon(r.Path.Ops), handle) && r.Posn == m.rel.Posn {
+			return r.Once && r.OnceOf.Key() == want
+		}
+	}
+	return false
+}
+
+// releasesAt reports whether fn's summary has a release at posn.
+func (c *checker) releasesAt(fn *ssa.Function, posn string) bool {
+	sum := c.lt.SummaryOf(fn)
+	return sum != nil && slices.ContainsFunc(sum.Releases, func(r *lifetime.Release) bool { return r.Posn == posn })
+}
+
+// boundForDo reports whether mc is fn bound to its receiver (d.free as a
+// value) used only as the function of (*sync.Once).Do calls.
+func boundForDo(mc *ssa.MakeClosure, fn *ssa.Function) bool {
+	h, ok := mc.Fn.(*ssa.Function)
+	if !ok || !strings.HasPrefix(h.Synthetic, "bound method wrapper") || len(mc.Bindings) != 1 || !calls(h, fn) {
+		return false
+	}
+	refs := mc.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, r := range *refs {
+		call, ok := r.(*ssa.Call)
+		if !ok || len(call.Call.Args) != 2 || call.Call.Args[1] != ssa.Value(mc) || !isOnceDo(call.Call.StaticCallee()) {
 			return false
 		}
 	}
@@ -148,6 +236,7 @@ func (c *checker) callSites(fn *ssa.Function) ([]*ssa.Call, bool) {
 	}
 	var out []*ssa.Call
 	var deferred []*ssa.Defer
+	var onces []*ssa.MakeClosure
 	ok := true
 	bound := 0
 	isMethod := fn.Signature.Recv() != nil
@@ -189,10 +278,14 @@ func (c *checker) callSites(fn *ssa.Function) ([]*ssa.Call, bool) {
 							bound++ // d.once.Do(d.free): see onceBound
 							break
 						}
+						if mc, isMC := instr.(*ssa.MakeClosure); isMC && boundForDo(mc, fn) {
+							onces = append(onces, mc) // libOnce.Do(l.free)
+							break
+						}
 						ok = false // a method value's wrapper or thunk
 					}
 					if mc, isMC := (*o).(*ssa.MakeClosure); isMC {
-						if h, isFn := mc.Fn.(*ssa.Function); isFn && h.Synthetic != "" && calls(h, fn) && !onceBound(mc, fn) {
+						if h, isFn := mc.Fn.(*ssa.Function); isFn && h.Synthetic != "" && calls(h, fn) && !onceBound(mc, fn) && !boundForDo(mc, fn) {
 							ok = false
 						}
 					}
@@ -212,7 +305,7 @@ func (c *checker) callSites(fn *ssa.Function) ([]*ssa.Call, bool) {
 	if c.sites == nil {
 		c.sites = map[*ssa.Function]callSites{}
 	}
-	c.sites[fn] = callSites{out, deferred, ok, bound}
+	c.sites[fn] = callSites{out, deferred, onces, ok, bound}
 	return out, ok
 }
 
@@ -220,7 +313,11 @@ type callSites struct {
 	calls []*ssa.Call
 	// deferred are the defer statements that call fn
 	deferred []*ssa.Defer
-	ok       bool
+	// onces are fn bound to its receiver and run only by
+	// (*sync.Once).Do calls on a Once outside the receiver (a global's,
+	// a parameter's): see sameOnce
+	onces []*ssa.MakeClosure
+	ok    bool
 	// onceBound counts the method values of fn that only a Once inside
 	// the receiver runs (onceBound): they keep the receiver
 	onceBound int

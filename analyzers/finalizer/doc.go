@@ -89,7 +89,11 @@ holds it: once.Do(func() { d.free() }); not a literal run by a go
 statement), makes the call safe. A defer statement that calls the
 function is a call site that keeps the object only when the caller
 claims it or disarms the finalizer before the statement (if
-!d.closed.CompareAndSwap(false, true) { return }; defer d.free()). The
+!d.closed.CompareAndSwap(false, true) { return }; defer d.free()). A
+method value run by (*sync.Once).Do on a Once outside the object
+(libOnce.Do(l.free), or once.Do(h.free) in a helper given &h.once) keeps
+it when the finalizer releases under the same Once: its Do waits for the
+running one and then releases nothing. The
 finalizer's own function, and helpers only it calls, are never asked for
 a KeepAlive.
 

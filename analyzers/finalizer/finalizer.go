@@ -129,6 +129,10 @@ type managed struct {
 	// w.in for a path h.w.in): the frame's own value, which the source
 	// names; invalid otherwise.
 	via access.Ref
+	// inDo is set, on the way up through callers (callersKeep), once
+	// the call is known to run inside a (*sync.Once).Do that makes the
+	// finalizer's release: the method value the Do runs releases it
+	inDo bool
 }
 
 // handleOf reports whether v is (or is derived from) a handle a finalizer
