@@ -82,6 +82,21 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 			// d, reachable until the literal returns
 			continue
 		}
+		if fv, ok := at.Root.(*ssa.FreeVar); ok && m != nil {
+			// defer func() { d.free() }(): the literal is the deferred
+			// call of its enclosing function, on the object it bound
+			if d, mc := deferredLiteral(g); d != nil {
+				if i := slices.Index(g.FreeVars, fv); i >= 0 && i < len(mc.Bindings) {
+					up := lifetime.NormRef(access.Ref{Root: mc.Bindings[i], Ops: at.Ops})
+					mm := *m
+					mm.obj = up
+					if up.Valid() && c.deferKeeps(d, up, mm, depth, seen) {
+						continue
+					}
+				}
+				return false
+			}
+		}
 		var here *managed
 		if m != nil {
 			// the finding's handle, as the caller names its object
@@ -99,21 +114,20 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 	}
 	// A deferred call (if !d.closed.CompareAndSwap(false, true) {
 	// return }; defer d.free()) runs at the caller's exit, after its
-	// last use of the object: only a claim or a disarm made before the
-	// defer statement, which the deferred call can run only after, keeps
-	// the finalizer out.
+	// last use of the object: a claim or a disarm made before the defer
+	// statement, or callers that keep the object across the caller's
+	// call, keep the finalizer out (deferKeeps).
 	for _, d := range deferred {
 		if idx >= len(d.Call.Args) || m == nil {
 			return false
 		}
-		g := d.Parent()
 		at := lifetime.NormRef(access.Ref{Root: d.Call.Args[idx], Ops: obj.Ops})
 		if !at.Valid() {
 			return false
 		}
 		mm := *m
 		mm.obj = at
-		if !c.claimedBefore(g, d, mm) && !c.disarmedBefore(g, d, at) {
+		if !c.deferKeeps(d, at, mm, depth, seen) {
 			return false
 		}
 	}
@@ -137,6 +151,45 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 		}
 	}
 	return true
+}
+
+// deferKeeps reports whether the deferred call d, whose object is at obj
+// in d's function, runs while the finalizer is kept out: the function
+// claims the object or disarms the finalizer before the defer statement,
+// or its callers keep the object across the call of it (the deferred call
+// runs before it returns).
+func (c *checker) deferKeeps(d *ssa.Defer, obj access.Ref, m managed, depth int, seen map[*ssa.Function]bool) bool {
+	g := d.Parent()
+	return c.claimedBefore(g, d, m) || c.disarmedBefore(g, d, obj) || c.callersKeepDepth(g, obj, &m, depth+1, seen)
+}
+
+// deferredLiteral returns, for a function literal its enclosing function
+// makes once and uses only as the function of one defer statement (defer
+// func() { d.free() }()), that statement and the closure.
+func deferredLiteral(lit *ssa.Function) (*ssa.Defer, *ssa.MakeClosure) {
+	parent := lit.Parent()
+	if parent == nil {
+		return nil, nil
+	}
+	var mc *ssa.MakeClosure
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			if x, ok := instr.(*ssa.MakeClosure); ok && x.Fn == lit {
+				if mc != nil {
+					return nil, nil
+				}
+				mc = x
+			}
+		}
+	}
+	if mc == nil || mc.Referrers() == nil || len(*mc.Referrers()) != 1 {
+		return nil, nil
+	}
+	d, ok := (*mc.Referrers())[0].(*ssa.Defer)
+	if !ok || d.Call.Value != ssa.Value(mc) || slices.Contains(d.Call.Args, ssa.Value(mc)) {
+		return nil, nil
+	}
+	return d, mc
 }
 
 // sameOnce reports whether fn releases m's handle, of the object at m.obj

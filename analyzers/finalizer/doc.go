@@ -87,9 +87,12 @@ it allocated, or is itself such a function whose callers keep it, or is
 a function literal that captured the object (its enclosing function
 holds it: once.Do(func() { d.free() }); not a literal run by a go
 statement), makes the call safe. A defer statement that calls the
-function is a call site that keeps the object only when the caller
-claims it or disarms the finalizer before the statement (if
-!d.closed.CompareAndSwap(false, true) { return }; defer d.free()). A
+function (or a literal that calls it: defer func() { d.free() }()) is a
+call site that keeps the object only when the caller claims it or
+disarms the finalizer before the statement (if
+!d.closed.CompareAndSwap(false, true) { return }; defer d.free()), or
+the caller's own callers keep it (the deferred call runs before the
+caller returns). A
 method value run by (*sync.Once).Do on a Once outside the object
 (libOnce.Do(l.free), or once.Do(h.free) in a helper given &h.once) keeps
 it when the finalizer releases under the same Once: its Do waits for the

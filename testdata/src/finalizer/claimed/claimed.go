@@ -650,3 +650,108 @@ func (v *ViaPeer) Release() {
 		v.free()
 	}
 }
+
+// DeferredLit defers a literal that frees, past the claim.
+type DeferredLit struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewDeferredLit() *DeferredLit {
+	d := &DeferredLit{r: C.res_new()}
+	runtime.SetFinalizer(d, func(d *DeferredLit) { d.Close() })
+	return d
+}
+
+func (d *DeferredLit) free() { C.res_free(d.r) }
+
+func (d *DeferredLit) Close() {
+	if d.closed.CompareAndSwap(false, true) {
+		d.free()
+	}
+}
+
+func (d *DeferredLit) Release() {
+	if !d.closed.CompareAndSwap(false, true) {
+		return
+	}
+	defer func() { d.free() }()
+}
+
+// DeferredLitBare defers the literal without a claim.
+type DeferredLitBare struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewDeferredLitBare() *DeferredLitBare {
+	d := &DeferredLitBare{r: C.res_new()}
+	runtime.SetFinalizer(d, func(d *DeferredLitBare) { d.Close() })
+	return d
+}
+
+func (d *DeferredLitBare) free() { C.res_free(d.r) } // want `d may be collected while C.res_free runs with d.r`
+
+func (d *DeferredLitBare) Close() {
+	if d.closed.CompareAndSwap(false, true) {
+		d.free()
+	}
+}
+
+func (d *DeferredLitBare) Release() {
+	defer func() { d.free() }()
+}
+
+// DeferredInHelper's helper defers free; its caller claims first, and the
+// deferred call runs before the helper returns.
+type DeferredInHelper struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewDeferredInHelper() *DeferredInHelper {
+	d := &DeferredInHelper{r: C.res_new()}
+	runtime.SetFinalizer(d, func(d *DeferredInHelper) { d.Close() })
+	return d
+}
+
+func (d *DeferredInHelper) free() { C.res_free(d.r) }
+
+func (d *DeferredInHelper) release() { defer d.free() }
+
+func (d *DeferredInHelper) Close() {
+	if d.closed.CompareAndSwap(false, true) {
+		d.free()
+	}
+}
+
+func (d *DeferredInHelper) Release() {
+	if !d.closed.CompareAndSwap(false, true) {
+		return
+	}
+	d.release()
+}
+
+// DeferredInHelperBare calls the helper without a claim.
+type DeferredInHelperBare struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewDeferredInHelperBare() *DeferredInHelperBare {
+	d := &DeferredInHelperBare{r: C.res_new()}
+	runtime.SetFinalizer(d, func(d *DeferredInHelperBare) { d.Close() })
+	return d
+}
+
+func (d *DeferredInHelperBare) free() { C.res_free(d.r) } // want `d may be collected while C.res_free runs with d.r`
+
+func (d *DeferredInHelperBare) release() { defer d.free() }
+
+func (d *DeferredInHelperBare) Close() {
+	if d.closed.CompareAndSwap(false, true) {
+		d.free()
+	}
+}
+
+func (d *DeferredInHelperBare) Release() { d.release() }
