@@ -55,6 +55,12 @@ the release) is safe when the finalizer claims the same location on its
 way to its release (it calls the same Close, or a Release claiming the
 same flag): collected during the release, the object's finalizer finds it
 claimed. A claim of another flag than the finalizer's keeps nothing out.
+An atomic value is one location, whether a helper's CompareAndSwap or the
+caller's changes it, and a release counts as claimed only on the side of
+the test where the claim succeeded: true for CompareAndSwap, false for
+Swap, and for a helper what its returns say (return
+!d.closed.CompareAndSwap(false, true) claims on false); x == false
+negates x.
 A helper whose callers disarm the finalizer before calling it
 (runtime.SetFinalizer(d, nil), Stop) is safe, as is one nothing calls
 (an unexported function neither called nor named anywhere, variable

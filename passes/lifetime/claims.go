@@ -1,6 +1,7 @@
 package lifetime
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -97,6 +98,11 @@ func (r *Result) ClaimsBefore(fn *ssa.Function, call ssa.Instruction, obj access
 			if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
 				cond, negated = u.X, true
 			}
+			if x, neg, ok := boolCompare(cond); ok {
+				// CompareAndSwap(…) == false: the call's result, or
+				// its negation
+				cond, negated = x, negated != neg
+			}
 			if bin, ok := cond.(*ssa.BinOp); ok {
 				operands = append(operands, bin.X, bin.Y)
 			} else {
@@ -112,7 +118,7 @@ func (r *Result) ClaimsBefore(fn *ssa.Function, call ssa.Instruction, obj access
 						tested = append(tested, atomicCell(Norm(v.X)))
 					}
 				case *ssa.Call:
-					if v == cond && onTrue == negated && claimsOnTrue(v) {
+					if pol, known := claimPolarity(v, 0); v == cond && known && (onTrue != negated) != pol {
 						// a claim (CAS, claim()) that failed: the
 						// other side's claim may succeed
 						continue
@@ -230,19 +236,82 @@ func CallAt(fn *ssa.Function, pos token.Pos) ssa.Instruction {
 	return nil
 }
 
-// claimsOnTrue reports whether call, whose boolean result a branch tests,
-// says true when it claimed the state: a compare-and-swap, or a function
-// of the package (claim()); a Swap says the old value, false when it
-// claimed.
-func claimsOnTrue(call *ssa.Call) bool {
+// claimPolarity returns, for call, whose boolean result a branch tests,
+// the result it gives when it claimed the state, and false for known when
+// that is not known: true for a compare-and-swap; false for a Swap (the old
+// value); for another function (claim(), alreadyClosed()), what its
+// returns say, when each returns such a call or its negation (return
+// !d.closed.CompareAndSwap(false, true) claims on false), else true.
+func claimPolarity(call *ssa.Call, depth int) (pol, known bool) {
 	callee := call.Call.StaticCallee()
 	if callee == nil || callee.Pkg == nil {
-		return false
+		return false, false
 	}
 	if callee.Pkg.Pkg.Path() == "sync/atomic" {
-		return strings.HasPrefix(callee.Name(), "CompareAndSwap")
+		switch {
+		case strings.HasPrefix(callee.Name(), "CompareAndSwap"):
+			return true, true
+		case strings.HasPrefix(callee.Name(), "Swap"):
+			return false, true
+		}
+		return false, false
 	}
-	return !strings.HasPrefix(callee.Pkg.Pkg.Path(), "sync")
+	if strings.HasPrefix(callee.Pkg.Pkg.Path(), "sync") {
+		return false, false
+	}
+	callee = originOf(callee)
+	if depth < 3 && len(callee.Blocks) > 0 {
+		var got []bool
+		for _, b := range callee.Blocks {
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok {
+				continue
+			}
+			if len(ret.Results) != 1 {
+				got = nil
+				break
+			}
+			v, neg := ret.Results[0], false
+			if u, ok := v.(*ssa.UnOp); ok && u.Op == token.NOT {
+				v, neg = u.X, true
+			}
+			c, ok := v.(*ssa.Call)
+			if !ok {
+				got = nil
+				break
+			}
+			p, ok := claimPolarity(c, depth+1)
+			if !ok {
+				got = nil
+				break
+			}
+			got = append(got, p != neg)
+		}
+		if len(got) > 0 && !slices.Contains(got, !got[0]) {
+			return got[0], true
+		}
+	}
+	return true, true
+}
+
+// boolCompare returns, for v a comparison of a value with a boolean
+// constant (x == false, x != true), the value and whether v is its
+// negation.
+func boolCompare(v ssa.Value) (x ssa.Value, negated, ok bool) {
+	bin, isBin := v.(*ssa.BinOp)
+	if !isBin || bin.Op != token.EQL && bin.Op != token.NEQ {
+		return nil, false, false
+	}
+	x, k := bin.X, bin.Y
+	if _, isConst := x.(*ssa.Const); isConst {
+		x, k = k, x
+	}
+	c, isConst := k.(*ssa.Const)
+	if !isConst || c.Value == nil || c.Value.Kind() != constant.Bool {
+		return nil, false, false
+	}
+	// x == true is x; x == false and x != true are !x
+	return x, constant.BoolVal(c.Value) != (bin.Op == token.EQL), true
 }
 
 // reachesFrom reports whether instr can run once block b is entered.

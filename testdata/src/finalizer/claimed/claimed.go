@@ -755,3 +755,113 @@ func (d *DeferredInHelperBare) Close() {
 }
 
 func (d *DeferredInHelperBare) Release() { d.release() }
+
+// Inverted's helper says true when the claim failed: returning early on
+// true leaves the release past a claim.
+type Inverted struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewInverted() *Inverted {
+	v := &Inverted{r: C.res_new()}
+	runtime.SetFinalizer(v, func(v *Inverted) { v.Close() })
+	return v
+}
+
+func (v *Inverted) alreadyClosed() bool { return !v.closed.CompareAndSwap(false, true) }
+
+func (v *Inverted) free() { C.res_free(v.r) }
+
+func (v *Inverted) Close() {
+	if v.alreadyClosed() {
+		return
+	}
+	v.free()
+}
+
+func (v *Inverted) Release() {
+	if v.closed.CompareAndSwap(false, true) {
+		v.free()
+	}
+}
+
+// InvertedMisused frees where the inverted helper says the claim failed.
+type InvertedMisused struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewInvertedMisused() *InvertedMisused {
+	v := &InvertedMisused{r: C.res_new()}
+	runtime.SetFinalizer(v, func(v *InvertedMisused) { v.Close() })
+	return v
+}
+
+func (v *InvertedMisused) alreadyClosed() bool { return !v.closed.CompareAndSwap(false, true) }
+
+func (v *InvertedMisused) free() { C.res_free(v.r) } // want `v may be collected while C.res_free runs with v.r`
+
+func (v *InvertedMisused) Close() {
+	if v.closed.CompareAndSwap(false, true) {
+		v.free()
+	}
+}
+
+func (v *InvertedMisused) Release() {
+	if v.alreadyClosed() {
+		v.free()
+	}
+}
+
+// ComparedFalse frees where CompareAndSwap(…) == false: the claim failed.
+type ComparedFalse struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewComparedFalse() *ComparedFalse {
+	v := &ComparedFalse{r: C.res_new()}
+	runtime.SetFinalizer(v, func(v *ComparedFalse) { v.Close() })
+	return v
+}
+
+func (v *ComparedFalse) free() { C.res_free(v.r) } // want `v may be collected while C.res_free runs with v.r`
+
+func (v *ComparedFalse) Close() {
+	if v.closed.CompareAndSwap(false, true) {
+		v.free()
+	}
+}
+
+func (v *ComparedFalse) Release() {
+	if v.closed.CompareAndSwap(false, true) == false {
+		v.free()
+	}
+}
+
+// ComparedTrue claims with CompareAndSwap(…) == true.
+type ComparedTrue struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewComparedTrue() *ComparedTrue {
+	v := &ComparedTrue{r: C.res_new()}
+	runtime.SetFinalizer(v, func(v *ComparedTrue) { v.Close() })
+	return v
+}
+
+func (v *ComparedTrue) free() { C.res_free(v.r) }
+
+func (v *ComparedTrue) Close() {
+	if v.closed.CompareAndSwap(false, true) {
+		v.free()
+	}
+}
+
+func (v *ComparedTrue) Release() {
+	if v.closed.CompareAndSwap(false, true) == true {
+		v.free()
+	}
+}
