@@ -246,17 +246,25 @@ func boundForDo(mc *ssa.MakeClosure, fn *ssa.Function) bool {
 	if !ok || !strings.HasPrefix(h.Synthetic, "bound method wrapper") || len(mc.Bindings) != 1 || !calls(h, fn) {
 		return false
 	}
+	return doCalls(mc) != nil
+}
+
+// doCalls returns the (*sync.Once).Do calls that run the closure mc, nil
+// unless mc is used only as the function of such calls.
+func doCalls(mc *ssa.MakeClosure) []*ssa.Call {
 	refs := mc.Referrers()
-	if refs == nil || len(*refs) == 0 {
-		return false
+	if refs == nil {
+		return nil
 	}
+	var out []*ssa.Call
 	for _, r := range *refs {
 		call, ok := r.(*ssa.Call)
 		if !ok || len(call.Call.Args) != 2 || call.Call.Args[1] != ssa.Value(mc) || !isOnceDo(call.Call.StaticCallee()) {
-			return false
+			return nil
 		}
+		out = append(out, call)
 	}
-	return true
+	return out
 }
 
 // internal reports whether only the package's own code calls fn, by name:
@@ -562,15 +570,11 @@ func onceDoOnly(mc *ssa.MakeClosure, i int, ops []access.Op) bool {
 		return false
 	}
 	obj := lifetime.NormRef(access.Ref{Root: mc.Bindings[i], Ops: ops})
-	refs := mc.Referrers()
-	if refs == nil || len(*refs) == 0 {
+	dos := doCalls(mc)
+	if dos == nil {
 		return false
 	}
-	for _, r := range *refs {
-		call, ok := r.(*ssa.Call)
-		if !ok || len(call.Call.Args) != 2 || call.Call.Args[1] != ssa.Value(mc) || !isOnceDo(call.Call.StaticCallee()) {
-			return false
-		}
+	for _, call := range dos {
 		recv := lifetime.NormRef(access.Ref{Root: call.Call.Args[0]})
 		if recv.Root != obj.Root || !hasPrefix(recv.Ops, obj.Ops) || hasLoad(recv.Ops[len(obj.Ops):]) {
 			return false
