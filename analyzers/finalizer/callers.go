@@ -94,7 +94,6 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 						continue
 					}
 				}
-				return false
 			}
 		}
 		var here *managed

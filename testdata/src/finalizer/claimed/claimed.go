@@ -865,3 +865,31 @@ func (v *ComparedTrue) Release() {
 		v.free()
 	}
 }
+
+// ClaimInDeferred claims inside the deferred literal, before freeing.
+type ClaimInDeferred struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewClaimInDeferred() *ClaimInDeferred {
+	d := &ClaimInDeferred{r: C.res_new()}
+	runtime.SetFinalizer(d, func(d *ClaimInDeferred) { d.Close() })
+	return d
+}
+
+func (d *ClaimInDeferred) free() { C.res_free(d.r) }
+
+func (d *ClaimInDeferred) Close() {
+	if d.closed.CompareAndSwap(false, true) {
+		d.free()
+	}
+}
+
+func (d *ClaimInDeferred) Release() {
+	defer func() {
+		if d.closed.CompareAndSwap(false, true) {
+			d.free()
+		}
+	}()
+}
