@@ -205,27 +205,16 @@ func (c *checker) sameOnce(fn *ssa.Function, m managed) bool {
 	if sum == nil {
 		return false
 	}
-	// the object's root as Path.Root numbers it: a parameter's index,
-	// or -1-i for the closure binding i
-	root, found := 0, false
-	switch v := m.obj.Root.(type) {
-	case *ssa.Parameter:
-		if i := slices.Index(fn.Params, v); i >= 0 {
-			root, found = i, true
-		}
-	case *ssa.FreeVar:
-		if i := slices.Index(fn.FreeVars, v); i >= 0 {
-			root, found = -1-i, true
-		}
-	}
-	if !found {
+	// the object as a path of fn's parameters and bindings
+	base, ok := lifetime.ParamPath(fn, m.obj.Root)
+	if !ok {
 		return false
 	}
-	obj := access.Path{Root: root, Ops: m.obj.Ops}
+	obj := access.Path{Root: base.Root, Ops: slices.Concat(base.Ops, m.obj.Ops)}
 	want := m.rel.OnceIn.Rebase(obj).Key()
 	handle := access.Canon(slices.Concat(obj.Ops, m.rel.Ops))
 	for _, r := range sum.Releases {
-		if r.Path.Root == root && slices.Equal(access.Canon(r.Path.Ops), handle) && r.Posn == m.rel.Posn {
+		if r.Path.Root == obj.Root && slices.Equal(access.Canon(r.Path.Ops), handle) && r.Posn == m.rel.Posn {
 			return r.Once && r.OnceOf.Key() == want
 		}
 	}

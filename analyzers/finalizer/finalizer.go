@@ -417,12 +417,7 @@ func (c *checker) claimedBefore(fn *ssa.Function, call ssa.CallInstruction, m ma
 	// the release's C call, or the call of a helper that makes it
 	// (if x.closed.CompareAndSwap(false, true) { x.release() })
 	if lifetime.Posn(c.pass.Fset, c.callPos(call)) != m.rel.Posn {
-		callee := call.Common().StaticCallee()
-		if callee == nil {
-			return false
-		}
-		cs := c.lt.SummaryOf(callee)
-		if cs == nil || !slices.ContainsFunc(cs.Releases, func(r *lifetime.Release) bool { return r.Posn == m.rel.Posn }) {
+		if callee := call.Common().StaticCallee(); callee == nil || !c.releasesAt(callee, m.rel.Posn) {
 			return false
 		}
 	}
