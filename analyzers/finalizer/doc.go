@@ -42,7 +42,11 @@ runs is fine), not when the handle was taken out of the field the
 finalizer releases and the field overwritten before the call (h := o.h;
 o.h = nil; C.release(h)), and not when every object the variable can hold
 is reachable from one used after the call (d := p.primary, or p.fallback,
-with p used later). An object read out of a table that keeps it while
+with p used later). A handle kept in an atomic cell (an
+atomic.Pointer[T] or atomic.Uintptr field, an unsafe.Pointer that
+atomic.LoadPointer reads) is the field's handle: o.h.Load() reads o.h,
+and o.h.Swap(nil), or a CompareAndSwap of the loaded handle where it
+succeeded, takes it out as h := o.h; o.h = nil does. An object read out of a table that keeps it while
 the entry stays is held as a global is: a package-level map or sync.Map
 (Load), and cgo's handle table (cgo.Handle(h).Value() in a callback);
 runtime.KeepAlive of the map counts for m["a"].h; a function that takes

@@ -74,7 +74,9 @@ func (c *checker) mayArm(instr ssa.Instruction, obj access.Ref) bool {
 // the finalizer releases and the field was then overwritten (h := x.h;
 // x.h = nil; C.release(h)) before call on every path: the finalizer
 // releases what is in the field when it runs, and that is no longer this
-// handle.
+// handle. An atomic cell's Swap loads and overwrites in one step (h :=
+// x.h.Swap(nil)); its Store overwrites, and so does its CompareAndSwap of
+// the loaded handle on the side of the test where it succeeded.
 func swappedOut(fn *ssa.Function, call *ssa.Call, arg access.Ref, m managed) bool {
 	n := len(m.rel.Ops)
 	if n == 0 || m.rel.Ops[n-1].Kind != access.Load {
@@ -91,14 +93,31 @@ func swappedOut(fn *ssa.Function, call *ssa.Call, arg access.Ref, m managed) boo
 	if ld == nil || !sameRef(norm(ld), m.obj.With(m.rel.Ops...)) {
 		return false
 	}
+	if c, ok := ld.(*ssa.Call); ok {
+		if op, ok := lifetime.AtomicCellOp(&c.Call); ok && op.Kind == lifetime.CellSwap {
+			return true
+		}
+	}
 	field := m.obj.With(m.rel.Ops[:n-1]...)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			st, ok := instr.(*ssa.Store)
-			if !ok || access.StripConv(st.Val) == ld || !sameRef(lifetime.NormRef(access.Ref{Root: st.Addr}), field) {
+			var addr, val ssa.Value
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				addr, val = instr.Addr, instr.Val
+			case *ssa.Call:
+				op, ok := lifetime.AtomicCellOp(&instr.Call)
+				if !ok || op.Kind == lifetime.CellLoad || op.Kind == lifetime.CellCAS && !casSucceeds(instr, ld, call) {
+					continue
+				}
+				addr, val = op.Addr, op.Val
+			default:
 				continue
 			}
-			if cfg.Dominates(ld, st) && cfg.Dominates(st, call) {
+			if access.StripConv(val) == ld || !sameRef(lifetime.NormRef(access.Ref{Root: addr}), field) {
+				continue
+			}
+			if cfg.Dominates(ld.(ssa.Instruction), instr) && cfg.Dominates(instr, call) {
 				return true
 			}
 		}
@@ -106,9 +125,27 @@ func swappedOut(fn *ssa.Function, call *ssa.Call, arg access.Ref, m managed) boo
 	return false
 }
 
-// loadedValue returns the load that v is, through conversions and a
-// variable assigned once, or nil.
-func loadedValue(v ssa.Value) *ssa.UnOp {
+// casSucceeds reports whether cas, a CompareAndSwap of an atomic cell,
+// replaces the value ld it compares with wherever call runs: a branch on
+// its result leads to call only on the side where it swapped.
+func casSucceeds(cas *ssa.Call, ld ssa.Value, call *ssa.Call) bool {
+	if len(cas.Call.Args) != 3 || access.StripConv(cas.Call.Args[1]) != ld {
+		return false
+	}
+	for _, ref := range *cas.Referrers() {
+		if iff, ok := ref.(*ssa.If); ok {
+			if succ := iff.Block().Succs[0]; len(succ.Preds) == 1 && succ.Dominates(call.Block()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// loadedValue returns the load that v is (a load of a variable or field,
+// an atomic cell's Load or Swap), through conversions and a variable
+// assigned once, or nil.
+func loadedValue(v ssa.Value) ssa.Value {
 	for i := 0; i < 4 && v != nil; i++ {
 		v = access.StripConv(v)
 		switch x := v.(type) {
@@ -120,6 +157,11 @@ func loadedValue(v ssa.Value) *ssa.UnOp {
 						continue
 					}
 				}
+				return x
+			}
+			return nil
+		case *ssa.Call:
+			if op, ok := lifetime.AtomicCellOp(&x.Call); ok && (op.Kind == lifetime.CellLoad || op.Kind == lifetime.CellSwap) {
 				return x
 			}
 			return nil

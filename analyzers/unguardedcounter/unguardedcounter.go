@@ -1228,13 +1228,16 @@ func (c *checker) releasesLoaded(fn *ssa.Function, s *ssa.BasicBlock, ld *guards
 	if !ok {
 		return false
 	}
+	// (the released value as its path names it: an atomic cell's Load
+	// reads the cell, p.h)
+	loaded := released.Normalize(access.Ref{Root: v})
 	for _, bb := range fn.Blocks {
 		if !s.Dominates(bb) {
 			continue
 		}
 		for _, instr := range bb.Instrs {
 			for _, r := range released.Refs(c.calls, c.model.Model, c.lt, instr) {
-				if r.Root == v && len(r.Ops) == 0 {
+				if r.Root == v && len(r.Ops) == 0 || r.Root == loaded.Root && slices.Equal(r.Ops, loaded.Ops) {
 					return true
 				}
 			}

@@ -431,6 +431,10 @@ func (a *fnAnalysis) block(b *ssa.BasicBlock, s *state) (*state, bool) {
 			a.guard(s, instr.Cond, 0)
 			s.br = a.branchOf(s, instr.Cond)
 		case *ssa.Call:
+			if op, ok := AtomicCellOp(&instr.Call); ok {
+				a.cellOp(s, instr, op)
+				break
+			}
 			a.call(s, instr, false)
 			if t := a.accessed(s, instr); t != nil {
 				s.vals[a.vnum[instr]] = t
@@ -750,6 +754,13 @@ func (a *fnAnalysis) store(s *state, st *ssa.Store) {
 			}
 		}
 	}
+	a.assign(s, l, v, st)
+}
+
+// assign records that instr writes v to location l: a store, or an atomic
+// cell's Store or Swap.
+func (a *fnAnalysis) assign(s *state, l, v *tok, instr ssa.Instruction) {
+	old := a.content(s, l)
 	if !localVar(l) {
 		a.escape(s, v)
 	}
@@ -759,7 +770,7 @@ func (a *fnAnalysis) store(s *state, st *ssa.Store) {
 		// deeper token, and the states would never repeat. It holds
 		// the content this store writes, one token whatever the trip:
 		// what an earlier trip knew of that content is forgotten.
-		v = a.ts.fresh(l, a.inum[st])
+		v = a.ts.fresh(l, a.inum[instr])
 		a.forget(s, v)
 	}
 	a.write(s, l, v)

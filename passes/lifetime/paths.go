@@ -57,6 +57,11 @@ func Expand(v ssa.Value) access.Ref {
 			}
 			return Expand(v.X).With(access.Op{Kind: access.Load})
 		}
+	case *ssa.Call:
+		// an atomic cell's Load or Swap reads the cell as a load does
+		if op, ok := AtomicCellOp(&v.Call); ok && (op.Kind == CellLoad || op.Kind == CellSwap) {
+			return Expand(op.Addr).With(access.Op{Kind: access.Load})
+		}
 	}
 	return access.Ref{Root: v}
 }

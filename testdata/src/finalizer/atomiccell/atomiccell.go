@@ -1,0 +1,155 @@
+// Package atomiccell holds the finalizer cases of handles kept in atomic
+// cells (atomic.Pointer[T], atomic.Uintptr, a pointer or uintptr that
+// atomic.LoadPointer and its kin reach): the cell is the handle's field,
+// its Load a read of the field, its Swap a read and an overwrite in one
+// step.
+package atomiccell
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+typedef struct { int live; } res;
+static res* res_open(void) { return calloc(1, sizeof(res)); }
+static void res_close(res* r) { free(r); }
+static int res_read(res* r) { return r->live; }
+static void res_close_id(uintptr_t r) { free((void*)r); }
+static int res_read_id(uintptr_t r) { return ((res*)r)->live; }
+*/
+import "C"
+
+import (
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Conn keeps its handle in an atomic.Pointer; its finalizer takes the
+// handle out with Swap(nil) and closes it.
+type Conn struct {
+	h atomic.Pointer[C.res]
+}
+
+func Open() *Conn {
+	c := &Conn{}
+	c.h.Store(C.res_open())
+	runtime.SetFinalizer(c, (*Conn).Close)
+	return c
+}
+
+// Close swapped the handle out: a finalizer that runs during res_close
+// finds nil and closes nothing.
+func (c *Conn) Close() {
+	if p := c.h.Swap(nil); p != nil {
+		C.res_close(p)
+	}
+}
+
+func (c *Conn) Read() int {
+	return int(C.res_read(c.h.Load())) // want `c may be collected while C.res_read runs with c.h`
+}
+
+func (c *Conn) ReadKept() int {
+	n := int(C.res_read(c.h.Load()))
+	runtime.KeepAlive(c)
+	return n
+}
+
+func (c *Conn) ReadChecked() int {
+	p := c.h.Load()
+	if p == nil {
+		return 0
+	}
+	return int(C.res_read(p)) // want `c may be collected while C.res_read runs with c.h`
+}
+
+// Release closes the handle still in the cell: the finalizer can close it
+// during the call.
+func (c *Conn) Release() {
+	C.res_close(c.h.Load()) // want `c may be collected while C.res_close runs with c.h`
+}
+
+// ReleaseStored takes the handle out with a separate Store: the finalizer
+// finds nil (another goroutine's Release is checkthendestroy's concern).
+func (c *Conn) ReleaseStored() {
+	p := c.h.Load()
+	c.h.Store(nil)
+	C.res_close(p)
+}
+
+// ReleaseCAS takes the handle out with a compare-and-swap, and closes it
+// only where the swap succeeded.
+func (c *Conn) ReleaseCAS() {
+	p := c.h.Load()
+	if c.h.CompareAndSwap(p, nil) {
+		C.res_close(p)
+	}
+}
+
+// ReleaseCASFailed closes the handle where the swap failed: the cell
+// still holds it.
+func (c *Conn) ReleaseCASFailed() {
+	p := c.h.Load()
+	if !c.h.CompareAndSwap(p, nil) {
+		C.res_close(p) // want `c may be collected while C.res_close runs with c.h`
+	}
+}
+
+// ptr is an accessor of the cell: its result is c.h.
+func (c *Conn) ptr() *C.res { return c.h.Load() }
+
+func (c *Conn) ReadVia() int {
+	return int(C.res_read(c.ptr())) // want `c may be collected while C.res_read runs with c.h`
+}
+
+// Stream keeps its handle as an address in an atomic.Uintptr.
+type Stream struct {
+	id atomic.Uintptr
+}
+
+func NewStream() *Stream {
+	s := &Stream{}
+	s.id.Store(uintptr(unsafe.Pointer(C.res_open())))
+	runtime.SetFinalizer(s, func(s *Stream) {
+		if id := s.id.Swap(0); id != 0 {
+			C.res_close_id(C.uintptr_t(id))
+		}
+	})
+	return s
+}
+
+func (s *Stream) Read() int {
+	return int(C.res_read_id(C.uintptr_t(s.id.Load()))) // want `s may be collected while C.res_read_id runs with s.id`
+}
+
+func (s *Stream) Close() {
+	if id := s.id.Swap(0); id != 0 {
+		C.res_close_id(C.uintptr_t(id))
+	}
+}
+
+// Legacy keeps an unsafe.Pointer that the functions of sync/atomic read
+// and write, the layout from before atomic.Pointer.
+type Legacy struct {
+	p unsafe.Pointer
+}
+
+func NewLegacy() *Legacy {
+	l := &Legacy{p: unsafe.Pointer(C.res_open())}
+	runtime.SetFinalizer(l, (*Legacy).Close)
+	return l
+}
+
+func (l *Legacy) Close() {
+	if p := atomic.SwapPointer(&l.p, nil); p != nil {
+		C.res_close((*C.res)(p))
+	}
+}
+
+func (l *Legacy) Read() int {
+	return int(C.res_read((*C.res)(atomic.LoadPointer(&l.p)))) // want `l may be collected while C.res_read runs with l.p`
+}
+
+func (l *Legacy) ReadKept() int {
+	defer runtime.KeepAlive(l)
+	return int(C.res_read((*C.res)(atomic.LoadPointer(&l.p))))
+}
