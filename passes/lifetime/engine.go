@@ -743,9 +743,9 @@ func derivesFrom(t, f *tok) bool {
 func (a *fnAnalysis) store(s *state, st *ssa.Store) {
 	l := a.tokOf(s, st.Addr)
 	v := a.tokOf(s, st.Val)
-	old := a.content(s, l)
 	if v.kind == tZero && l.root.kind == tRoot {
 		if _, local := l.root.v.(*ssa.Alloc); local {
+			old := a.content(s, l)
 			if first, ok := s.released[old]; ok && old.root.kind == tRoot {
 				if p, ok := old.root.v.(*ssa.Parameter); ok && !isPointer(p.Type()) {
 					a.event(&Event{Kind: ClearOfCopy, First: first, Store: st, Handle: first.Handle},
