@@ -96,7 +96,10 @@ holds it in a deferred call, has not yet armed a finalizer on an object
 it allocated, or is itself such a function whose callers keep it, or is
 a function literal that captured the object (its enclosing function
 holds it: once.Do(func() { d.free() }); not a literal run by a go
-statement), makes the call safe. A defer statement that calls the
+statement, nor one its enclosing function only returns, which runs
+after that function has returned), makes the call safe. A C call in such
+a literal itself (go func() { … d.h … }(), return func() { … d.h … })
+is kept alive by nothing but the literal's own later uses. A defer statement that calls the
 function (or a literal that calls it: defer func() { d.free() }()) is a
 call site that keeps the object only when the caller claims it or
 disarms the finalizer before the statement (if

@@ -148,7 +148,7 @@ func (c *checker) handleOf(fn *ssa.Function, v access.Ref) (managed, bool) {
 		// may keep it, unless the literal runs on a goroutine of its own
 		// and the enclosing function uses the variable no more after
 		// starting it
-		if !goroutineOwns(fn, root) {
+		if !goroutineOwns(fn, root) && !returnedOnly(fn) {
 			return managed{}, false
 		}
 	case *ssa.Global, *ssa.Const:
@@ -1925,6 +1925,26 @@ func goroutineOwns(fn *ssa.Function, fv *ssa.FreeVar) bool {
 		for _, ref := range refs {
 			g, ok := ref.(*ssa.Go)
 			if !ok || g.Call.Value != mc || usedAfter(mc.Bindings[i], g) {
+				return false
+			}
+		}
+	}
+	return len(mcs) > 0
+}
+
+// returnedOnly reports whether the enclosing function of the function
+// literal fn only returns the closures it makes of fn (func (d *D)
+// Reader() func() int { return func() int { … d.h … } }): the literal runs
+// after its enclosing function has returned, whenever its caller calls the
+// result, and only its own uses keep what it captured alive, as for a
+// goroutine that owns it.
+func returnedOnly(fn *ssa.Function) bool {
+	mcs := closuresOf(fn)
+	for _, mc := range mcs {
+		for _, ref := range *mc.Referrers() {
+			switch ref.(type) {
+			case *ssa.Return, *ssa.DebugRef:
+			default:
 				return false
 			}
 		}

@@ -67,3 +67,39 @@ func (c *Context) DecodeNow(n int) int {
 	runtime.KeepAlive(c)
 	return r
 }
+
+// A literal its method returns runs whenever the caller calls the result,
+// after the method has returned: as a goroutine's, only its own uses keep
+// c alive (f := New().Decoder(); f(1)).
+func (c *Context) Decoder() func(n int) int {
+	return func(n int) int {
+		return int(C.lctx_decode(c.ctx, C.int(n))) // want `c may be collected while C.lctx_decode runs with c.ctx: nothing uses c after the call`
+	}
+}
+
+// The corrected literal keeps c alive itself.
+func (c *Context) DecoderFixed() func(n int) int {
+	return func(n int) int {
+		defer runtime.KeepAlive(c)
+		return int(C.lctx_decode(c.ctx, C.int(n)))
+	}
+}
+
+// A literal returned with an error, from a plain function.
+func decoderOf(c *Context) (func() int, error) {
+	return func() int {
+		return int(C.lctx_decode(c.ctx, 0)) // want `c may be collected while C.lctx_decode runs with c.ctx`
+	}, nil
+}
+
+var _, _ = decoderOf(nil)
+
+// A literal returned on one path and called in place on another: its
+// enclosing function may hold c, and nothing is said.
+func (c *Context) DecoderOr(now bool) (func() int, int) {
+	f := func() int { return int(C.lctx_decode(c.ctx, 0)) }
+	if now {
+		return nil, f()
+	}
+	return f, 0
+}
