@@ -48,6 +48,29 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 	if depth > maxCallerDepth || seen[fn] {
 		return false
 	}
+	if fv, ok := obj.Root.(*ssa.FreeVar); ok {
+		// a literal called where it is made (f := func() { … }; f()):
+		// each call is a site of its enclosing function, on the object
+		// it bound
+		i := slices.Index(fn.FreeVars, fv)
+		sites := calledInPlace(fn)
+		if i < 0 || len(sites) == 0 || m == nil {
+			return false
+		}
+		seen[fn] = true
+		defer delete(seen, fn)
+		for _, s := range sites {
+			mc := s.Call.Value.(*ssa.MakeClosure)
+			if i >= len(mc.Bindings) {
+				return false
+			}
+			at := lifetime.NormRef(access.Ref{Root: mc.Bindings[i], Ops: obj.Ops})
+			if !at.Valid() || !c.siteKeeps(s.Parent(), s, at, m, depth, seen) {
+				return false
+			}
+		}
+		return true
+	}
 	p, ok := obj.Root.(*ssa.Parameter)
 	if !ok {
 		return false
@@ -96,20 +119,9 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 				}
 			}
 		}
-		var here *managed
-		if m != nil {
-			// the finding's handle, as the caller names its object
-			mm := *m
-			mm.obj = at
-			here = &mm
-			if c.claimedBefore(g, s, mm) || c.sameOnce(g, mm) {
-				continue // the caller claims the object first
-			}
+		if !c.siteKeeps(g, s, at, m, depth, seen) {
+			return false
 		}
-		if c.keptAliveAt(g, s, at) || c.notArmed(g, s, at) || c.disarmedBefore(g, s, at) || c.callersKeepDepth(g, at, here, depth+1, seen) {
-			continue
-		}
-		return false
 	}
 	// A deferred call (if !d.closed.CompareAndSwap(false, true) {
 	// return }; defer d.free()) runs at the caller's exit, after its
@@ -150,6 +162,47 @@ func (c *checker) callersKeepDepth(fn *ssa.Function, obj access.Ref, m *managed,
 		}
 	}
 	return true
+}
+
+// siteKeeps reports whether the call s in g, where g names the object as
+// at, keeps it across the call: g claims it first or runs the call under
+// the finalizer's Once, uses it after the call, has not armed the
+// finalizer yet or disarmed it, or is called only where its own callers
+// keep it. m, if not nil, is the finding's managed handle.
+func (c *checker) siteKeeps(g *ssa.Function, s *ssa.Call, at access.Ref, m *managed, depth int, seen map[*ssa.Function]bool) bool {
+	var here *managed
+	if m != nil {
+		// the finding's handle, as the caller names its object
+		mm := *m
+		mm.obj = at
+		here = &mm
+		if c.claimedBefore(g, s, mm) || c.sameOnce(g, mm) {
+			return true // the caller claims the object first
+		}
+	}
+	return c.keptAliveAt(g, s, at) || c.notArmed(g, s, at) || c.disarmedBefore(g, s, at) || c.callersKeepDepth(g, at, here, depth+1, seen)
+}
+
+// calledInPlace returns, for a function literal whose enclosing function
+// only calls the closures it makes of it (f := func() { … }; f(), or
+// func() { … }()), those calls; nil otherwise.
+func calledInPlace(fn *ssa.Function) []*ssa.Call {
+	var out []*ssa.Call
+	for _, mc := range closuresOf(fn) {
+		for _, ref := range *mc.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.Call:
+				if ref.Call.Value != ssa.Value(mc) || slices.Contains(ref.Call.Args, ssa.Value(mc)) {
+					return nil
+				}
+				out = append(out, ref)
+			case *ssa.DebugRef:
+			default:
+				return nil
+			}
+		}
+	}
+	return out
 }
 
 // deferKeeps reports whether the deferred call d, whose object is at obj

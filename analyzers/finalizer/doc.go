@@ -99,7 +99,11 @@ holds it: once.Do(func() { d.free() }); not a literal run by a go
 statement, nor one its enclosing function only returns, which runs
 after that function has returned), makes the call safe. A C call in such
 a literal itself (go func() { … d.h … }(), return func() { … d.h … })
-is kept alive by nothing but the literal's own later uses. A defer statement that calls the
+is kept alive by nothing but the literal's own later uses; one its
+enclosing function only calls where it makes it (f := func() { … }; f(),
+or func() { … }()) is kept by what keeps the object at those calls, as
+for a helper's call sites: the closure's own context is not kept while
+it runs. A defer statement that calls the
 function (or a literal that calls it: defer func() { d.free() }()) is a
 call site that keeps the object only when the caller claims it or
 disarms the finalizer before the statement (if

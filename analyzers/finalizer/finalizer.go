@@ -148,7 +148,7 @@ func (c *checker) handleOf(fn *ssa.Function, v access.Ref) (managed, bool) {
 		// may keep it, unless the literal runs on a goroutine of its own
 		// and the enclosing function uses the variable no more after
 		// starting it
-		if !goroutineOwns(fn, root) && !returnedOnly(fn) {
+		if !goroutineOwns(fn, root) && !returnedOnly(fn) && calledInPlace(fn) == nil {
 			return managed{}, false
 		}
 	case *ssa.Global, *ssa.Const:
@@ -1005,8 +1005,10 @@ func (c *checker) keptAliveDepth(fn *ssa.Function, call *ssa.Call, obj access.Re
 			case *ssa.MakeClosure:
 				// a closure that captures the object (a goroutine still
 				// running, a callback kept by someone) may keep it alive;
-				// cgo's own wrappers do not count
-				if fn, ok := instr.Fn.(*ssa.Function); ok && !c.calls.IsWrapper(fn) && !c.calls.Plumbing(instr) {
+				// cgo's own wrappers do not count, nor the closure the
+				// call runs (f := func() { … }; f()): its context is
+				// not kept while it runs
+				if fn, ok := instr.Fn.(*ssa.Function); ok && !c.calls.IsWrapper(fn) && !c.calls.Plumbing(instr) && call.Call.Value != ssa.Value(instr) {
 					for _, b := range instr.Bindings {
 						r := norm(b)
 						if r.Root == obj.Root && (hasPrefix(obj.Ops, r.Ops) || hasPrefix(r.Ops, obj.Ops) && !hasLoad(r.Ops[len(obj.Ops):])) {

@@ -103,3 +103,31 @@ func (c *Context) DecoderOr(now bool) (func() int, int) {
 	}
 	return f, 0
 }
+
+// A literal called in place, with nothing using c after the call: the
+// closure's context is not kept while it runs, and c may be collected.
+func (c *Context) DecodeNowDead(n int) int {
+	f := func() int {
+		return int(C.lctx_decode(c.ctx, C.int(n))) // want `c may be collected while C.lctx_decode runs with c.ctx`
+	}
+	return f()
+}
+
+// Invoked where it is written, then c used after.
+func (c *Context) DecodeInvoked(n int) int {
+	r := func() int { return int(C.lctx_decode(c.ctx, C.int(n))) }()
+	runtime.KeepAlive(c)
+	return r
+}
+
+// Invoked where it is written, in an unexported helper whose only caller
+// keeps c after the call.
+func (c *Context) decodeInvokedDead(n int) int {
+	return func() int { return int(C.lctx_decode(c.ctx, C.int(n))) }()
+}
+
+func (c *Context) DecodeTwice(n int) int {
+	r := c.decodeInvokedDead(n) + c.decodeInvokedDead(n)
+	runtime.KeepAlive(c)
+	return r
+}
