@@ -127,19 +127,38 @@ func swappedOut(fn *ssa.Function, call *ssa.Call, arg access.Ref, m managed) boo
 
 // casSucceeds reports whether cas, a CompareAndSwap of an atomic cell,
 // replaces the value ld it compares with wherever call runs: a branch on
-// its result leads to call only on the side where it swapped.
+// its result (cas, !cas, cas == false) leads to call only on the side
+// where it swapped.
 func casSucceeds(cas *ssa.Call, ld ssa.Value, call *ssa.Call) bool {
 	if len(cas.Call.Args) != 3 || access.StripConv(cas.Call.Args[1]) != ld {
 		return false
 	}
-	for _, ref := range *cas.Referrers() {
-		if iff, ok := ref.(*ssa.If); ok {
-			if succ := iff.Block().Succs[0]; len(succ.Preds) == 1 && succ.Dominates(call.Block()) {
-				return true
+	var tests func(v ssa.Value, depth int) bool
+	tests = func(v ssa.Value, depth int) bool {
+		if depth > 4 || v.Referrers() == nil {
+			return false
+		}
+		for _, ref := range *v.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.If:
+				if cfg.Dominates(ref, call) {
+					if x, val, ok := lifetime.Outcome(ref, call); ok && x == ssa.Value(cas) && val {
+						return true
+					}
+				}
+			case *ssa.UnOp:
+				if ref.Op == token.NOT && tests(ref, depth+1) {
+					return true
+				}
+			case *ssa.BinOp:
+				if (ref.Op == token.EQL || ref.Op == token.NEQ) && tests(ref, depth+1) {
+					return true
+				}
 			}
 		}
+		return false
 	}
-	return false
+	return tests(cas, 0)
 }
 
 // loadedValue returns the load that v is (a load of a variable or field,

@@ -92,25 +92,18 @@ func (r *Result) ClaimsBefore(fn *ssa.Function, call ssa.Instruction, obj access
 			if !ok || !decides(iff, call) {
 				continue
 			}
-			cond := iff.Cond
+			// the value the test is of, and what it is where the call
+			// runs (CompareAndSwap(…) == false: false)
+			cond, val, ok := Outcome(iff, call)
+			if !ok {
+				continue
+			}
 			var operands []ssa.Value
-			negated := false
-			if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
-				cond, negated = u.X, true
-			}
-			if x, neg, ok := boolCompare(cond); ok {
-				// CompareAndSwap(…) == false: the call's result, or
-				// its negation
-				cond, negated = x, negated != neg
-			}
 			if bin, ok := cond.(*ssa.BinOp); ok {
 				operands = append(operands, bin.X, bin.Y)
 			} else {
 				operands = append(operands, cond)
 			}
-			// the call runs where the test came out true (its first
-			// successor, or the second under a !)
-			onTrue := !reachesFrom(iff.Block().Succs[1], call)
 			for _, v := range operands {
 				switch v := v.(type) {
 				case *ssa.UnOp:
@@ -118,7 +111,7 @@ func (r *Result) ClaimsBefore(fn *ssa.Function, call ssa.Instruction, obj access
 						tested = append(tested, atomicCell(Norm(v.X)))
 					}
 				case *ssa.Call:
-					if pol, known := claimPolarity(v, 0); v == cond && known && (onTrue != negated) != pol {
+					if pol, known := claimPolarity(v, 0); v == cond && known && val != pol {
 						// a claim (CAS, claim()) that failed: the
 						// other side's claim may succeed
 						continue
@@ -312,6 +305,46 @@ func boolCompare(v ssa.Value) (x ssa.Value, negated, ok bool) {
 	}
 	// x == true is x; x == false and x != true are !x
 	return x, constant.BoolVal(c.Value) != (bin.Op == token.EQL), true
+}
+
+// Outcome returns, for iff a branch that decides whether instr runs, the
+// boolean value its condition tests, through negations and comparisons with
+// a boolean constant (!ok, ok == false, !(ok != true)), and the value it has
+// wherever instr runs. ok is false when both sides of the branch reach
+// instr and neither leads to it alone.
+func Outcome(iff *ssa.If, instr ssa.Instruction) (x ssa.Value, val, ok bool) {
+	x, negated := iff.Cond, false
+	for range 4 {
+		if u, isNot := x.(*ssa.UnOp); isNot && u.Op == token.NOT {
+			x, negated = u.X, !negated
+			continue
+		}
+		if y, neg, isCmp := boolCompare(x); isCmp {
+			x, negated = y, negated != neg
+			continue
+		}
+		break
+	}
+	succs := iff.Block().Succs
+	var side bool
+	switch {
+	case !reachesFrom(succs[1], instr):
+		side = true
+	case !reachesFrom(succs[0], instr):
+		side = false
+	default:
+		// both sides reach instr (a loop back to the test): the side
+		// that alone enters the part of the function instr is in
+		switch b := instr.Block(); {
+		case len(succs[0].Preds) == 1 && succs[0].Dominates(b):
+			side = true
+		case len(succs[1].Preds) == 1 && succs[1].Dominates(b):
+			side = false
+		default:
+			return nil, false, false
+		}
+	}
+	return x, side != negated, true
 }
 
 // reachesFrom reports whether instr can run once block b is entered.

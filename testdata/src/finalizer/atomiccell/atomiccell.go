@@ -94,6 +94,51 @@ func (c *Conn) ReleaseCASFailed() {
 	}
 }
 
+// ReleaseCASCompared tests the swap's result against a constant: where
+// it is not false, the swap succeeded.
+func (c *Conn) ReleaseCASCompared() {
+	p := c.h.Load()
+	if c.h.CompareAndSwap(p, nil) == false {
+		return
+	}
+	C.res_close(p)
+}
+
+// ReleaseCASKept keeps the result and returns where it is not true.
+func (c *Conn) ReleaseCASKept() {
+	p := c.h.Load()
+	swapped := c.h.CompareAndSwap(p, nil)
+	if !(swapped == true) {
+		return
+	}
+	C.res_close(p)
+}
+
+// ReleaseCASComparedFailed closes where the comparison says the swap
+// failed.
+func (c *Conn) ReleaseCASComparedFailed() {
+	p := c.h.Load()
+	if c.h.CompareAndSwap(p, nil) != false {
+		return
+	}
+	C.res_close(p) // want `c may be collected while C.res_close runs with c.h`
+}
+
+// ReleaseCASLoop retries until its swap succeeds, then closes what it
+// took out.
+func (c *Conn) ReleaseCASLoop() {
+	for {
+		p := c.h.Load()
+		if p == nil {
+			return
+		}
+		if c.h.CompareAndSwap(p, nil) == true {
+			C.res_close(p)
+			return
+		}
+	}
+}
+
 // ptr is an accessor of the cell: its result is c.h.
 func (c *Conn) ptr() *C.res { return c.h.Load() }
 
