@@ -302,7 +302,7 @@ func (c *checker) keepAlive(fn *ssa.Function) {
 			for _, arg := range args {
 				if m, ok := c.handleOf(fn, arg); ok {
 					if m.table && !c.tableChangedBefore(fn, call, m.obj.Root) || c.keptAlive(fn, call, m.obj, call) || c.disarmedBefore(fn, call, m.obj) || c.claimedBefore(fn, call, m) ||
-						c.notArmedYet(fn, call, m.obj) || swappedOut(fn, call, arg, m) || c.reachableFromLive(fn, call, m.obj) ||
+						c.notArmedYet(fn, call, m.obj) || c.swappedOut(fn, call, arg, m) || c.reachableFromLive(fn, call, m.obj) ||
 						slices.ContainsFunc(done, func(r access.Ref) bool { return sameRef(r, m.obj) }) {
 						continue
 					}

@@ -77,7 +77,7 @@ func (c *checker) mayArm(instr ssa.Instruction, obj access.Ref) bool {
 // handle. An atomic cell's Swap loads and overwrites in one step (h :=
 // x.h.Swap(nil)); its Store overwrites, and so does its CompareAndSwap of
 // the loaded handle on the side of the test where it succeeded.
-func swappedOut(fn *ssa.Function, call *ssa.Call, arg access.Ref, m managed) bool {
+func (c *checker) swappedOut(fn *ssa.Function, call *ssa.Call, arg access.Ref, m managed) bool {
 	n := len(m.rel.Ops)
 	if n == 0 || m.rel.Ops[n-1].Kind != access.Load {
 		return false
@@ -88,6 +88,9 @@ func swappedOut(fn *ssa.Function, call *ssa.Call, arg access.Ref, m managed) boo
 		root = lifetime.SingleStore(a)
 	} else if len(arg.Ops) != 0 {
 		return false
+	}
+	if c.takenOut(access.StripConv(root), m.obj.With(m.rel.Ops...)) {
+		return true
 	}
 	ld := loadedValue(root)
 	if ld == nil || !sameRef(norm(ld), m.obj.With(m.rel.Ops...)) {
@@ -123,6 +126,30 @@ func swappedOut(fn *ssa.Function, call *ssa.Call, arg access.Ref, m managed) boo
 		}
 	}
 	return false
+}
+
+// takenOut reports whether v is the result of a take-out helper (p :=
+// b.h; b.h = nil; return p, or return b.h.Swap(nil)) called on the path
+// h: the helper read the handle and stored into the path on every path
+// that returns, so a finalizer that runs later finds what it stored.
+func (c *checker) takenOut(v ssa.Value, h access.Ref) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok || call.Call.IsInvoke() {
+		return false
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil {
+		return false
+	}
+	sum := c.lt.SummaryOf(callee)
+	if sum == nil {
+		return false
+	}
+	p, ok := sum.TakesOut(0)
+	if !ok || p.Root < 0 || p.Root >= len(call.Call.Args) {
+		return false
+	}
+	return sameRef(norm(call.Call.Args[p.Root]).With(p.Ops...), h)
 }
 
 // casSucceeds reports whether cas, a CompareAndSwap of an atomic cell,

@@ -2,6 +2,7 @@ package lifetime
 
 import (
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -43,7 +44,9 @@ func (pa *pkgAnalysis) relevant(fn *ssa.Function) bool {
 			}
 		}
 	}
-	return false
+	// a take-out (p := b.h; b.h = nil; return p): what it stores on
+	// every path tells its callers that the handle has left the path
+	return slices.ContainsFunc(returns(fn, pa.summaryOf), func(r Returned) bool { return r.Entry })
 }
 
 // cheapSummary returns a flow-insensitive summary of a function that

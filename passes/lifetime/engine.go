@@ -435,9 +435,18 @@ func (a *fnAnalysis) block(b *ssa.BasicBlock, s *state) (*state, bool) {
 				a.cellOp(s, instr, op)
 				break
 			}
+			// a take-out's result is what the path held before the
+			// call wrote it; an accessor's, what it holds after
+			var taken *tok
+			if a.takesOut(instr) {
+				taken = a.accessed(s, instr)
+			}
 			a.call(s, instr, false)
-			if t := a.accessed(s, instr); t != nil {
-				s.vals[a.vnum[instr]] = t
+			if taken == nil {
+				taken = a.accessed(s, instr)
+			}
+			if taken != nil {
+				s.vals[a.vnum[instr]] = taken
 			}
 		case *ssa.Defer:
 			a.deferCall(s, instr)
@@ -608,6 +617,22 @@ func (a *fnAnalysis) accessed(s *state, call *ssa.Call) *tok {
 	// (*C.SDL_Window)(unsafe.Pointer(w)) } for a type defined as the C
 	// type)
 	return a.apply(s, a.tokOf(s, call.Call.Args[p.Root]), p.Ops)
+}
+
+// takesOut reports whether call's callee returns what a path of its
+// arguments held on entry and writes that path after reading it (see
+// Returned.Entry).
+func (a *fnAnalysis) takesOut(call *ssa.Call) bool {
+	callee := call.Call.StaticCallee()
+	if callee == nil || call.Call.IsInvoke() {
+		return false
+	}
+	sum := a.pa.summaryOf(callee)
+	if sum == nil {
+		return false
+	}
+	r := sum.returned(0)
+	return r != nil && r.Entry
 }
 
 // content returns what location l holds in s.

@@ -170,6 +170,7 @@ func returns(fn *ssa.Function, sumOf func(*ssa.Function) *Summary) []Returned {
 	var out []Returned
 	for i := range rets[0].Results {
 		var p access.Path
+		var reads []ssa.Value
 		ok, found := true, false
 		for _, r := range rets {
 			if c, isConst := r.Results[i].(*ssa.Const); isConst && c.IsNil() {
@@ -187,12 +188,148 @@ func returns(fn *ssa.Function, sumOf func(*ssa.Function) *Summary) []Returned {
 				break
 			}
 			p, found = q, true
+			reads = append(reads, r.Results[i])
 		}
-		if ok && found {
-			out = append(out, Returned{Result: i, Path: p})
+		if !ok || !found {
+			continue
+		}
+		entry, known := readBeforeWrites(fn, p, reads, sumOf)
+		if known {
+			out = append(out, Returned{Result: i, Path: p, Entry: entry})
 		}
 	}
 	return out
+}
+
+func isCellOp(c *ssa.Call) bool {
+	_, ok := AtomicCellOp(&c.Call)
+	return ok
+}
+
+// readBeforeWrites tells, for reads the values fn returns as path p, when
+// they are read relative to fn's writes of p: entry when every write of p
+// (or of a location p lies in) runs after the read (p := b.h; b.h = nil;
+// return p), not entry when none does (a plain accessor, or a lazy init
+// before the read). known is false when some writes run before a read and
+// some after, or a read is not an instruction of fn: then the result is
+// neither what p held on entry nor on return.
+func readBeforeWrites(fn *ssa.Function, p access.Path, reads []ssa.Value, sumOf func(*ssa.Function) *Summary) (entry, known bool) {
+	n := len(p.Ops)
+	if n == 0 || p.Ops[n-1].Kind != access.Load {
+		return false, true // the parameter itself, or an address in it
+	}
+	loc := access.Path{Root: p.Root, Ops: p.Ops[:n-1]}
+	// related reports whether a write of w changes what loc holds: w is
+	// loc, a location loc lies in, or part of loc's own storage (the
+	// inner field of an atomic.Pointer)
+	related := func(w access.Path) bool {
+		if w.Root != loc.Root {
+			return false
+		}
+		if loc.HasPrefix(w) {
+			return true
+		}
+		return w.HasPrefix(loc) && !slices.ContainsFunc(w.Ops[len(loc.Ops):], func(o access.Op) bool { return o.Kind == access.Load })
+	}
+	relatedArg := func(v ssa.Value, ops []access.Op) bool {
+		q, ok := ParamPath(fn, v)
+		return ok && related(access.Path{Root: q.Root, Ops: append(slices.Clip(q.Ops), ops...)})
+	}
+	type write struct {
+		at       ssa.Instruction
+		deferred bool
+	}
+	var writes []write
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				if relatedArg(instr.Addr, nil) {
+					writes = append(writes, write{at: instr})
+				}
+			case ssa.CallInstruction:
+				com := instr.Common()
+				if _, ok := com.Value.(*ssa.Builtin); ok {
+					continue
+				}
+				_, deferred := instr.(*ssa.Defer)
+				if op, ok := AtomicCellOp(com); ok {
+					if op.Kind != CellLoad && relatedArg(op.Addr, nil) {
+						writes = append(writes, write{instr, deferred})
+					}
+					continue
+				}
+				var csum *Summary
+				if callee := com.StaticCallee(); callee != nil && !com.IsInvoke() && sumOf != nil && callee != fn {
+					csum = sumOf(callee)
+				}
+				args := com.Args
+				if com.IsInvoke() {
+					args = append([]ssa.Value{com.Value}, args...)
+				}
+				changes := func() bool {
+					if csum == nil {
+						// unknown code may write what it is given
+						return slices.ContainsFunc(args, func(a ssa.Value) bool { return refLike(a.Type()) && relatedArg(a, nil) })
+					}
+					for _, w := range append(slices.Clone(csum.Clobbers), storePaths(csum.Stores)...) {
+						if w.Root >= 0 && w.Root < len(args) && relatedArg(args[w.Root], w.Ops) {
+							return true
+						}
+					}
+					return false
+				}()
+				if changes {
+					// (a write in a returned accessor's call is the
+					// read's own: return b.take() reads and writes
+					// in one step)
+					writes = append(writes, write{instr, deferred})
+				}
+			}
+		}
+	}
+	if len(writes) == 0 {
+		return false, true
+	}
+	after, before := false, false
+	for _, v := range reads {
+		read, ok := access.StripConv(v).(ssa.Instruction)
+		if !ok {
+			return false, false
+		}
+		for _, w := range writes {
+			if w.at == read {
+				// the read's own write: a Swap, or a call of a
+				// take-out; an accessor that writes before it reads
+				// (a lazy init) gives what it wrote
+				if c, ok := read.(*ssa.Call); ok && !isCellOp(c) {
+					if callee := c.Call.StaticCallee(); callee != nil && sumOf != nil {
+						if cs := sumOf(callee); cs != nil {
+							if r := cs.returned(0); r != nil && !r.Entry {
+								before = true
+								continue
+							}
+						}
+					}
+				}
+				after = true
+				continue
+			}
+			if w.deferred || cfg.Reaches(read, w.at) {
+				after = true
+			}
+			if !w.deferred && w.at != read && (cfg.Dominates(w.at, read) || cfg.Reaches(w.at, read)) {
+				before = true
+			}
+		}
+	}
+	switch {
+	case after && before:
+		return false, false
+	case after:
+		return true, true
+	}
+	return false, true
 }
 
 // wraps returns the fields of fn's results that are, on every return, a

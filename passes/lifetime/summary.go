@@ -98,6 +98,14 @@ type Wrap struct {
 type Returned struct {
 	Result int
 	Path   access.Path
+	// Entry is set when the result is what the path held when the
+	// function was called, and the function writes the path after it
+	// read it: a take-out (p := b.h; b.h = nil; return p, or return
+	// b.h.Swap(nil)). Its Stores and Clobbers say what the path holds
+	// afterwards. When it is not set, nothing writes the path after the
+	// read, and the result is what the path holds when the function
+	// returns.
+	Entry bool
 }
 
 // A Release is one handle a function releases.
@@ -271,10 +279,39 @@ func (s *Summary) UsesPath(p access.Path) bool {
 
 // ReturnOf returns the parameter path result i always is.
 func (s *Summary) ReturnOf(i int) (access.Path, bool) {
-	for _, r := range s.Returns {
-		if r.Result == i {
+	if r := s.returned(i); r != nil {
+		return r.Path, true
+	}
+	return access.Path{}, false
+}
+
+// TakesOut reports whether result i is what a parameter path held when the
+// function was called, and the function stores into that path on every
+// path that returns, after reading it (p := b.h; b.h = nil; return p): its
+// caller's handle has been taken out of the path.
+func (s *Summary) TakesOut(i int) (access.Path, bool) {
+	r := s.returned(i)
+	if r == nil || !r.Entry {
+		return access.Path{}, false
+	}
+	n := len(r.Path.Ops)
+	if n == 0 || r.Path.Ops[n-1].Kind != access.Load {
+		return access.Path{}, false
+	}
+	loc := access.Path{Root: r.Path.Root, Ops: r.Path.Ops[:n-1]}
+	for _, st := range s.Stores {
+		if st.Path.Key() == loc.Key() {
 			return r.Path, true
 		}
 	}
 	return access.Path{}, false
+}
+
+func (s *Summary) returned(i int) *Returned {
+	for k := range s.Returns {
+		if s.Returns[k].Result == i {
+			return &s.Returns[k]
+		}
+	}
+	return nil
 }

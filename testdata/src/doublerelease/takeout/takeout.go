@@ -1,0 +1,73 @@
+// Package takeout holds the doublerelease cases of take-out helpers: a
+// function that reads a handle from a field and clears the field on every
+// path hands its caller the handle once; a second call finds nil.
+package takeout
+
+/*
+#include <stdlib.h>
+typedef struct { int live; } res;
+static res* res_open(void) { return calloc(1, sizeof(res)); }
+static void res_close(res* r) { free(r); }
+*/
+import "C"
+
+import "sync/atomic"
+
+type Buf struct{ h *C.res }
+
+func (b *Buf) take() *C.res {
+	p := b.h
+	b.h = nil
+	return p
+}
+
+// peek reads the handle and leaves it in place.
+func (b *Buf) peek() *C.res { return b.h }
+
+func (b *Buf) Drain() {
+	if p := b.take(); p != nil {
+		C.res_close(p)
+	}
+	if p := b.take(); p != nil {
+		C.res_close(p)
+	}
+}
+
+func (b *Buf) DrainPeeked() {
+	C.res_close(b.peek())
+	C.res_close(b.peek()) // want `released twice`
+}
+
+// Restore puts the closed handle back: the second take-out returns it.
+func (b *Buf) Restore() {
+	p := b.take()
+	C.res_close(p)
+	b.h = p
+	C.res_close(b.take()) // want `released twice`
+}
+
+type Cell struct{ h atomic.Pointer[C.res] }
+
+func (c *Cell) take() *C.res { return c.h.Swap(nil) }
+
+func takeCell(p *atomic.Pointer[C.res]) *C.res { return p.Swap(nil) }
+
+func (c *Cell) Drain() {
+	if p := c.take(); p != nil {
+		C.res_close(p)
+	}
+	if p := c.take(); p != nil {
+		C.res_close(p)
+	}
+}
+
+func (c *Cell) DrainCell() {
+	C.res_close(takeCell(&c.h))
+	C.res_close(takeCell(&c.h))
+}
+
+// DrainLoaded closes what the cell holds twice.
+func (c *Cell) DrainLoaded() {
+	C.res_close(c.h.Load())
+	C.res_close(c.h.Load()) // want `released twice`
+}

@@ -1,0 +1,149 @@
+// Package takeout holds the finalizer cases of take-out helpers: a
+// function that reads a handle from a field and clears the field on every
+// path (p := b.h; b.h = nil; return p, or return b.h.Swap(nil)). Its
+// caller owns the handle it got; a finalizer that runs later finds the
+// cleared field. What the finalizer releases through such a helper is the
+// field's handle, so the field's other users must keep the owner alive.
+package takeout
+
+/*
+#include <stdlib.h>
+typedef struct { int live; } res;
+static res* res_open(void) { return calloc(1, sizeof(res)); }
+static void res_close(res* r) { free(r); }
+static int res_read(res* r) { return r->live; }
+*/
+import "C"
+
+import (
+	"runtime"
+	"sync/atomic"
+)
+
+// Buf takes its handle out with a method.
+type Buf struct{ h *C.res }
+
+func NewBuf() *Buf {
+	b := &Buf{h: C.res_open()}
+	runtime.SetFinalizer(b, (*Buf).Close)
+	return b
+}
+
+func (b *Buf) take() *C.res {
+	p := b.h
+	b.h = nil
+	return p
+}
+
+func (b *Buf) Close() {
+	if p := b.take(); p != nil {
+		C.res_close(p)
+	}
+}
+
+// Read uses the handle the finalizer closes through take.
+func (b *Buf) Read() int {
+	return int(C.res_read(b.h)) // want `b may be collected while C.res_read runs with b.h`
+}
+
+// Reset closes what it took out: the finalizer finds nil.
+func (b *Buf) Reset() {
+	C.res_close(b.take())
+	b.h = C.res_open()
+}
+
+// Drain takes the handle out twice: the second finds nil.
+func (b *Buf) Drain() {
+	if p := b.take(); p != nil {
+		C.res_close(p)
+	}
+	if p := b.take(); p != nil {
+		C.res_close(p)
+	}
+}
+
+// Dev takes its handle out with a function of the field's address.
+type Dev struct{ h *C.res }
+
+func NewDev() *Dev {
+	d := &Dev{h: C.res_open()}
+	runtime.SetFinalizer(d, func(d *Dev) { C.res_close(takeRes(&d.h)) })
+	return d
+}
+
+func takeRes(pp **C.res) *C.res {
+	p := *pp
+	*pp = nil
+	return p
+}
+
+func (d *Dev) Read() int {
+	return int(C.res_read(d.h)) // want `d may be collected while C.res_read runs with d.h`
+}
+
+func (d *Dev) Close() {
+	C.res_close(takeRes(&d.h))
+}
+
+// detach takes the handle out through the helper.
+func (d *Dev) detach() *C.res { return takeRes(&d.h) }
+
+func (d *Dev) CloseDetached() {
+	C.res_close(d.detach())
+}
+
+// Cell keeps its handle in an atomic.Pointer and takes it out with Swap.
+type Cell struct{ h atomic.Pointer[C.res] }
+
+func NewCell() *Cell {
+	c := &Cell{}
+	c.h.Store(C.res_open())
+	runtime.SetFinalizer(c, (*Cell).Close)
+	return c
+}
+
+func (c *Cell) take() *C.res { return c.h.Swap(nil) }
+
+func (c *Cell) Close() {
+	if p := c.take(); p != nil {
+		C.res_close(p)
+	}
+}
+
+func (c *Cell) Read() int {
+	return int(C.res_read(c.h.Load())) // want `c may be collected while C.res_read runs with c.h`
+}
+
+func (c *Cell) CloseTwice() {
+	if p := c.take(); p != nil {
+		C.res_close(p)
+	}
+	if p := c.take(); p != nil {
+		C.res_close(p)
+	}
+}
+
+// Lazy clears the field only when asked: on the other path the finalizer
+// still finds the handle.
+type Lazy struct {
+	h    *C.res
+	keep bool
+}
+
+func NewLazy() *Lazy {
+	l := &Lazy{h: C.res_open()}
+	runtime.SetFinalizer(l, func(l *Lazy) { C.res_close(l.h) })
+	return l
+}
+
+func (l *Lazy) maybeTake() *C.res {
+	p := l.h
+	if !l.keep {
+		l.h = nil
+	}
+	return p
+}
+
+func (l *Lazy) Release() {
+	C.res_close(l.maybeTake()) // want `l may be collected while C.res_close runs with l.h`
+}
