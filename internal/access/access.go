@@ -201,12 +201,15 @@ func Render(root string, t types.Type, ops []Op) string {
 			if addr && i+1 < len(ops) && ops[i+1].Kind == Load {
 				i++ // loading the field's address reads the field
 				addr = false
+				if c, ok := CellContent(t); ok {
+					t = c // an atomic cell's Load: what it holds
+				}
 			}
 		case Load:
 			if !addr {
 				s = "*" + s
 			}
-			t = Deref(t)
+			t = loaded(t)
 			addr = false
 		case IndexAddr:
 			s += "[i]"
@@ -246,12 +249,41 @@ func Deref(t types.Type) types.Type {
 	return t
 }
 
-// TypeAfter returns the type of the value reached from a root of type t by ops.
+// CellContent returns, for t a pointer-sized atomic cell of sync/atomic
+// (Pointer[T], Uintptr), the type of what the cell holds (*T, uintptr): a
+// Load of the cell's address reads that, as its Load method does.
+func CellContent(t types.Type) (types.Type, bool) {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "sync/atomic" {
+		return nil, false
+	}
+	switch n.Obj().Name() {
+	case "Pointer":
+		if args := n.TypeArgs(); args != nil && args.Len() == 1 {
+			return types.NewPointer(args.At(0)), true
+		}
+	case "Uintptr":
+		return types.Typ[types.Uintptr], true
+	}
+	return nil, false
+}
+
+// loaded returns the type a Load of an address of type t gives.
+func loaded(t types.Type) types.Type {
+	t = Deref(t)
+	if c, ok := CellContent(t); ok {
+		return c
+	}
+	return t
+}
+
+// TypeAfter returns the type of the value reached from a root of type t by
+// ops (a Load of an atomic cell's address gives the cell's content).
 func TypeAfter(t types.Type, ops []Op) types.Type {
 	for _, o := range ops {
 		switch o.Kind {
 		case Load:
-			t = Deref(t)
+			t = loaded(t)
 		case FieldAddr:
 			st, ok := Deref(t).Underlying().(*types.Struct)
 			if !ok || o.Index >= st.NumFields() {

@@ -198,3 +198,27 @@ func (l *Legacy) ReadKept() int {
 	defer runtime.KeepAlive(l)
 	return int(C.res_read((*C.res)(atomic.LoadPointer(&l.p))))
 }
+
+// box is what Holder's cell points to: the handle is a field of the
+// cell's content, named through the cell (h.b.h), not through
+// atomic.Pointer's own fields.
+type box struct{ h *C.res }
+
+type Holder struct{ b atomic.Pointer[box] }
+
+func NewHolder() *Holder {
+	h := &Holder{}
+	h.b.Store(&box{h: C.res_open()})
+	runtime.SetFinalizer(h, (*Holder).Close)
+	return h
+}
+
+func (h *Holder) Close() {
+	if b := h.b.Swap(nil); b != nil {
+		C.res_close(b.h)
+	}
+}
+
+func (h *Holder) Read() int {
+	return int(C.res_read(h.b.Load().h)) // want `h may be collected while C.res_read runs with h\.b\.h: nothing uses h after the call, so the finalizer set at line \d+ \(\(\*Holder\)\.Close\) can release h\.b\.h during it`
+}
