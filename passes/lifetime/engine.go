@@ -379,7 +379,8 @@ func (a *fnAnalysis) edge(b *ssa.BasicBlock, _ int, succ *ssa.BasicBlock, out *s
 }
 
 // loadedFrom reports whether v is loaded from phi through fields and
-// pointers (phi.next, (*phi).link.next), with no call between.
+// pointers (phi.next, (*phi).link.next, phi.next.Load() of an atomic
+// cell), with no other call between.
 func loadedFrom(v ssa.Value, phi *ssa.Phi) bool {
 	for n := 0; n < 16; n++ {
 		switch x := access.StripConv(v).(type) {
@@ -390,6 +391,12 @@ func loadedFrom(v ssa.Value, phi *ssa.Phi) bool {
 				return false
 			}
 			v = x.X
+		case *ssa.Call:
+			op, ok := AtomicCellOp(&x.Call)
+			if !ok || op.Kind != CellLoad && op.Kind != CellSwap {
+				return false
+			}
+			v = op.Addr
 		case *ssa.FieldAddr:
 			v = x.X
 		case *ssa.Field:
