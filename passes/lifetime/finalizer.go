@@ -282,7 +282,8 @@ func finalizerName(f *ssa.Function) string {
 }
 
 // relativeTo returns the path from ptr to arg, both values of fn read at one
-// call: arg is a field path of ptr, or was stored into one.
+// call: arg is a field path of ptr, or was stored into one (by a store, or
+// an atomic cell's Store or Swap: o.h.Store(p)).
 func relativeTo(fn *ssa.Function, ptr, arg ssa.Value) ([]access.Op, bool) {
 	p := Expand(ptr)
 	if ops, ok := suffix(p, Expand(arg)); ok {
@@ -291,11 +292,19 @@ func relativeTo(fn *ssa.Function, ptr, arg ssa.Value) ([]access.Op, bool) {
 	target := access.StripConv(arg)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			st, ok := instr.(*ssa.Store)
-			if !ok || access.StripConv(st.Val) != target {
+			var addr, val ssa.Value
+			switch instr := instr.(type) {
+			case *ssa.Store:
+				addr, val = instr.Addr, instr.Val
+			case *ssa.Call:
+				if op, ok := AtomicCellOp(&instr.Call); ok && (op.Kind == CellStore || op.Kind == CellSwap) {
+					addr, val = op.Addr, op.Val
+				}
+			}
+			if addr == nil || access.StripConv(val) != target {
 				continue
 			}
-			if ops, ok := suffix(p, Expand(st.Addr)); ok {
+			if ops, ok := suffix(p, Expand(addr)); ok {
 				return append(ops, access.Op{Kind: access.Load}), true
 			}
 		}

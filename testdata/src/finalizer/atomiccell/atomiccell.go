@@ -222,3 +222,24 @@ func (h *Holder) Close() {
 func (h *Holder) Read() int {
 	return int(C.res_read(h.b.Load().h)) // want `h may be collected while C.res_read runs with h\.b\.h: nothing uses h after the call, so the finalizer set at line \d+ \(\(\*Holder\)\.Close\) can release h\.b\.h during it`
 }
+
+// Tracked stores its handle in the cell and gives the same handle to its
+// cleanup: the cleanup releases what the cell holds.
+type Tracked struct{ h atomic.Pointer[C.res] }
+
+func NewTracked() *Tracked {
+	t := &Tracked{}
+	p := C.res_open()
+	t.h.Store(p)
+	runtime.AddCleanup(t, func(p *C.res) { C.res_close(p) }, p)
+	return t
+}
+
+func (t *Tracked) Read() int {
+	return int(C.res_read(t.h.Load())) // want `t may be collected while C.res_read runs with t.h: nothing uses t after the call, so the cleanup added at line \d+`
+}
+
+func (t *Tracked) ReadKept() int {
+	defer runtime.KeepAlive(t)
+	return int(C.res_read(t.h.Load()))
+}
