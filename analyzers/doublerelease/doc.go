@@ -58,7 +58,12 @@ object tested and changed first such as closed.CompareAndSwap, is safe
 where that caller disarms the finalizer, or the finalizer of the handle's
 owner claims the same location or releases through that caller; a claim
 of another flag, or a finalizer that frees without a test, keeps nothing
-out); a release method with a value receiver
+out; a release past a test of the object, such as if o.h != nil or a
+take-out with o.h.Swap(nil), keeps out a finalizer, which reads the
+object when it runs, but not a cleanup added with runtime.AddCleanup,
+which runs with the copy of the handle it took when it was added: only
+Stop, or a write through that copy when it points to shared state, does);
+a release method with a value receiver
 that clears its copy of the handle; a release called on a copy of a
 struct whose original still holds the handle; a caller's release of a
 handle after a function of the package copied it into a new object whose

@@ -244,12 +244,18 @@ func (c *checker) finalizerArmed() {
 			continue
 		}
 		for _, r := range sum.Releases {
-			// (a release inside sync.Once.Do is guarded against a
-			// second call, not against the finalizer)
-			if r.Guarded && !r.Once || r.Declared || r.Path.Root < 0 || r.Path.Root >= len(fn.Params) || !r.Pos().IsValid() {
+			if r.Declared || r.Path.Root < 0 || r.Path.Root >= len(fn.Params) || !r.Pos().IsValid() {
 				continue
 			}
-			if msg := c.armed(fn, sum, r); msg != "" && !c.safeAtCallers(fn, r, 0) {
+			// A release past a test (if o.h != nil, a closed flag)
+			// keeps out a finalizer, which reads the object when it
+			// runs and makes the same test, or finds the handle
+			// cleared; not a cleanup, which runs with the copy it
+			// took when it was added and reads nothing of the
+			// object. (A release inside sync.Once.Do is guarded
+			// against a second call, not against either.)
+			cleanupsOnly := r.Guarded && !r.Once
+			if msg := c.armed(fn, sum, r, cleanupsOnly); msg != "" && !c.safeAtCallers(fn, r, 0) {
 				matches = append(matches, match{fn, r, msg})
 				found[r] = true
 			}
@@ -313,10 +319,10 @@ func (c *checker) safeAtCallers(fn *ssa.Function, r *lifetime.Release, depth int
 				// g disarms it, clears the handle, or claims what
 				// it claims (armed); no report at g otherwise,
 				// which skips guarded releases
-				if c.armed(g, sum, rr) != "" {
+				if c.armed(g, sum, rr, false) != "" {
 					return false
 				}
-			case c.armed(g, sum, rr) != "" && !c.safeAtCallers(g, rr, depth+1):
+			case c.armed(g, sum, rr, false) != "" && !c.safeAtCallers(g, rr, depth+1):
 				return false
 			}
 		}
@@ -364,12 +370,15 @@ func (c *checker) ownerFinalizers(fn *ssa.Function, r *lifetime.Release, f func(
 // armed returns the finding for release r of fn when a finalizer or cleanup
 // of the handle's owner releases it too and fn neither disarms it, clears
 // or flags the object, nor claims a location of it the finalizer claims
-// too; "" otherwise.
-func (c *checker) armed(fn *ssa.Function, sum *lifetime.Summary, r *lifetime.Release) string {
+// too; "" otherwise. With cleanupsOnly, only cleanups count.
+func (c *checker) armed(fn *ssa.Function, sum *lifetime.Summary, r *lifetime.Release, cleanupsOnly bool) string {
 	ops := r.Path.Ops
 	root := fn.Params[r.Path.Root]
 	msg := ""
 	c.ownerFinalizers(fn, r, func(fin *lifetime.Finalizer, fr lifetime.FinalizerRelease, k int, tn *types.TypeName) bool {
+		if cleanupsOnly && !fin.Cleanup {
+			return true
+		}
 		obj := access.Path{Root: r.Path.Root, Ops: ops[:k]}
 		if k := fr.OnceIn.Rebase(obj).Key(); r.Once && k != "" && k == r.OnceOf.Key() {
 			// the finalizer releases under the same Once of the same

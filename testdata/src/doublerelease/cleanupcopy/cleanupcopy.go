@@ -73,3 +73,81 @@ func (s *Shared) Close() {
 	C.widget_unref(s.st.w)
 	s.st.w = nil
 }
+
+// A test of the object's field keeps out a finalizer, which reads the
+// field when it runs, but not a cleanup, which runs with its copy.
+type Checked struct {
+	w *C.widget
+}
+
+func NewChecked() *Checked {
+	c := &Checked{w: C.widget_new()}
+	runtime.AddCleanup(c, func(p *C.widget) { C.widget_unref(p) }, c.w)
+	return c
+}
+
+func (c *Checked) Close() {
+	if c.w != nil {
+		C.widget_unref(c.w) // want `c.w is released here and again by the cleanup added at line \d+`
+		c.w = nil
+	}
+}
+
+// CheckedStopped tests the field, stops the cleanup, then releases.
+type CheckedStopped struct {
+	w       *C.widget
+	cleanup runtime.Cleanup
+}
+
+func NewCheckedStopped() *CheckedStopped {
+	c := &CheckedStopped{w: C.widget_new()}
+	c.cleanup = runtime.AddCleanup(c, func(p *C.widget) { C.widget_unref(p) }, c.w)
+	return c
+}
+
+func (c *CheckedStopped) Close() {
+	if c.w != nil {
+		c.cleanup.Stop()
+		C.widget_unref(c.w)
+		c.w = nil
+	}
+}
+
+// SharedChecked releases through the state's own test, as its cleanup
+// does: the first to run clears st.w for the other.
+type SharedChecked struct {
+	st *state
+}
+
+func (st *state) release() {
+	if st.w != nil {
+		C.widget_unref(st.w)
+		st.w = nil
+	}
+}
+
+func NewSharedChecked() *SharedChecked {
+	s := &SharedChecked{st: &state{w: C.widget_new()}}
+	runtime.AddCleanup(s, (*state).release, s.st)
+	return s
+}
+
+func (s *SharedChecked) Close() { s.st.release() }
+
+// A finalizer reads the field: the test keeps it out.
+type Finalized struct {
+	w *C.widget
+}
+
+func NewFinalized() *Finalized {
+	f := &Finalized{w: C.widget_new()}
+	runtime.SetFinalizer(f, (*Finalized).Close)
+	return f
+}
+
+func (f *Finalized) Close() {
+	if f.w != nil {
+		C.widget_unref(f.w)
+		f.w = nil
+	}
+}
