@@ -394,12 +394,65 @@ func (c *checker) acts(fn *ssa.Function, b *ssa.BasicBlock, k guards.Key) (relea
 }
 
 // claimedBefore reports whether an atomic Swap or CompareAndSwap of k in
-// fn comes before the release on every path to it: the claim decides who
-// releases, whatever the load before it saw.
+// fn comes before the release on every path to it, and its result decides
+// whether the release runs: the claim decides who releases, whatever the
+// load before it saw.
 func (c *checker) claimedBefore(fn *ssa.Function, k guards.Key, release *guards.Access) bool {
 	for _, a := range c.byKey[k] {
-		if a.Func == fn && a.Kind == guards.AtomicRMW && (a.Op == "Swap" || a.Op == "CompareAndSwap") && cfg.Dominates(a.Instr, release.Instr) {
+		if a.Func == fn && a.Kind == guards.AtomicRMW && (a.Op == "Swap" || a.Op == "CompareAndSwap") && cfg.Dominates(a.Instr, release.Instr) && decides(a, release.Instr) {
 			return true
+		}
+	}
+	return false
+}
+
+// decides reports whether the result of the atomic Swap or CompareAndSwap
+// a may decide whether release runs. An operation whose result nothing
+// reads decides nothing: every goroutine that made it goes on to the
+// release (c.h.CompareAndSwap(p, nil); C.free(p)); nor does a
+// CompareAndSwap that a branch leads from to the release only where it
+// failed.
+func decides(a *guards.Access, release ssa.Instruction) bool {
+	v, ok := a.Instr.(ssa.Value)
+	if !ok || v.Referrers() == nil {
+		return true // the result is not known here: as a claim
+	}
+	read := slices.ContainsFunc(*v.Referrers(), func(r ssa.Instruction) bool {
+		_, dbg := r.(*ssa.DebugRef)
+		return !dbg
+	})
+	if !read {
+		return false
+	}
+	if a.Op != "CompareAndSwap" {
+		return true
+	}
+	return !failedAt(v, v, release, 0)
+}
+
+// failedAt reports whether a branch on cas, the result of a
+// CompareAndSwap (directly, negated or compared with a constant), leads
+// to instr only where the swap failed.
+func failedAt(cas, v ssa.Value, instr ssa.Instruction, depth int) bool {
+	if depth > 4 || v.Referrers() == nil {
+		return false
+	}
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.If:
+			if cfg.Dominates(r, instr) {
+				if x, val, ok := lifetime.Outcome(r, instr); ok && x == cas && !val {
+					return true
+				}
+			}
+		case *ssa.UnOp:
+			if r.Op == token.NOT && failedAt(cas, r, instr, depth+1) {
+				return true
+			}
+		case *ssa.BinOp:
+			if (r.Op == token.EQL || r.Op == token.NEQ) && failedAt(cas, r, instr, depth+1) {
+				return true
+			}
 		}
 	}
 	return false

@@ -84,7 +84,11 @@ message says so. //lifetime:confined, or a doc comment that says the
 type is not safe for concurrent use, turns these findings off for the
 type, as does a package that pins its work to one OS thread
 (runtime.LockOSThread on its callers' goroutine, in its Init). The fix is to claim the handle atomically (atomic.Pointer.Swap(nil),
-CompareAndSwap) or to hold the lock across the check and the act.
+CompareAndSwap) or to hold the lock across the check and the act. A
+claim decides only through its result: a CompareAndSwap whose result is
+ignored, or that leads to the release only where it failed, and a Swap
+whose result is ignored, claim nothing (every goroutine goes on to the
+release).
 
 Known limits: locks are told apart by type and field, not by instance;
 state reached through interfaces, maps and slices is not followed.`,

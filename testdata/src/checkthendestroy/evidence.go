@@ -359,3 +359,53 @@ func (f *Flag) IsReleased() bool {
 	defer f.mu.Unlock()
 	return f.released
 }
+
+// CASIgnored makes a compare-and-swap but reads nothing of its result:
+// both goroutines go on to the release.
+type CASIgnored struct{ r atomic.Pointer[C.res] }
+
+func (c *CASIgnored) Close() {
+	r := c.r.Load() // want `Close checks c.r and then releases it \(line \d+\) without a guard: two goroutines \(CASIgnored.r is atomic, so it is shared\) can both pass the check and release it twice`
+	if r == nil {
+		return
+	}
+	c.r.CompareAndSwap(r, nil)
+	C.res_free(r)
+}
+
+// SwapIgnored swaps the cell but releases what it loaded before.
+type SwapIgnored struct{ r atomic.Pointer[C.res] }
+
+func (c *SwapIgnored) Close() {
+	r := c.r.Load() // want `Close checks c.r and then releases it`
+	if r == nil {
+		return
+	}
+	c.r.Swap(nil)
+	C.res_free(r)
+}
+
+// CASFailed releases where its compare-and-swap failed: another
+// goroutine's succeeded, and that one releases too.
+type CASFailed struct{ r atomic.Pointer[C.res] }
+
+func (c *CASFailed) Close() {
+	r := c.r.Load() // want `Close checks c.r and then releases it`
+	if r == nil {
+		return
+	}
+	if c.r.CompareAndSwap(r, nil) == false {
+		C.res_free(r)
+	}
+}
+
+// CASChecked releases only where its compare-and-swap succeeded.
+type CASChecked struct{ r atomic.Pointer[C.res] }
+
+func (c *CASChecked) Close() {
+	r := c.r.Load()
+	if r == nil || !c.r.CompareAndSwap(r, nil) {
+		return
+	}
+	C.res_free(r)
+}
