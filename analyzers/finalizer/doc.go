@@ -58,7 +58,9 @@ helper that sets one: a location of the object tested and changed before
 the release) is safe when the finalizer claims the same location on its
 way to its release (it calls the same Close, or a Release claiming the
 same flag): collected during the release, the object's finalizer finds it
-claimed. A claim of another flag than the finalizer's keeps nothing out.
+claimed. The same holds for any C call made under such a claim (a Drain
+that claims the finalizer's flag and then uses the handle). A claim of
+another flag than the finalizer's keeps nothing out.
 An atomic value is one location, whether a helper's CompareAndSwap or the
 caller's changes it, and a release counts as claimed only on the side of
 the test where the claim succeeded: true for CompareAndSwap, false for

@@ -405,24 +405,14 @@ func (c *checker) disarmedBefore(fn *ssa.Function, call ssa.CallInstruction, obj
 // (lifetime's ClaimsBefore: b.state.CompareAndSwap(0, 1), b.closed = true,
 // a claim() helper) and the finalizer claims the same location on its way
 // to releasing m's handle (FinalizerClaims: a literal that calls Close,
-// or any function that claims b.closed before the release), and call is
-// that release or a helper making it: collected during the call, the
-// finalizer finds the object claimed and releases nothing. Release
-// claiming another flag than the one the finalizer's Close claims
-// claims nothing the finalizer tests.
+// or any function that claims b.closed before the release): collected
+// during the call, the finalizer finds the object claimed and releases
+// nothing, whatever call does with the handle (the finalizer's own
+// release, a helper making it, another C call of another method that
+// made the same claim). Release claiming another flag than the one the
+// finalizer's Close claims claims nothing the finalizer tests.
 func (c *checker) claimedBefore(fn *ssa.Function, call ssa.CallInstruction, m managed) bool {
 	if !m.rel.Guarded || m.rel.Posn == "" {
-		return false
-	}
-	// the release's C call, or the call of a helper that makes it
-	// (if x.closed.CompareAndSwap(false, true) { x.release() })
-	if lifetime.Posn(c.pass.Fset, c.callPos(call)) != m.rel.Posn {
-		if callee := call.Common().StaticCallee(); callee == nil || !c.releasesAt(callee, m.rel.Posn) {
-			return false
-		}
-	}
-	sum := c.lt.SummaryOf(fn)
-	if sum == nil || !slices.ContainsFunc(sum.Releases, func(r *lifetime.Release) bool { return r.Guarded && r.Posn == m.rel.Posn }) {
 		return false
 	}
 	return lifetime.SharesClaim(c.lt.ClaimsBefore(fn, call, m.obj, m.rel.Ops), c.lt.FinalizerClaims(m.fin, m.rel))

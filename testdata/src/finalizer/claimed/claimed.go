@@ -893,3 +893,80 @@ func (d *ClaimInDeferred) Release() {
 		}
 	}()
 }
+
+// Direct claims the finalizer's flag in Release and makes its own C call
+// there: the finalizer, collected during it, fails its claim.
+type Direct struct {
+	closed atomic.Bool
+	r      *C.res
+}
+
+func NewDirect() *Direct {
+	d := &Direct{r: C.res_new()}
+	runtime.SetFinalizer(d, (*Direct).Close)
+	return d
+}
+
+func (d *Direct) Close() {
+	if d.closed.CompareAndSwap(false, true) {
+		C.res_free(d.r)
+	}
+}
+
+func (d *Direct) Release() {
+	if d.closed.CompareAndSwap(false, true) {
+		C.res_free(d.r)
+	}
+}
+
+// Drain claims the flag and then uses the handle: the finalizer's claim
+// fails while the object is claimed.
+func (d *Direct) Drain() int {
+	if ok := d.closed.CompareAndSwap(false, true); !ok {
+		return 0
+	}
+	return int(C.res_use(d.r))
+}
+
+// DrainSwapped claims with Swap(true), whose old value false says it
+// claimed.
+func (d *Direct) DrainSwapped() int {
+	if d.closed.Swap(true) == true {
+		return 0
+	}
+	return int(C.res_use(d.r))
+}
+
+// DrainOther claims another flag than the finalizer's.
+type DrainOther struct {
+	closed, drained atomic.Bool
+	r               *C.res
+}
+
+func NewDrainOther() *DrainOther {
+	d := &DrainOther{r: C.res_new()}
+	runtime.SetFinalizer(d, (*DrainOther).Close)
+	return d
+}
+
+func (d *DrainOther) Close() {
+	if d.closed.CompareAndSwap(false, true) {
+		C.res_free(d.r)
+	}
+}
+
+func (d *DrainOther) Drain() int {
+	if !d.drained.CompareAndSwap(false, true) {
+		return 0
+	}
+	return int(C.res_use(d.r)) // want `d may be collected while C.res_use runs with d.r`
+}
+
+// DrainFailed uses the handle where its claim failed: the object may
+// already be released.
+func (d *Direct) DrainFailed() int {
+	if d.closed.CompareAndSwap(false, true) {
+		return 0
+	}
+	return int(C.res_use(d.r)) // want `d may be collected while C.res_use runs with d.r`
+}
