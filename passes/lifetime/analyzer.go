@@ -537,6 +537,11 @@ func (a *fnAnalysis) summarize() *Summary {
 				sum.Globals = true
 				continue
 			}
+			if c == a.ts.canon(l) {
+				// written back with what it held on entry (p := b.h;
+				// b.h = nil; b.h = p): unchanged for the caller
+				continue
+			}
 			p, ok := l.path(a.fn)
 			if !ok {
 				continue
@@ -572,6 +577,11 @@ func (a *fnAnalysis) summarize() *Summary {
 		sum.Uses = append(sum.Uses, a.uses[k])
 	}
 	sum.Returns = returns(a.fn, a.pa.summaryOf)
+	for k := range sum.Returns {
+		if sum.Returns[k].Entry {
+			sum.Returns[k].Clears = a.clearsWhenReturned(sum.Returns[k])
+		}
+	}
 	sum.Wraps = wraps(a.fn)
 	if a.exitsNormal > 0 {
 		for i := range a.fn.Signature.Results().Len() {
@@ -686,4 +696,37 @@ func nilTestsOnly(fn *ssa.Function, p access.Path) bool {
 func inSource(fn *ssa.Function, pos token.Pos) bool {
 	syn := fn.Syntax()
 	return syn != nil && pos.IsValid() && syn.Pos() <= pos && pos < syn.End()
+}
+
+// clearsWhenReturned reports whether, on every return that gives the
+// handle r names (not a nil constant: if b.h == nil { return nil }), the
+// function leaves r's path holding nil or zero.
+func (a *fnAnalysis) clearsWhenReturned(r Returned) bool {
+	n := len(r.Path.Ops)
+	if n == 0 || r.Path.Ops[n-1].Kind != access.Load || len(a.exits) != len(a.exitRets) {
+		return false
+	}
+	loc := access.Path{Root: r.Path.Root, Ops: r.Path.Ops[:n-1]}
+	handed := 0
+	for j, s := range a.exits {
+		ret := a.exitRets[j]
+		if r.Result >= len(ret.Results) {
+			return false
+		}
+		if c, ok := ret.Results[r.Result].(*ssa.Const); ok && c.IsNil() {
+			continue
+		}
+		handed++
+		zero := false
+		for l, c := range s.content {
+			if p, ok := l.path(a.fn); ok && p.Key() == loc.Key() {
+				zero = c.kind == tZero
+				break
+			}
+		}
+		if !zero {
+			return false
+		}
+	}
+	return handed > 0
 }

@@ -46,7 +46,11 @@ func (r *Result) dump(w io.Writer) {
 			fmt.Fprintf(w, "  use %s\n", u.Key())
 		}
 		for _, r := range s.Returns {
-			fmt.Fprintf(w, "  returns %d = %s\n", r.Result, r.Path.Key())
+			fmt.Fprintf(w, "  returns %d = %s", r.Result, r.Path.Key())
+			if r.Entry {
+				fmt.Fprintf(w, " entry clears=%v", r.Clears)
+			}
+			fmt.Fprintln(w)
 		}
 		if s.Globals {
 			fmt.Fprintf(w, "  globals\n")

@@ -89,6 +89,7 @@ type fnAnalysis struct {
 	retains  []*tok    // handles from parameters a retain was applied to with their count unknown
 	dropSeen map[relKey]bool
 	exits    []*state
+	exitRets []*ssa.Return // the return each of exits ends at
 	disarms  map[string]access.Path
 	uses     map[string]access.Path
 
@@ -466,6 +467,7 @@ func (a *fnAnalysis) block(b *ssa.BasicBlock, s *state) (*state, bool) {
 			return s, false
 		case *ssa.Return:
 			a.exits = append(a.exits, s)
+			a.exitRets = append(a.exitRets, instr)
 			a.exitChecks(s)
 			a.returnedReleased(s, instr)
 			a.leaks(s, instr)

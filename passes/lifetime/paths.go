@@ -162,8 +162,10 @@ func onlyLoaded(mc *ssa.MakeClosure, a ssa.Value) bool {
 }
 
 // returns computes the results of fn that are always the same parameter path.
+// The return of the block a recovered panic resumes at is left out: it gives
+// the results' slots as a deferred recover left them, and runs only then.
 func returns(fn *ssa.Function, sumOf func(*ssa.Function) *Summary) []Returned {
-	rets := cfg.Returns(fn)
+	rets := slices.DeleteFunc(cfg.Returns(fn), func(r *ssa.Return) bool { return fn.Recover != nil && r.Block() == fn.Recover })
 	if len(rets) == 0 {
 		return nil
 	}
@@ -173,22 +175,23 @@ func returns(fn *ssa.Function, sumOf func(*ssa.Function) *Summary) []Returned {
 		var reads []ssa.Value
 		ok, found := true, false
 		for _, r := range rets {
-			if c, isConst := r.Results[i].(*ssa.Const); isConst && c.IsNil() {
+			v := resultValue(r.Results[i])
+			if c, isConst := v.(*ssa.Const); isConst && c.IsNil() {
 				// nil, on the paths that find no handle (func (v *V)
 				// native() *C.v { if v == nil || v.p == nil { return
 				// nil }; return v.p }): the path's value, or none
 				continue
 			}
-			q, k := ParamPath(fn, r.Results[i])
+			q, k := ParamPath(fn, v)
 			if !k {
-				q, k = returnedVia(fn, r.Results[i], sumOf)
+				q, k = returnedVia(fn, v, sumOf)
 			}
 			if !k || found && q.Key() != p.Key() {
 				ok = false
 				break
 			}
 			p, found = q, true
-			reads = append(reads, r.Results[i])
+			reads = append(reads, v)
 		}
 		if !ok || !found {
 			continue
@@ -199,6 +202,43 @@ func returns(fn *ssa.Function, sumOf func(*ssa.Function) *Summary) []Returned {
 		}
 	}
 	return out
+}
+
+// resultValue returns the value a return gives as v: in a function with a
+// defer, the builder keeps results in a slot that the return stores and
+// then loads (so that a recovered panic can return them); v is that load,
+// and the value is the one stored, when the slot is stored once and
+// nothing else (a deferred closure) may write it.
+func resultValue(v ssa.Value) ssa.Value {
+	u, ok := v.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return v
+	}
+	slot, ok := u.X.(*ssa.Alloc)
+	if !ok || slot.Heap {
+		return v
+	}
+	var store *ssa.Store
+	for _, ref := range *slot.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if store != nil || ref.Addr != slot {
+				return v
+			}
+			store = ref
+		case *ssa.UnOp:
+			if ref.Op != token.MUL {
+				return v
+			}
+		case *ssa.DebugRef:
+		default:
+			return v
+		}
+	}
+	if store == nil || !cfg.Dominates(store, u) {
+		return v
+	}
+	return store.Val
 }
 
 func isCellOp(c *ssa.Call) bool {

@@ -106,6 +106,11 @@ type Returned struct {
 	// read, and the result is what the path holds when the function
 	// returns.
 	Entry bool
+	// Clears is set, with Entry, when every return that gives the handle
+	// (not a nil constant) leaves the path holding nil or zero: the
+	// handle has been taken out of it (if b.h == nil { return nil }; p
+	// := b.h; b.h = nil; return p).
+	Clears bool
 }
 
 // A Release is one handle a function releases.
@@ -286,25 +291,15 @@ func (s *Summary) ReturnOf(i int) (access.Path, bool) {
 }
 
 // TakesOut reports whether result i is what a parameter path held when the
-// function was called, and the function stores into that path on every
-// path that returns, after reading it (p := b.h; b.h = nil; return p): its
-// caller's handle has been taken out of the path.
+// function was called, and the function clears that path, after reading
+// it, on every return that gives the handle (p := b.h; b.h = nil; return
+// p): its caller's handle has been taken out of the path.
 func (s *Summary) TakesOut(i int) (access.Path, bool) {
 	r := s.returned(i)
-	if r == nil || !r.Entry {
+	if r == nil || !r.Entry || !r.Clears {
 		return access.Path{}, false
 	}
-	n := len(r.Path.Ops)
-	if n == 0 || r.Path.Ops[n-1].Kind != access.Load {
-		return access.Path{}, false
-	}
-	loc := access.Path{Root: r.Path.Root, Ops: r.Path.Ops[:n-1]}
-	for _, st := range s.Stores {
-		if st.Path.Key() == loc.Key() {
-			return r.Path, true
-		}
-	}
-	return access.Path{}, false
+	return r.Path, true
 }
 
 func (s *Summary) returned(i int) *Returned {

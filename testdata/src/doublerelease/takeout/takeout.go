@@ -11,7 +11,10 @@ static void res_close(res* r) { free(r); }
 */
 import "C"
 
-import "sync/atomic"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 type Buf struct{ h *C.res }
 
@@ -70,4 +73,49 @@ func (c *Cell) DrainCell() {
 func (c *Cell) DrainLoaded() {
 	C.res_close(c.h.Load())
 	C.res_close(c.h.Load()) // want `released twice`
+}
+
+// restore clears the field and writes the handle back: the field is
+// unchanged, and a second call returns the same handle.
+func (b *Buf) restore() *C.res {
+	p := b.h
+	b.h = nil
+	b.h = p
+	return p
+}
+
+func (b *Buf) DrainRestored() {
+	C.res_close(b.restore())
+	C.res_close(b.restore()) // want `released twice`
+}
+
+// takeLocked takes the handle out under a lock unlocked by a defer.
+func (b *Locked) take() *C.res {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.h
+	b.h = nil
+	return p
+}
+
+type Locked struct {
+	mu sync.Mutex
+	h  *C.res
+}
+
+func (b *Locked) Drain() {
+	C.res_close(b.take())
+	C.res_close(b.take())
+}
+
+// peek reads the handle under the lock and leaves it.
+func (b *Locked) peek() *C.res {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.h
+}
+
+func (b *Locked) DrainPeeked() {
+	C.res_close(b.peek())
+	C.res_close(b.peek()) // want `released twice`
 }

@@ -17,6 +17,7 @@ import "C"
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 )
 
@@ -146,4 +147,65 @@ func (l *Lazy) maybeTake() *C.res {
 
 func (l *Lazy) Release() {
 	C.res_close(l.maybeTake()) // want `l may be collected while C.res_close runs with l.h`
+}
+
+// Early returns nil where the field is nil already, and takes the handle
+// out otherwise: on every return that gives the handle, the field is nil.
+type Early struct{ h *C.res }
+
+func NewEarly() *Early {
+	e := &Early{h: C.res_open()}
+	runtime.SetFinalizer(e, (*Early).Close)
+	return e
+}
+
+func (e *Early) take() *C.res {
+	if e.h == nil {
+		return nil
+	}
+	p := e.h
+	e.h = nil
+	return p
+}
+
+func (e *Early) Close() { C.res_close(e.take()) }
+
+func (e *Early) Drain() {
+	C.res_close(e.take())
+	C.res_close(e.take())
+}
+
+func (e *Early) Read() int {
+	return int(C.res_read(e.h)) // want `e may be collected while C.res_read runs with e.h`
+}
+
+// Locked takes the handle out under its mutex, unlocked by a defer.
+type Locked struct {
+	mu sync.Mutex
+	h  *C.res
+}
+
+func NewLocked() *Locked {
+	l := &Locked{h: C.res_open()}
+	runtime.SetFinalizer(l, (*Locked).Close)
+	return l
+}
+
+func (l *Locked) take() *C.res {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p := l.h
+	l.h = nil
+	return p
+}
+
+func (l *Locked) Close() { C.res_close(l.take()) }
+
+func (l *Locked) Read() int {
+	return int(C.res_read(l.h)) // want `l may be collected while C.res_read runs with l.h`
+}
+
+func (l *Locked) Drain() {
+	C.res_close(l.take())
+	C.res_close(l.take())
 }
