@@ -15,10 +15,13 @@ import (
 // slashes (///lifetime:handle), an invisible format character
 // (lifetime\u200b:handle), a letter of another script that looks like a
 // Latin one (a Cyrillic е), a tool's namespace or a + before it
-// (//lint:lifetime:release, //+lifetime:release), or a block comment
-// (/*lifetime:handle*/). The verb must follow the separator
+// (//lint:lifetime:release, //+lifetime:release), the tool's name
+// (//lifetimevet:release), the word split (//life-time:release), or a
+// block comment (/*lifetime:handle*/). The verb must follow the separator
 // at once and be a directive verb (or within one edit of one), so prose
-// ("// Lifetime: the handle lives until Close") is left alone.
+// ("// Lifetime: the handle lives until Close") is left alone; after a
+// colon and a space (// lifetime: release p) it must be spelt right, after
+// the word in lower case, with at most two words after it.
 func nearMiss(text string) (suggestion string, ok bool) {
 	var body string
 	block := false
@@ -78,6 +81,21 @@ func nearMiss(text string) (suggestion string, ok bool) {
 		i += size
 	}
 	word, rest := body[:i], body[i:]
+	// the word split by a hyphen or an underscore (//life-time:release)
+	split := false
+	if len(rest) > 1 && (rest[0] == '-' || rest[0] == '_') {
+		j := 1
+		for j < len(rest) && rest[j] < utf8.RuneSelf && unicode.IsLetter(rune(rest[j])) {
+			j++
+		}
+		if w := word + rest[1:j]; strings.EqualFold(w, "lifetime") && j < len(rest) && rest[j] != rest[0] {
+			word, rest, split = w, rest[j:], true
+		}
+	}
+	// the tool's name for the directives' (//lifetimevet:release)
+	if strings.EqualFold(word, "lifetimevet") {
+		word, ns = "lifetime", true
+	}
 	if word == "" || editDistance(strings.ToLower(word), "lifetime") > 2 {
 		return "", false
 	}
@@ -98,7 +116,16 @@ func nearMiss(text string) (suggestion string, ok bool) {
 	default:
 		return "", false
 	}
-	// the verb, right after the separator
+	// the verb, right after the separator; after a colon and a space
+	// (// lifetime: release p) only for the word in lower case, a verb
+	// spelt right and a few words after it, which prose is not ("//
+	// Lifetime: release the handle with Close")
+	spacedVerb := false
+	if colon {
+		if t := strings.TrimLeft(rest, " \t"); len(t) < len(rest) && word == "lifetime" {
+			rest, spacedVerb = t, true
+		}
+	}
 	j := 0
 	for j < len(rest) && rest[j] < utf8.RuneSelf && unicode.IsLetter(rune(rest[j])) {
 		j++
@@ -114,7 +141,10 @@ func nearMiss(text string) (suggestion string, ok bool) {
 	if known == "" {
 		return "", false
 	}
-	if word == "lifetime" && sep == ':' && !space && !block && !ns && !spacedSep && !wide && !slashes && !invisible && !uspace {
+	if spacedVerb && (verb != known || len(strings.Fields(args)) > 2 || args != "" && args[0] != ' ' && args[0] != '\t') {
+		return "", false
+	}
+	if word == "lifetime" && sep == ':' && !space && !block && !ns && !spacedSep && !wide && !slashes && !invisible && !uspace && !spacedVerb && !split {
 		return "", false // a directive (an unknown verb is reported as such)
 	}
 	if block {

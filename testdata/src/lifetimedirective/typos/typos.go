@@ -101,3 +101,25 @@ type CombiningMark struct{ b *C.buf }
 /////////////////////////////////////////////////////////////////
 // ​ lifetime of a pool (prose after an invisible space)
 type DoxProse struct{ b *C.buf }
+
+// The tool's name, a split word, and spaces after the slashes and the
+// colon.
+//
+//lifetimevet:handle // want `did you mean //lifetime:handle\?`
+type ToolName struct{ b *C.buf }
+
+//life-time:handle // want `did you mean //lifetime:handle\?`
+type Split struct{ b *C.buf }
+
+// lifetime: handle // want `did you mean //lifetime:handle\?`
+type SpacedColon struct{ b *C.buf }
+
+// Drop releases the buffer.
+//
+// lifetime: release b // want `did you mean //lifetime:release b\?`
+func Drop(b *C.buf) { C.buf_drop(b) }
+
+// Prose after a colon stays prose:
+// lifetime: release the buffer with Drop.
+// life-time of a pool.
+func More() {}
