@@ -83,8 +83,11 @@ import (
 	"embed"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/token"
 	"os"
 	"path"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -347,6 +350,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c := &collector{fset: pass.Fset, info: pass.TypesInfo, res: res, preamble: New(), base: m, predefs: predefs, cres: cres}
 	cfuncs := calledCFuncs(pass.Pkg)
+	c.dropMisfits(pass, m, cfuncs)
 	c.collect(pass.Files, cfuncs)
 	if cfuncs != nil {
 		c.cFiles(pass, cfuncs) // a cgo package's own .h and .c files
@@ -359,6 +363,73 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	m.index()
 	return res, nil
+}
+
+// dropMisfits removes from m, for this package, the entries of C functions
+// it calls that name an argument the function does not have (release zap
+// arg=5 for a zap of one parameter): the entry describes another function
+// than the package's, and applying it would hide what the package's C
+// does. One from a model file is a problem, at the package's first call of
+// the function; a built-in one is left out quietly (the package's own C
+// function of the library function's name).
+func (c *collector) dropMisfits(pass *analysis.Pass, m *Model, cfuncs map[string]int) {
+	for name, n := range cfuncs {
+		es := m.funcs[name]
+		if n < 0 || len(es) == 0 {
+			continue
+		}
+		kept := es[:0:0]
+		for _, e := range es {
+			bad, idx := outOfRange(e, n)
+			if bad == "" {
+				kept = append(kept, e)
+				continue
+			}
+			if !strings.HasPrefix(e.Source, "builtin:") {
+				if at := firstCCall(pass, name); at.IsValid() {
+					c.problem(at, "the model entry %q at %s does not fit C.%s: %s=%d, but C.%s takes %d argument%s (indices count from 0); the entry is not applied",
+						e.String(), e.Source, name, bad, idx, name, n, plural(n))
+				}
+			}
+		}
+		m.funcs[name] = kept
+	}
+}
+
+// firstCCall returns the position of the package's first use of C.name in
+// its Go files (not cgo's generated declarations), or NoPos.
+func firstCCall(pass *analysis.Pass, name string) token.Pos {
+	for _, f := range pass.Files {
+		if filepath.Base(pass.Fset.Position(f.Pos()).Filename) == "_cgo_gotypes.go" {
+			continue
+		}
+		var at token.Pos
+		ast.Inspect(f, func(n ast.Node) bool {
+			if at.IsValid() {
+				return false
+			}
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			// C.name(…), or (_Cfunc_name)(…) in cgo's rewrite of it
+			switch fun := ast.Unparen(call.Fun).(type) {
+			case *ast.SelectorExpr:
+				if x, ok := fun.X.(*ast.Ident); ok && x.Name == "C" && fun.Sel.Name == name {
+					at = call.Pos()
+				}
+			case *ast.Ident:
+				if cgocall.CName(fun.Name) == name {
+					at = call.Pos()
+				}
+			}
+			return true
+		})
+		if at.IsValid() {
+			return at
+		}
+	}
+	return token.NoPos
 }
 
 // calledCFuncs returns the C functions the package calls, from the _Cfunc_
