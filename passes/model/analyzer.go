@@ -63,7 +63,11 @@
 // (or an earlier model file) describes must say so, "override ENTRY"
 // (//lifetime:override ENTRY in a preamble): its entries for the function
 // then replace the earlier ones. Without it the redefinition is an error,
-// so that a file cannot switch libc's checks off by accident.
+// so that a file cannot switch libc's checks off by accident. An entry
+// that names an argument the package's C function does not have (arg=5 of
+// a one-parameter function) describes another function: it is a problem,
+// reported at the package's first call of the function, and not applied
+// there.
 //
 // # Directives
 //
