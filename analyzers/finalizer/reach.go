@@ -76,7 +76,10 @@ func (c *checker) mayArm(instr ssa.Instruction, obj access.Ref) bool {
 // releases what is in the field when it runs, and that is no longer this
 // handle. An atomic cell's Swap loads and overwrites in one step (h :=
 // x.h.Swap(nil)); its Store overwrites, and so does its CompareAndSwap of
-// the loaded handle on the side of the test where it succeeded.
+// the loaded handle on the side of the test where it succeeded. What was
+// loaded and overwritten may be a pointer the handle is reached through
+// (b := w.box; w.box = nil; C.release(b.h), or b := w.box.Swap(nil)): the
+// finalizer reaches another box, or none.
 func (c *checker) swappedOut(fn *ssa.Function, call *ssa.Call, arg access.Ref, m managed) bool {
 	n := len(m.rel.Ops)
 	if n == 0 || m.rel.Ops[n-1].Kind != access.Load {
@@ -89,19 +92,73 @@ func (c *checker) swappedOut(fn *ssa.Function, call *ssa.Call, arg access.Ref, m
 	} else if len(arg.Ops) != 0 {
 		return false
 	}
-	if c.takenOut(access.StripConv(root), m.obj.With(m.rel.Ops...)) {
-		return true
+	full := m.obj.With(m.rel.Ops...)
+	// each load along the handle's path, from the handle's own back to
+	// the object: b.h, then b
+	v := root
+	for depth := 0; v != nil && depth < 4; depth++ {
+		k := -1
+		if ld := loadedValue(v); ld != nil {
+			r := norm(ld)
+			for j := len(full.Ops); j > len(m.obj.Ops); j-- {
+				if full.Ops[j-1].Kind == access.Load && sameRef(r, access.Ref{Root: full.Root, Ops: full.Ops[:j]}) {
+					k = j
+					break
+				}
+			}
+			if k > 0 && (c.takenOut(access.StripConv(v), access.Ref{Root: full.Root, Ops: full.Ops[:k]}) ||
+				overwritten(fn, call, ld, access.Ref{Root: full.Root, Ops: full.Ops[:k-1]})) {
+				return true
+			}
+			v = throughPointer(ld)
+			continue
+		}
+		// a take-out helper's result: what it took out is a pointer
+		// along the path, or the handle
+		for j := len(full.Ops); j > len(m.obj.Ops); j-- {
+			if full.Ops[j-1].Kind == access.Load && c.takenOut(access.StripConv(v), access.Ref{Root: full.Root, Ops: full.Ops[:j]}) {
+				return true
+			}
+		}
+		break
 	}
-	ld := loadedValue(root)
-	if ld == nil || !sameRef(norm(ld), m.obj.With(m.rel.Ops...)) {
-		return false
+	return false
+}
+
+// throughPointer returns, for ld a load of a field of a pointed-to value
+// (*(&p.h), p.h.Load()), the pointer p when it is itself loaded; nil
+// otherwise.
+func throughPointer(ld ssa.Value) ssa.Value {
+	var addr ssa.Value
+	switch x := ld.(type) {
+	case *ssa.UnOp:
+		addr = x.X
+	case *ssa.Call:
+		if op, ok := lifetime.AtomicCellOp(&x.Call); ok {
+			addr = op.Addr
+		}
 	}
+	fa, ok := access.StripConv(addr).(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	p := access.StripConv(fa.X)
+	if _, call := p.(*ssa.Call); !call && loadedValue(p) == nil {
+		return nil
+	}
+	return p // loaded, or a call's result (a take-out helper's)
+}
+
+// overwritten reports whether the location field, from which ld was
+// loaded, is given another value after ld and before call on every path
+// to call (a store, an atomic cell's Store, or its CompareAndSwap of ld
+// where it succeeded), or ld is an atomic cell's Swap.
+func overwritten(fn *ssa.Function, call *ssa.Call, ld ssa.Value, field access.Ref) bool {
 	if c, ok := ld.(*ssa.Call); ok {
 		if op, ok := lifetime.AtomicCellOp(&c.Call); ok && op.Kind == lifetime.CellSwap {
 			return true
 		}
 	}
-	field := m.obj.With(m.rel.Ops[:n-1]...)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			var addr, val ssa.Value

@@ -209,3 +209,74 @@ func (l *Locked) Drain() {
 	C.res_close(l.take())
 	C.res_close(l.take())
 }
+
+// box holds the handle; Boxed's finalizer releases what its box field
+// points to. Taking the box out (a store of nil, a Swap, a successful
+// CompareAndSwap, a helper) takes the handle with it.
+type box struct{ h *C.res }
+
+type Boxed struct{ b *box }
+
+func NewBoxed() *Boxed {
+	x := &Boxed{b: &box{h: C.res_open()}}
+	runtime.SetFinalizer(x, (*Boxed).Close)
+	return x
+}
+
+func (x *Boxed) Close() {
+	if b := x.b; b != nil {
+		x.b = nil
+		C.res_close(b.h)
+	}
+}
+
+func (x *Boxed) Release() {
+	b := x.b
+	x.b = nil
+	if b != nil {
+		C.res_close(b.h)
+	}
+}
+
+// ReleaseKept leaves the box in place.
+func (x *Boxed) ReleaseKept() {
+	if b := x.b; b != nil {
+		C.res_close(b.h) // want `x may be collected while C.res_close runs with x.b.h`
+	}
+}
+
+type CellBoxed struct{ b atomic.Pointer[box] }
+
+func NewCellBoxed() *CellBoxed {
+	x := &CellBoxed{}
+	x.b.Store(&box{h: C.res_open()})
+	runtime.SetFinalizer(x, (*CellBoxed).Close)
+	return x
+}
+
+func (x *CellBoxed) Close() {
+	if b := x.b.Swap(nil); b != nil {
+		C.res_close(b.h)
+	}
+}
+
+func (x *CellBoxed) ReleaseCAS() {
+	b := x.b.Load()
+	if b != nil && x.b.CompareAndSwap(b, nil) {
+		C.res_close(b.h)
+	}
+}
+
+func (x *CellBoxed) takeBox() *box { return x.b.Swap(nil) }
+
+func (x *CellBoxed) ReleaseVia() {
+	if b := x.takeBox(); b != nil {
+		C.res_close(b.h)
+	}
+}
+
+func (x *CellBoxed) ReleaseLoaded() {
+	if b := x.b.Load(); b != nil {
+		C.res_close(b.h) // want `x may be collected while C.res_close runs with x.b.h`
+	}
+}
