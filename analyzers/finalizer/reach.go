@@ -143,10 +143,14 @@ func throughPointer(ld ssa.Value) ssa.Value {
 		return nil
 	}
 	p := access.StripConv(fa.X)
-	if _, call := p.(*ssa.Call); !call && loadedValue(p) == nil {
+	switch p.(type) {
+	case *ssa.Call, *ssa.Extract:
+		return p // a call's result (a take-out helper's)
+	}
+	if loadedValue(p) == nil {
 		return nil
 	}
-	return p // loaded, or a call's result (a take-out helper's)
+	return p
 }
 
 // overwritten reports whether the location field, from which ld was
@@ -190,6 +194,10 @@ func overwritten(fn *ssa.Function, call *ssa.Call, ld ssa.Value, field access.Re
 // h: the helper read the handle and stored into the path on every path
 // that returns, so a finalizer that runs later finds what it stored.
 func (c *checker) takenOut(v ssa.Value, h access.Ref) bool {
+	i := 0
+	if x, ok := v.(*ssa.Extract); ok {
+		v, i = x.Tuple, x.Index // p, ok := b.take()
+	}
 	call, ok := v.(*ssa.Call)
 	if !ok || call.Call.IsInvoke() {
 		return false
@@ -202,7 +210,7 @@ func (c *checker) takenOut(v ssa.Value, h access.Ref) bool {
 	if sum == nil {
 		return false
 	}
-	p, ok := sum.TakesOut(0)
+	p, ok := sum.TakesOut(i)
 	if !ok || p.Root < 0 || p.Root >= len(call.Call.Args) {
 		return false
 	}

@@ -445,17 +445,20 @@ func (a *fnAnalysis) block(b *ssa.BasicBlock, s *state) (*state, bool) {
 			}
 			// a take-out's result is what the path held before the
 			// call wrote it; an accessor's, what it holds after
-			var taken *tok
-			if a.takesOut(instr) {
-				taken = a.accessed(s, instr)
+			nres := instr.Call.Signature().Results().Len()
+			taken := make([]*tok, nres)
+			for i := range nres {
+				if a.takesOut(instr, i) {
+					taken[i] = a.accessed(s, instr, i)
+				}
 			}
 			a.call(s, instr, false)
-			if taken == nil {
-				taken = a.accessed(s, instr)
+			for i := range nres {
+				if taken[i] == nil {
+					taken[i] = a.accessed(s, instr, i)
+				}
 			}
-			if taken != nil {
-				s.vals[a.vnum[instr]] = taken
-			}
+			a.bindResults(s, instr, taken)
 		case *ssa.Defer:
 			a.deferCall(s, instr)
 		case *ssa.Go:
@@ -591,6 +594,9 @@ func (a *fnAnalysis) tokOf(s *state, v ssa.Value) *tok {
 	case *ssa.Field:
 		return a.ts.field(a.tokOf(s, v.X), v.Field)
 	case *ssa.Extract:
+		if t, ok := s.vals[a.vnum[v]]; ok {
+			return t // an accessor's result (accessed)
+		}
 		return a.ts.field(a.tokOf(s, v.Tuple), v.Index)
 	case *ssa.Call, *ssa.Slice, *ssa.IndexAddr:
 		if c, ok := v.(*ssa.Call); ok {
@@ -605,19 +611,40 @@ func (a *fnAnalysis) tokOf(s *state, v ssa.Value) *tok {
 	return a.ts.rootOf(v)
 }
 
-// accessed returns what call returns when its callee is an accessor (func
-// (m *Module) inner() *C.module { return m._inner }): the parameter path its
-// summary says it always returns, read in s; nil otherwise.
-func (a *fnAnalysis) accessed(s *state, call *ssa.Call) *tok {
+// bindResults records the tokens of call's results that accessed found:
+// the call's own value for one result, the Extracts of a tuple's (p, ok :=
+// b.take()).
+func (a *fnAnalysis) bindResults(s *state, call *ssa.Call, toks []*tok) {
+	if len(toks) == 1 {
+		if toks[0] != nil {
+			s.vals[a.vnum[call]] = toks[0]
+		}
+		return
+	}
+	if !slices.ContainsFunc(toks, func(t *tok) bool { return t != nil }) || call.Referrers() == nil {
+		return
+	}
+	for _, ref := range *call.Referrers() {
+		if x, ok := ref.(*ssa.Extract); ok && x.Index < len(toks) && toks[x.Index] != nil {
+			s.vals[a.vnum[x]] = toks[x.Index]
+		}
+	}
+}
+
+// accessed returns what call's result i is when its callee is an accessor
+// (func (m *Module) inner() *C.module { return m._inner }, or (*C.res,
+// bool) with the handle first): the parameter path its summary says it
+// always returns, read in s; nil otherwise.
+func (a *fnAnalysis) accessed(s *state, call *ssa.Call, i int) *tok {
 	callee := call.Call.StaticCallee()
-	if callee == nil || call.Call.IsInvoke() || call.Call.Signature().Results().Len() != 1 {
+	if callee == nil || call.Call.IsInvoke() || i >= call.Call.Signature().Results().Len() {
 		return nil
 	}
 	sum := a.pa.summaryOf(callee)
 	if sum == nil || len(sum.Releases) > 0 || len(sum.Acquires) > 0 || len(sum.Drops) > 0 {
 		return nil
 	}
-	p, ok := sum.ReturnOf(0)
+	p, ok := sum.ReturnOf(i)
 	if !ok || p.Root < 0 || p.Root >= len(call.Call.Args) {
 		return nil
 	}
@@ -628,10 +655,10 @@ func (a *fnAnalysis) accessed(s *state, call *ssa.Call) *tok {
 	return a.apply(s, a.tokOf(s, call.Call.Args[p.Root]), p.Ops)
 }
 
-// takesOut reports whether call's callee returns what a path of its
-// arguments held on entry and writes that path after reading it (see
+// takesOut reports whether call's callee returns, as result i, what a path
+// of its arguments held on entry and writes that path after reading it (see
 // Returned.Entry).
-func (a *fnAnalysis) takesOut(call *ssa.Call) bool {
+func (a *fnAnalysis) takesOut(call *ssa.Call, i int) bool {
 	callee := call.Call.StaticCallee()
 	if callee == nil || call.Call.IsInvoke() {
 		return false
@@ -640,7 +667,7 @@ func (a *fnAnalysis) takesOut(call *ssa.Call) bool {
 	if sum == nil {
 		return false
 	}
-	r := sum.returned(0)
+	r := sum.returned(i)
 	return r != nil && r.Entry
 }
 

@@ -119,3 +119,31 @@ func (b *Locked) DrainPeeked() {
 	C.res_close(b.peek())
 	C.res_close(b.peek()) // want `released twice`
 }
+
+// get also says whether it found a handle, and leaves it in place.
+func (b *Buf) get() (*C.res, bool) { return b.h, b.h != nil }
+
+func (b *Buf) DrainGot() {
+	if p, ok := b.get(); ok {
+		C.res_close(p)
+	}
+	if p, ok := b.get(); ok {
+		C.res_close(p) // want `released twice`
+	}
+}
+
+// takeOK takes it out and says whether it found one.
+func (b *Buf) takeOK() (*C.res, bool) {
+	p := b.h
+	b.h = nil
+	return p, p != nil
+}
+
+func (b *Buf) DrainTaken() {
+	if p, ok := b.takeOK(); ok {
+		C.res_close(p)
+	}
+	if p, ok := b.takeOK(); ok {
+		C.res_close(p)
+	}
+}

@@ -280,3 +280,37 @@ func (x *CellBoxed) ReleaseLoaded() {
 		C.res_close(b.h) // want `x may be collected while C.res_close runs with x.b.h`
 	}
 }
+
+// Pair's take-out also says whether it found a handle.
+type Pair struct{ h *C.res }
+
+func NewPair() *Pair {
+	p := &Pair{h: C.res_open()}
+	runtime.SetFinalizer(p, (*Pair).Close)
+	return p
+}
+
+func (p *Pair) take() (*C.res, bool) {
+	h := p.h
+	p.h = nil
+	return h, h != nil
+}
+
+func (p *Pair) Close() {
+	if h, ok := p.take(); ok {
+		C.res_close(h)
+	}
+}
+
+func (p *Pair) Drain() {
+	if h, ok := p.take(); ok {
+		C.res_close(h)
+	}
+	if h, ok := p.take(); ok {
+		C.res_close(h)
+	}
+}
+
+func (p *Pair) Read() int {
+	return int(C.res_read(p.h)) // want `p may be collected while C.res_read runs with p.h`
+}
