@@ -228,10 +228,14 @@ func (c *checker) originVia(fn *ssa.Function, v access.Ref, depth int) (access.R
 		return r, here, true
 	}
 	p, ok := sum.ReturnOf(0)
-	if !ok || p.Root < 0 || p.Root >= len(call.Call.Args) {
+	if !ok {
 		return r, here, true
 	}
-	inner, wps, ok := c.originVia(fn, access.Ref{Root: call.Call.Args[p.Root]}, depth+1)
+	operand := lifetime.CallOperand(&call.Call, p.Root)
+	if operand == nil {
+		return r, here, true
+	}
+	inner, wps, ok := c.originVia(fn, access.Ref{Root: operand}, depth+1)
 	if !ok {
 		return r, here, false
 	}

@@ -211,10 +211,11 @@ func (c *checker) takenOut(v ssa.Value, h access.Ref) bool {
 		return false
 	}
 	p, ok := sum.TakesOut(i)
-	if !ok || p.Root < 0 || p.Root >= len(call.Call.Args) {
+	if !ok {
 		return false
 	}
-	return sameRef(norm(call.Call.Args[p.Root]).With(p.Ops...), h)
+	base := lifetime.CallOperand(&call.Call, p.Root)
+	return base != nil && sameRef(norm(base).With(p.Ops...), h)
 }
 
 // casSucceeds reports whether cas, a CompareAndSwap of an atomic cell,

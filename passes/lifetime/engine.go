@@ -645,14 +645,35 @@ func (a *fnAnalysis) accessed(s *state, call *ssa.Call, i int) *tok {
 		return nil
 	}
 	p, ok := sum.ReturnOf(i)
-	if !ok || p.Root < 0 || p.Root >= len(call.Call.Args) {
+	if !ok {
+		return nil
+	}
+	base := CallOperand(&call.Call, p.Root)
+	if base == nil {
 		return nil
 	}
 	// (a result that is the parameter itself, converted, is the same
 	// handle: func (w *Window) cptr() *C.SDL_Window { return
 	// (*C.SDL_Window)(unsafe.Pointer(w)) } for a type defined as the C
 	// type)
-	return a.apply(s, a.tokOf(s, call.Call.Args[p.Root]), p.Ops)
+	return a.apply(s, a.tokOf(s, base), p.Ops)
+}
+
+// CallOperand returns the value a summary's path root names at a call:
+// argument root, or for a negative root the free variable -1-root of the
+// function literal called (take := func() *C.res { … b.h … }; take()),
+// bound where the literal is made; nil if there is none.
+func CallOperand(com *ssa.CallCommon, root int) ssa.Value {
+	if root >= 0 {
+		if root < len(com.Args) {
+			return com.Args[root]
+		}
+		return nil
+	}
+	if mc, ok := com.Value.(*ssa.MakeClosure); ok && -1-root < len(mc.Bindings) {
+		return mc.Bindings[-1-root]
+	}
+	return nil
 }
 
 // takesOut reports whether call's callee returns, as result i, what a path

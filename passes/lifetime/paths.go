@@ -444,10 +444,14 @@ func returnedVia(fn *ssa.Function, v ssa.Value, sumOf func(*ssa.Function) *Summa
 		return access.Path{}, false
 	}
 	q, ok := sum.ReturnOf(0)
-	if !ok || q.Root < 0 || q.Root >= len(call.Call.Args) {
+	if !ok {
 		return access.Path{}, false
 	}
-	base, ok := ParamPath(fn, call.Call.Args[q.Root])
+	operand := CallOperand(&call.Call, q.Root)
+	if operand == nil {
+		return access.Path{}, false
+	}
+	base, ok := ParamPath(fn, operand)
 	if !ok {
 		return access.Path{}, false
 	}

@@ -314,3 +314,37 @@ func (p *Pair) Drain() {
 func (p *Pair) Read() int {
 	return int(C.res_read(p.h)) // want `p may be collected while C.res_read runs with p.h`
 }
+
+// Lit takes its handle out with a function literal.
+type Lit struct{ h *C.res }
+
+func NewLit() *Lit {
+	l := &Lit{h: C.res_open()}
+	runtime.SetFinalizer(l, (*Lit).Close)
+	return l
+}
+
+func (l *Lit) Close() {
+	take := func() *C.res {
+		p := l.h
+		l.h = nil
+		return p
+	}
+	if p := take(); p != nil {
+		C.res_close(p)
+	}
+}
+
+func (l *Lit) Drain() {
+	take := func() *C.res {
+		p := l.h
+		l.h = nil
+		return p
+	}
+	C.res_close(take())
+	C.res_close(take())
+}
+
+func (l *Lit) Read() int {
+	return int(C.res_read(l.h)) // want `l may be collected while C.res_read runs with l.h`
+}
