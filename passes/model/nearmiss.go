@@ -19,9 +19,8 @@ import (
 // (//lifetimevet:release), the word split (//life-time:release), or a
 // block comment (/*lifetime:handle*/). The verb must follow the separator
 // at once and be a directive verb (or within one edit of one), so prose
-// ("// Lifetime: the handle lives until Close") is left alone; after a
-// colon and a space (// lifetime: release p) it must be spelt right, after
-// the word in lower case, with at most two words after it.
+// ("// Lifetime: the handle lives until Close", "// lifetime: release in
+// Close") is left alone.
 func nearMiss(text string) (suggestion string, ok bool) {
 	var body string
 	block := false
@@ -116,16 +115,8 @@ func nearMiss(text string) (suggestion string, ok bool) {
 	default:
 		return "", false
 	}
-	// the verb, right after the separator; after a colon and a space
-	// (// lifetime: release p) only for the word in lower case, a verb
-	// spelt right and a few words after it, which prose is not ("//
-	// Lifetime: release the handle with Close")
-	spacedVerb := false
-	if colon {
-		if t := strings.TrimLeft(rest, " \t"); len(t) < len(rest) && word == "lifetime" {
-			rest, spacedVerb = t, true
-		}
-	}
+	// the verb, right after the separator (after a colon and a space, "//
+	// lifetime: release in Close" is prose as often as a directive)
 	j := 0
 	for j < len(rest) && rest[j] < utf8.RuneSelf && unicode.IsLetter(rune(rest[j])) {
 		j++
@@ -141,10 +132,7 @@ func nearMiss(text string) (suggestion string, ok bool) {
 	if known == "" {
 		return "", false
 	}
-	if spacedVerb && (verb != known || len(strings.Fields(args)) > 2 || args != "" && args[0] != ' ' && args[0] != '\t') {
-		return "", false
-	}
-	if word == "lifetime" && sep == ':' && !space && !block && !ns && !spacedSep && !wide && !slashes && !invisible && !uspace && !spacedVerb && !split {
+	if word == "lifetime" && sep == ':' && !space && !block && !ns && !spacedSep && !wide && !slashes && !invisible && !uspace && !split {
 		return "", false // a directive (an unknown verb is reported as such)
 	}
 	if block {

@@ -111,15 +111,12 @@ type ToolName struct{ b *C.buf }
 //life-time:handle // want `did you mean //lifetime:handle\?`
 type Split struct{ b *C.buf }
 
-// lifetime: handle // want `did you mean //lifetime:handle\?`
-type SpacedColon struct{ b *C.buf }
-
-// Drop releases the buffer.
-//
-// lifetime: release b // want `did you mean //lifetime:release b\?`
-func Drop(b *C.buf) { C.buf_drop(b) }
-
 // Prose after a colon stays prose:
 // lifetime: release the buffer with Drop.
 // life-time of a pool.
+// life-time: release via Drop.
 func More() {}
+
+type Field struct {
+	b *C.buf // lifetime: release in Drop
+}
