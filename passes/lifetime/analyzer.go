@@ -713,7 +713,7 @@ func (a *fnAnalysis) clearsWhenReturned(r Returned) bool {
 		if r.Result >= len(ret.Results) {
 			return false
 		}
-		if c, ok := ret.Results[r.Result].(*ssa.Const); ok && c.IsNil() {
+		if c, ok := resultValue(ret.Results[r.Result]).(*ssa.Const); ok && c.IsNil() {
 			continue
 		}
 		handed++

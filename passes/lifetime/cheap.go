@@ -217,9 +217,61 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 			}
 		}
 	}
+	cheapClears(fn, sum, pathOf)
 	sum.Returns = returns(fn, pa.summaryOf)
 	sum.Wraps = wraps(fn)
 	return sum
+}
+
+// cheapClears makes Stores with Zero of the clobbers of sum that fn, a
+// function of one block (the one a recovered panic resumes at aside),
+// writes nil or zero into with nothing after that store writing them or
+// calling anything (func() { b.h = nil }, deferred by a take-out): on
+// every path that returns, the location holds zero.
+func cheapClears(fn *ssa.Function, sum *Summary, pathOf func(ssa.Value) (access.Path, bool)) {
+	var body *ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		if b == fn.Recover {
+			continue
+		}
+		if body != nil {
+			return
+		}
+		body = b
+	}
+	if body == nil {
+		return
+	}
+	instrs := body.Instrs
+	for i, instr := range instrs {
+		st, ok := instr.(*ssa.Store)
+		if !ok {
+			continue
+		}
+		if c, ok := st.Val.(*ssa.Const); !ok || !isZero(c) {
+			continue
+		}
+		p, ok := pathOf(st.Addr)
+		if !ok {
+			continue
+		}
+		later := slices.ContainsFunc(instrs[i+1:], func(x ssa.Instruction) bool {
+			switch x := x.(type) {
+			case *ssa.Store:
+				q, ok := pathOf(x.Addr)
+				return !ok || q.HasPrefix(p) || p.HasPrefix(q)
+			case ssa.CallInstruction:
+				return true
+			}
+			return false
+		})
+		k := p.Key()
+		if later || slices.ContainsFunc(sum.Stores, func(st Store) bool { return st.Path.Key() == k }) {
+			continue
+		}
+		sum.Clobbers = slices.DeleteFunc(sum.Clobbers, func(q access.Path) bool { return q.Key() == k })
+		sum.Stores = append(sum.Stores, Store{Path: p, Zero: true})
+	}
 }
 
 // endsInAddr reports whether p denotes an address (ends in a field address).

@@ -207,8 +207,8 @@ func returns(fn *ssa.Function, sumOf func(*ssa.Function) *Summary) []Returned {
 // resultValue returns the value a return gives as v: in a function with a
 // defer, the builder keeps results in a slot that the return stores and
 // then loads (so that a recovered panic can return them); v is that load,
-// and the value is the one stored, when the slot is stored once and
-// nothing else (a deferred closure) may write it.
+// and the value is the one the return stored, when nothing else (a
+// deferred closure) may write the slot.
 func resultValue(v ssa.Value) ssa.Value {
 	u, ok := v.(*ssa.UnOp)
 	if !ok || u.Op != token.MUL {
@@ -218,27 +218,47 @@ func resultValue(v ssa.Value) ssa.Value {
 	if !ok || slot.Heap {
 		return v
 	}
-	var store *ssa.Store
 	for _, ref := range *slot.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.Store:
-			if store != nil || ref.Addr != slot {
+			if ref.Addr != slot {
 				return v
 			}
-			store = ref
 		case *ssa.UnOp:
 			if ref.Op != token.MUL {
 				return v
 			}
 		case *ssa.DebugRef:
 		default:
-			return v
+			return v // a deferred closure may write it
 		}
 	}
-	if store == nil || !cfg.Dominates(store, u) {
-		return v
+	// the store of this return: the last one before the load in its block
+	// (return nil on one path and return p on another store the slot
+	// twice)
+	instrs := u.Block().Instrs
+	for i := slices.Index(instrs, ssa.Instruction(u)) - 1; i >= 0; i-- {
+		if st, ok := instrs[i].(*ssa.Store); ok && st.Addr == slot {
+			return st.Val
+		}
 	}
-	return store.Val
+	return v
+}
+
+// refPath names r, a reference in fn's frame, as a path of fn's parameters
+// or free variables.
+func refPath(fn *ssa.Function, r access.Ref) (access.Path, bool) {
+	switch root := r.Root.(type) {
+	case *ssa.Parameter:
+		if i := slices.Index(fn.Params, root); i >= 0 {
+			return access.Path{Root: i, Ops: r.Ops}, true
+		}
+	case *ssa.FreeVar:
+		if i := slices.Index(fn.FreeVars, root); i >= 0 {
+			return access.Path{Root: -1 - i, Ops: r.Ops}, true
+		}
+	}
+	return access.Path{}, false
 }
 
 func isCellOp(c *ssa.Call) bool {
@@ -272,6 +292,13 @@ func readBeforeWrites(fn *ssa.Function, p access.Path, reads []ssa.Value, sumOf 
 		return w.HasPrefix(loc) && !slices.ContainsFunc(w.Ops[len(loc.Ops):], func(o access.Op) bool { return o.Kind == access.Load })
 	}
 	relatedArg := func(v ssa.Value, ops []access.Op) bool {
+		if _, spilled := v.(*ssa.Alloc); spilled && len(ops) > 0 && ops[0].Kind == access.Load {
+			// a literal's free variable bound to a variable's address
+			// (-1*&.0 of a deferred func() { b.h = nil } is b.h): what
+			// the variable holds
+			q, ok := refPath(fn, NormRef(access.Ref{Root: v, Ops: slices.Clip(ops)}))
+			return ok && related(q)
+		}
 		q, ok := ParamPath(fn, v)
 		return ok && related(access.Path{Root: q.Root, Ops: append(slices.Clip(q.Ops), ops...)})
 	}
@@ -313,7 +340,11 @@ func readBeforeWrites(fn *ssa.Function, p access.Path, reads []ssa.Value, sumOf 
 						return slices.ContainsFunc(args, func(a ssa.Value) bool { return refLike(a.Type()) && relatedArg(a, nil) })
 					}
 					for _, w := range append(slices.Clone(csum.Clobbers), storePaths(csum.Stores)...) {
-						if w.Root >= 0 && w.Root < len(args) && relatedArg(args[w.Root], w.Ops) {
+						operand := CallOperand(com, w.Root)
+						if com.IsInvoke() && w.Root >= 0 && w.Root < len(args) {
+							operand = args[w.Root]
+						}
+						if operand != nil && relatedArg(operand, w.Ops) {
 							return true
 						}
 					}

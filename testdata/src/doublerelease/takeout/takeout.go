@@ -147,3 +147,18 @@ func (b *Buf) DrainTaken() {
 		C.res_close(p)
 	}
 }
+
+// takeDeferred clears the field in a deferred literal.
+func (b *Buf) takeDeferred() *C.res {
+	defer func() { b.h = nil }()
+	return b.h
+}
+
+func (b *Buf) DrainDeferred() {
+	if p := b.takeDeferred(); p != nil {
+		C.res_close(p)
+	}
+	if p := b.takeDeferred(); p != nil {
+		C.res_close(p)
+	}
+}

@@ -348,3 +348,67 @@ func (l *Lit) Drain() {
 func (l *Lit) Read() int {
 	return int(C.res_read(l.h)) // want `l may be collected while C.res_read runs with l.h`
 }
+
+// Deferred clears the field in a deferred literal, after the result was
+// read.
+type Deferred struct{ h *C.res }
+
+func NewDeferred() *Deferred {
+	d := &Deferred{h: C.res_open()}
+	runtime.SetFinalizer(d, (*Deferred).Close)
+	return d
+}
+
+func (d *Deferred) take() *C.res {
+	defer func() { d.h = nil }()
+	return d.h
+}
+
+func (d *Deferred) Close() { C.res_close(d.take()) }
+
+func (d *Deferred) Drain() {
+	C.res_close(d.take())
+	C.res_close(d.take())
+}
+
+func (d *Deferred) Read() int {
+	return int(C.res_read(d.h)) // want `d may be collected while C.res_read runs with d.h`
+}
+
+// LockedEarly holds its mutex with a defer and returns nil early.
+type LockedEarly struct {
+	mu sync.Mutex
+	h  *C.res
+}
+
+func NewLockedEarly() *LockedEarly {
+	l := &LockedEarly{h: C.res_open()}
+	runtime.SetFinalizer(l, (*LockedEarly).Close)
+	return l
+}
+
+func (l *LockedEarly) take() *C.res {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.h == nil {
+		return nil
+	}
+	p := l.h
+	l.h = nil
+	return p
+}
+
+func (l *LockedEarly) Close() {
+	if p := l.take(); p != nil {
+		C.res_close(p)
+	}
+}
+
+func (l *LockedEarly) Drain() {
+	C.res_close(l.take())
+	C.res_close(l.take())
+}
+
+func (l *LockedEarly) Read() int {
+	return int(C.res_read(l.h)) // want `l may be collected while C.res_read runs with l.h`
+}
