@@ -1286,6 +1286,11 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 					t = t.base
 				case t.kind == tField && t.base.kind == tLoad:
 					t = t.base.base
+				case t.kind == tLoad && t.base != nil && t.base.kind == tRoot:
+					// loaded through a pointer to the Cleanup itself
+					// (func stopIt(c *runtime.Cleanup) { c.Stop() }):
+					// the caller's &o.cl names the object
+					t = t.base
 				default:
 					t = nil
 				}
@@ -1459,6 +1464,9 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 		}
 		for _, d := range sum.Disarms {
 			if t := a.evalPath(s, eff, args, d); t != nil {
+				if t.kind == tFaddr && a.cleanupAddr(t) {
+					t = t.base // stopIt(&o.cl): o's cleanup
+				}
 				if p, ok := t.path(a.fn); ok {
 					a.disarms[p.Key()] = p
 				}
@@ -2276,4 +2284,24 @@ func (a *fnAnalysis) translateOnce(s *state, eff *callEffect, args []*tok, o Onc
 		return o
 	}
 	return a.onceRef(a.evalPath(s, eff, args, o.Path), o.At)
+}
+
+// cleanupAddr reports whether t, a field address, is the address of a
+// runtime.Cleanup.
+func (a *fnAnalysis) cleanupAddr(t *tok) bool {
+	p, ok := t.path(a.fn)
+	if !ok {
+		return false
+	}
+	var rt types.Type
+	switch {
+	case p.Root >= 0 && p.Root < len(a.fn.Params):
+		rt = a.fn.Params[p.Root].Type()
+	case p.Root < 0 && -1-p.Root < len(a.fn.FreeVars):
+		rt = a.fn.FreeVars[-1-p.Root].Type()
+	default:
+		return false
+	}
+	n, ok := types.Unalias(access.Deref(access.TypeAfter(rt, p.Ops))).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "runtime" && n.Obj().Name() == "Cleanup"
 }

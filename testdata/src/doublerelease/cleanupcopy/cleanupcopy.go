@@ -151,3 +151,26 @@ func (f *Finalized) Close() {
 		f.w = nil
 	}
 }
+
+// StoppedVia stops its cleanup through a helper given the Cleanup's
+// address.
+type StoppedVia struct {
+	w       *C.widget
+	cleanup runtime.Cleanup
+}
+
+func NewStoppedVia() *StoppedVia {
+	s := &StoppedVia{w: C.widget_new()}
+	s.cleanup = runtime.AddCleanup(s, func(p *C.widget) { C.widget_unref(p) }, s.w)
+	return s
+}
+
+func stop(c *runtime.Cleanup) { c.Stop() }
+
+func (s *StoppedVia) Close() {
+	if s.w != nil {
+		stop(&s.cleanup)
+		C.widget_unref(s.w)
+		s.w = nil
+	}
+}
