@@ -273,7 +273,7 @@ func loadedValue(v ssa.Value) ssa.Value {
 			}
 			return nil
 		case *ssa.Call:
-			if op, ok := lifetime.AtomicCellOp(&x.Call); ok && (op.Kind == lifetime.CellLoad || op.Kind == lifetime.CellSwap) {
+			if op, ok := lifetime.AtomicCellOp(&x.Call); ok && op.Reads() {
 				return x
 			}
 			return nil

@@ -30,6 +30,10 @@ type CellOp struct {
 	Val  ssa.Value // the value written: Store's and Swap's argument, CompareAndSwap's new value
 }
 
+// Reads reports whether the operation reads the cell's content and gives
+// it as its result (Load, Swap).
+func (op CellOp) Reads() bool { return op.Kind == CellLoad || op.Kind == CellSwap }
+
 // AtomicCellOp returns the cell operation com makes, if it is one.
 func AtomicCellOp(com *ssa.CallCommon) (CellOp, bool) {
 	if com == nil || com.IsInvoke() {

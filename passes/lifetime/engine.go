@@ -394,7 +394,7 @@ func loadedFrom(v ssa.Value, phi *ssa.Phi) bool {
 			v = x.X
 		case *ssa.Call:
 			op, ok := AtomicCellOp(&x.Call)
-			if !ok || op.Kind != CellLoad && op.Kind != CellSwap {
+			if !ok || !op.Reads() {
 				return false
 			}
 			v = op.Addr

@@ -59,7 +59,7 @@ func Expand(v ssa.Value) access.Ref {
 		}
 	case *ssa.Call:
 		// an atomic cell's Load or Swap reads the cell as a load does
-		if op, ok := AtomicCellOp(&v.Call); ok && (op.Kind == CellLoad || op.Kind == CellSwap) {
+		if op, ok := AtomicCellOp(&v.Call); ok && op.Reads() {
 			return Expand(op.Addr).With(access.Op{Kind: access.Load})
 		}
 	}
