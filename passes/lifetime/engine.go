@@ -1054,6 +1054,11 @@ func (a *fnAnalysis) resolve(s *state, instr ssa.CallInstruction) (*callEffect, 
 		case "Stop":
 			if callee.Signature.Recv() != nil {
 				eff.disarm = true
+				if len(com.Args) > 0 && len(args) > 0 {
+					if fa := cleanupsField(com.Args[0]); fa != nil {
+						args[0] = a.tokOf(s, fa) // for _, c := range t.cleanups { c.Stop() }
+					}
+				}
 				return eff, args
 			}
 		}
@@ -2304,4 +2309,26 @@ func (a *fnAnalysis) cleanupAddr(t *tok) bool {
 	}
 	n, ok := types.Unalias(access.Deref(access.TypeAfter(rt, p.Ops))).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "runtime" && n.Obj().Name() == "Cleanup"
+}
+
+// cleanupsField returns, for recv a runtime.Cleanup loaded from an element
+// of a slice or array kept in a field (t.cleanups[i]), the address of that
+// field: the Cleanups are the object's; nil otherwise.
+func cleanupsField(recv ssa.Value) ssa.Value {
+	ld, ok := access.StripConv(recv).(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil
+	}
+	ia, ok := ld.X.(*ssa.IndexAddr)
+	if !ok {
+		return nil
+	}
+	x := ia.X
+	if sl, ok := x.(*ssa.UnOp); ok && sl.Op == token.MUL {
+		x = sl.X // a slice loaded from the field
+	}
+	if fa, ok := x.(*ssa.FieldAddr); ok {
+		return fa
+	}
+	return nil
 }

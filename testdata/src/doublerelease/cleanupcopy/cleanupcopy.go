@@ -174,3 +174,25 @@ func (s *StoppedVia) Close() {
 		s.w = nil
 	}
 }
+
+// Many keeps its Cleanups in a slice and stops them all.
+type Many struct {
+	w        *C.widget
+	cleanups []runtime.Cleanup
+}
+
+func NewMany() *Many {
+	m := &Many{w: C.widget_new()}
+	m.cleanups = append(m.cleanups, runtime.AddCleanup(m, func(p *C.widget) { C.widget_unref(p) }, m.w))
+	return m
+}
+
+func (m *Many) Close() {
+	for _, c := range m.cleanups {
+		c.Stop()
+	}
+	if m.w != nil {
+		C.widget_unref(m.w)
+		m.w = nil
+	}
+}
