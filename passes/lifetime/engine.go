@@ -1296,6 +1296,10 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 					// (func stopIt(c *runtime.Cleanup) { c.Stop() }):
 					// the caller's &o.cl names the object
 					t = t.base
+				case t.kind == tRoot:
+					// the Cleanup value is a parameter, or the bound
+					// receiver of a method value (stop := o.cl.Stop):
+					// the caller's o.cl names the object
 				default:
 					t = nil
 				}
@@ -1469,8 +1473,26 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 		}
 		for _, d := range sum.Disarms {
 			if t := a.evalPath(s, eff, args, d); t != nil {
-				if t.kind == tFaddr && a.cleanupAddr(t) {
-					t = t.base // stopIt(&o.cl): o's cleanup
+				if cleanupPath(eff.callee, d) {
+					// the callee stops a Cleanup it was given (stopIt(&o.cl),
+					// stopV(o.cl), a method value's receiver): the
+					// object the caller read it from
+					switch {
+					case t.kind == tFaddr:
+						t = t.base
+					case t.kind == tField && t.base != nil && t.base.kind == tLoad:
+						t = t.base.base
+					case t.kind == tLoad && t.base != nil && t.base.kind == tFaddr:
+						t = t.base.base
+					case t.kind == tRoot:
+						// a value read in another block (a method
+						// value's receiver, bound where it was made)
+						if u, ok := t.v.(*ssa.UnOp); ok && u.Op == token.MUL {
+							if fa, ok := u.X.(*ssa.FieldAddr); ok {
+								t = a.tokOf(s, fa.X)
+							}
+						}
+					}
 				}
 				if p, ok := t.path(a.fn); ok {
 					a.disarms[p.Key()] = p
@@ -2291,23 +2313,26 @@ func (a *fnAnalysis) translateOnce(s *state, eff *callEffect, args []*tok, o Onc
 	return a.onceRef(a.evalPath(s, eff, args, o.Path), o.At)
 }
 
-// cleanupAddr reports whether t, a field address, is the address of a
-// runtime.Cleanup.
-func (a *fnAnalysis) cleanupAddr(t *tok) bool {
-	p, ok := t.path(a.fn)
-	if !ok {
+// cleanupPath reports whether path p of fn's parameters or free variables
+// is a runtime.Cleanup, or a pointer to one.
+func cleanupPath(fn *ssa.Function, p access.Path) bool {
+	if fn == nil {
 		return false
 	}
 	var rt types.Type
 	switch {
-	case p.Root >= 0 && p.Root < len(a.fn.Params):
-		rt = a.fn.Params[p.Root].Type()
-	case p.Root < 0 && -1-p.Root < len(a.fn.FreeVars):
-		rt = a.fn.FreeVars[-1-p.Root].Type()
+	case p.Root >= 0 && p.Root < len(fn.Params):
+		rt = fn.Params[p.Root].Type()
+	case p.Root < 0 && -1-p.Root < len(fn.FreeVars):
+		rt = fn.FreeVars[-1-p.Root].Type()
 	default:
 		return false
 	}
-	n, ok := types.Unalias(access.Deref(access.TypeAfter(rt, p.Ops))).(*types.Named)
+	t := access.TypeAfter(rt, p.Ops)
+	if t == nil {
+		return false
+	}
+	n, ok := types.Unalias(access.Deref(t)).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "runtime" && n.Obj().Name() == "Cleanup"
 }
 

@@ -196,3 +196,46 @@ func (m *Many) Close() {
 		m.w = nil
 	}
 }
+
+// Bound stops its cleanup through a method value made before the test.
+type Bound struct {
+	w       *C.widget
+	cleanup runtime.Cleanup
+}
+
+func NewBound() *Bound {
+	b := &Bound{w: C.widget_new()}
+	b.cleanup = runtime.AddCleanup(b, func(p *C.widget) { C.widget_unref(p) }, b.w)
+	return b
+}
+
+func (b *Bound) Close() {
+	stop := b.cleanup.Stop
+	if b.w != nil {
+		stop()
+		C.widget_unref(b.w)
+		b.w = nil
+	}
+}
+
+// ByValue stops a copy of its Cleanup in a helper: Stop on a copy works.
+type ByValue struct {
+	w       *C.widget
+	cleanup runtime.Cleanup
+}
+
+func NewByValue() *ByValue {
+	b := &ByValue{w: C.widget_new()}
+	b.cleanup = runtime.AddCleanup(b, func(p *C.widget) { C.widget_unref(p) }, b.w)
+	return b
+}
+
+func stopCopy(c runtime.Cleanup) { c.Stop() }
+
+func (b *ByValue) Close() {
+	if b.w != nil {
+		stopCopy(b.cleanup)
+		C.widget_unref(b.w)
+		b.w = nil
+	}
+}
