@@ -409,51 +409,64 @@ func (c *checker) claimedBefore(fn *ssa.Function, k guards.Key, release *guards.
 // decides reports whether the result of the atomic Swap or CompareAndSwap
 // a may decide whether release runs. An operation whose result nothing
 // reads decides nothing: every goroutine that made it goes on to the
-// release (c.h.CompareAndSwap(p, nil); C.free(p)); nor does a
-// CompareAndSwap that a branch leads from to the release only where it
-// failed.
+// release (c.h.CompareAndSwap(p, nil); C.free(p)). Nor does one whose
+// result is only tested by branches that do not decide the release (if q
+// := c.h.Swap(nil); q != nil { log() }; C.free(p)), or that lead to it
+// only where a CompareAndSwap failed. A result used otherwise (stored,
+// passed on, returned) is taken as deciding.
 func decides(a *guards.Access, release ssa.Instruction) bool {
 	v, ok := a.Instr.(ssa.Value)
 	if !ok || v.Referrers() == nil {
 		return true // the result is not known here: as a claim
 	}
-	read := slices.ContainsFunc(*v.Referrers(), func(r ssa.Instruction) bool {
-		_, dbg := r.(*ssa.DebugRef)
-		return !dbg
-	})
-	if !read {
-		return false
-	}
-	if a.Op != "CompareAndSwap" {
-		return true
-	}
-	return !failedAt(v, v, release, 0)
-}
-
-// failedAt reports whether a branch on cas, the result of a
-// CompareAndSwap (directly, negated or compared with a constant), leads
-// to instr only where the swap failed.
-func failedAt(cas, v ssa.Value, instr ssa.Instruction, depth int) bool {
-	if depth > 4 || v.Referrers() == nil {
-		return false
-	}
-	for _, r := range *v.Referrers() {
-		switch r := r.(type) {
-		case *ssa.If:
-			if cfg.Dominates(r, instr) {
-				if x, val, ok := lifetime.Outcome(r, instr); ok && x == cas && !val {
-					return true
+	var tests []*ssa.If
+	other := false
+	var walk func(x ssa.Value, depth int)
+	walk = func(x ssa.Value, depth int) {
+		if depth > 4 || x.Referrers() == nil {
+			other = true
+			return
+		}
+		for _, r := range *x.Referrers() {
+			switch r := r.(type) {
+			case *ssa.DebugRef:
+			case *ssa.If:
+				tests = append(tests, r)
+			case *ssa.UnOp:
+				if r.Op != token.NOT {
+					other = true
+					continue
 				}
-			}
-		case *ssa.UnOp:
-			if r.Op == token.NOT && failedAt(cas, r, instr, depth+1) {
-				return true
-			}
-		case *ssa.BinOp:
-			if (r.Op == token.EQL || r.Op == token.NEQ) && failedAt(cas, r, instr, depth+1) {
-				return true
+				walk(r, depth+1)
+			case *ssa.BinOp:
+				_, cx := r.X.(*ssa.Const)
+				_, cy := r.Y.(*ssa.Const)
+				if (r.Op != token.EQL && r.Op != token.NEQ) || !cx && !cy {
+					other = true
+					continue
+				}
+				walk(r, depth+1)
+			default:
+				other = true
 			}
 		}
+	}
+	walk(v, 0)
+	if other {
+		return true
+	}
+	for _, iff := range tests {
+		if !cfg.Dominates(iff, release) {
+			continue
+		}
+		x, val, ok := lifetime.Outcome(iff, release)
+		if !ok {
+			continue // both sides reach the release
+		}
+		if a.Op == "CompareAndSwap" && x == v && !val {
+			continue // the release runs where the swap failed
+		}
+		return true
 	}
 	return false
 }

@@ -409,3 +409,33 @@ func (c *CASChecked) Close() {
 	}
 	C.res_free(r)
 }
+
+// SwapLogged tests the swap's result, but the release runs on both sides
+// of that test.
+type SwapLogged struct{ r atomic.Pointer[C.res] }
+
+func (c *SwapLogged) Close() {
+	r := c.r.Load() // want `Close checks c.r and then releases it`
+	if r == nil {
+		return
+	}
+	if old := c.r.Swap(nil); old != nil {
+		println("closing")
+	}
+	C.res_free(r)
+}
+
+// CASKept keeps the swap's result and returns where it failed.
+type CASKept struct{ r atomic.Pointer[C.res] }
+
+func (c *CASKept) Close() {
+	r := c.r.Load()
+	if r == nil {
+		return
+	}
+	won := c.r.CompareAndSwap(r, nil)
+	if !won {
+		return
+	}
+	C.res_free(r)
+}
