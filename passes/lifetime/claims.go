@@ -82,6 +82,15 @@ func (r *Result) ClaimsBefore(fn *ssa.Function, call ssa.Instruction, obj access
 	// the locations the tests before the call read (b.closed), or that
 	// the call a test takes the result of writes (the CAS, claim())
 	var tested, changed []access.Ref
+	// the value a claimed location held where the test let the call run
+	// (false for if !b.closed, CompareAndSwap(false, true)'s false): a
+	// write of it back after the claim gives the claim up
+	type unclaim struct {
+		loc access.Ref
+		val constant.Value
+		at  *ssa.If
+	}
+	var unclaims []unclaim
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if instr == call || !cfg.Dominates(instr, call) {
@@ -108,7 +117,11 @@ func (r *Result) ClaimsBefore(fn *ssa.Function, call ssa.Instruction, obj access
 				switch v := v.(type) {
 				case *ssa.UnOp:
 					if v.Op == token.MUL {
-						tested = append(tested, atomicCell(Norm(v.X)))
+						loc := atomicCell(Norm(v.X))
+						tested = append(tested, loc)
+						if v == cond && isBool(v.Type()) {
+							unclaims = append(unclaims, unclaim{loc, constant.MakeBool(val), iff})
+						}
 					}
 				case *ssa.Call:
 					if pol, known := claimPolarity(v, 0); v == cond && known && val != pol {
@@ -118,15 +131,56 @@ func (r *Result) ClaimsBefore(fn *ssa.Function, call ssa.Instruction, obj access
 					}
 					tested = append(tested, written(v)...)
 					if callee := v.Call.StaticCallee(); callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "sync/atomic" && len(v.Call.Args) > 0 {
-						tested = append(tested, atomicCell(Norm(v.Call.Args[0]))) // b.state.Load()
+						loc := atomicCell(Norm(v.Call.Args[0]))
+						tested = append(tested, loc) // b.state.Load()
+						if strings.HasPrefix(callee.Name(), "CompareAndSwap") && v == cond && val && len(v.Call.Args) == 3 {
+							if old, ok := v.Call.Args[1].(*ssa.Const); ok && old.Value != nil {
+								unclaims = append(unclaims, unclaim{loc, old.Value, iff})
+							}
+						}
 					}
 				}
 			}
 		}
 	}
+	// givenBack reports whether a write of t's unclaimed value runs after
+	// the claim and may run before the call (b.closed.Store(false) under
+	// the winning CompareAndSwap): another claimant may then win
+	givenBack := func(t access.Ref) bool {
+		for _, u := range unclaims {
+			if u.loc.Root != t.Root || !slices.Equal(u.loc.Ops, t.Ops) {
+				continue
+			}
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					var addr, val ssa.Value
+					switch instr := instr.(type) {
+					case *ssa.Store:
+						addr, val = instr.Addr, instr.Val
+					case *ssa.Call:
+						callee := instr.Call.StaticCallee()
+						if callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "sync/atomic" && strings.HasPrefix(callee.Name(), "Store") && len(instr.Call.Args) == 2 {
+							addr, val = instr.Call.Args[0], instr.Call.Args[1]
+						}
+					}
+					k, ok := val.(*ssa.Const)
+					if addr == nil || !ok || k.Value == nil || !constant.Compare(k.Value, token.EQL, u.val) {
+						continue
+					}
+					if w := atomicCell(Norm(addr)); w.Root != t.Root || !slices.Equal(w.Ops, t.Ops) {
+						continue
+					}
+					if cfg.Dominates(u.at, instr) && cfg.Reaches(instr, call) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
 	var out [][]access.Op
 	for _, t := range tested {
-		if !state(t) || !slices.ContainsFunc(changed, func(w access.Ref) bool { return w.Root == t.Root && slices.Equal(w.Ops, t.Ops) }) {
+		if !state(t) || !slices.ContainsFunc(changed, func(w access.Ref) bool { return w.Root == t.Root && slices.Equal(w.Ops, t.Ops) }) || givenBack(t) {
 			continue
 		}
 		ops := t.Ops[len(obj.Ops):]

@@ -970,3 +970,60 @@ func (d *Direct) DrainFailed() int {
 	}
 	return int(C.res_use(d.r)) // want `d may be collected while C.res_use runs with d.r`
 }
+
+// Peek wins the claim and gives it back before its C call: the
+// finalizer's claim can then succeed during the call.
+func (d *Direct) Peek() int {
+	if d.closed.CompareAndSwap(false, true) {
+		d.closed.Store(false)
+		return int(C.res_use(d.r)) // want `d may be collected while C.res_use runs with d.r`
+	}
+	return 0
+}
+
+// PeekAfter gives the claim back only after its C call.
+func (d *Direct) PeekAfter() int {
+	if d.closed.CompareAndSwap(false, true) {
+		n := int(C.res_use(d.r))
+		d.closed.Store(false)
+		return n
+	}
+	return 0
+}
+
+// Plain claims a plain flag under its mutex and gives it back before the
+// call.
+type Plain struct {
+	mu     sync.Mutex
+	closed bool
+	r      *C.res
+}
+
+func NewPlain() *Plain {
+	p := &Plain{r: C.res_new()}
+	runtime.SetFinalizer(p, (*Plain).Close)
+	return p
+}
+
+func (p *Plain) Close() {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	p.closed = true
+	p.mu.Unlock()
+	C.res_free(p.r)
+}
+
+func (p *Plain) Peek() int {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return 0
+	}
+	p.closed = true
+	p.closed = false
+	p.mu.Unlock()
+	return int(C.res_use(p.r)) // want `p may be collected while C.res_use runs with p.r`
+}
