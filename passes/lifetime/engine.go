@@ -1284,25 +1284,14 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 		if len(args) > 0 && args[0] != nil {
 			t := args[0]
 			if eff.callee != nil && eff.callee.Name() == "Stop" {
-				// the object holding the runtime.Cleanup: Stop has a value
-				// receiver, loaded from a field of the object
-				switch {
-				case t.kind == tFaddr:
-					t = t.base
-				case t.kind == tField && t.base.kind == tLoad:
-					t = t.base.base
-				case t.kind == tLoad && t.base != nil && t.base.kind == tRoot:
-					// loaded through a pointer to the Cleanup itself
-					// (func stopIt(c *runtime.Cleanup) { c.Stop() }):
-					// the caller's &o.cl names the object
-					t = t.base
-				case t.kind == tRoot:
-					// the Cleanup value is a parameter, or the bound
-					// receiver of a method value (stop := o.cl.Stop):
-					// the caller's o.cl names the object
-				default:
-					t = nil
-				}
+				// the object holding the runtime.Cleanup: the one whose
+				// storage the Cleanup was read from (o.cl, o.cl.c, *o.pcl,
+				// o.cleanups[i]), or, for a Cleanup that is a parameter
+				// or a free variable or is reached from one (stopIt(c
+				// *runtime.Cleanup), a method value's bound receiver, a
+				// method of a struct holding it), what the caller's
+				// argument names
+				t = cleanupOwner(t)
 			}
 			if t != nil {
 				if p, ok := t.path(a.fn); ok {
@@ -1477,14 +1466,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 					// the callee stops a Cleanup it was given (stopIt(&o.cl),
 					// stopV(o.cl), a method value's receiver): the
 					// object the caller read it from
-					switch {
-					case t.kind == tFaddr:
-						t = t.base
-					case t.kind == tField && t.base != nil && t.base.kind == tLoad:
-						t = t.base.base
-					case t.kind == tLoad && t.base != nil && t.base.kind == tFaddr:
-						t = t.base.base
-					case t.kind == tRoot:
+					if t.kind == tRoot {
 						// a value read in another block (a method
 						// value's receiver, bound where it was made)
 						if u, ok := t.v.(*ssa.UnOp); ok && u.Op == token.MUL {
@@ -1493,6 +1475,12 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 							}
 						}
 					}
+					t = cleanupOwner(t)
+				}
+				for t != nil && t.kind == tFaddr {
+					// a disarm of a part of the object (o.cl, a struct
+					// of Cleanups with a stop method): the object's
+					t = t.base
 				}
 				if p, ok := t.path(a.fn); ok {
 					a.disarms[p.Key()] = p
@@ -2354,6 +2342,29 @@ func cleanupsField(recv ssa.Value) ssa.Value {
 	}
 	if fa, ok := x.(*ssa.FieldAddr); ok {
 		return fa
+	}
+	return nil
+}
+
+// cleanupOwner returns, for t a runtime.Cleanup value or a token it was
+// read through, the object whose storage holds it: the base of the
+// outermost field address along t's bases (o for o.cl, o.cl.c, *o.pcl),
+// else the root t derives from (a parameter or free variable holding the
+// Cleanup or pointing to it); nil when there is neither.
+func cleanupOwner(t *tok) *tok {
+	for x := t; x != nil; x = x.base {
+		switch x.kind {
+		case tFaddr:
+			for x.kind == tFaddr {
+				x = x.base
+			}
+			return x
+		case tRoot:
+			return x
+		case tLoad, tField:
+			continue
+		}
+		return nil
 	}
 	return nil
 }

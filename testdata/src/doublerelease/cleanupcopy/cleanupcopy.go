@@ -239,3 +239,71 @@ func (b *ByValue) Close() {
 		b.w = nil
 	}
 }
+
+// stopper holds a Cleanup and stops it.
+type stopper struct{ c runtime.Cleanup }
+
+func (s *stopper) stop() { s.c.Stop() }
+
+// Nested keeps its Cleanup in a struct with a stop method.
+type Nested struct {
+	w  *C.widget
+	cl stopper
+}
+
+func NewNested() *Nested {
+	n := &Nested{w: C.widget_new()}
+	n.cl.c = runtime.AddCleanup(n, func(p *C.widget) { C.widget_unref(p) }, n.w)
+	return n
+}
+
+func (n *Nested) Close() {
+	n.cl.stop()
+	C.widget_unref(n.w)
+	n.w = nil
+}
+
+// Pointed keeps a pointer to its Cleanup.
+type Pointed struct {
+	w  *C.widget
+	cl *runtime.Cleanup
+}
+
+func NewPointed() *Pointed {
+	p := &Pointed{w: C.widget_new()}
+	c := runtime.AddCleanup(p, func(p *C.widget) { C.widget_unref(p) }, p.w)
+	p.cl = &c
+	return p
+}
+
+func (p *Pointed) Close() {
+	p.cl.Stop()
+	C.widget_unref(p.w)
+	p.w = nil
+}
+
+// group stops every Cleanup it holds.
+type group struct{ cs []runtime.Cleanup }
+
+func (g *group) stopAll() {
+	for _, c := range g.cs {
+		c.Stop()
+	}
+}
+
+type Grouped struct {
+	w  *C.widget
+	cl group
+}
+
+func NewGrouped() *Grouped {
+	g := &Grouped{w: C.widget_new()}
+	g.cl.cs = append(g.cl.cs, runtime.AddCleanup(g, func(p *C.widget) { C.widget_unref(p) }, g.w))
+	return g
+}
+
+func (g *Grouped) Close() {
+	g.cl.stopAll()
+	C.widget_unref(g.w)
+	g.w = nil
+}
