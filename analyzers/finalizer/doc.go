@@ -59,8 +59,14 @@ the release) is safe when the finalizer claims the same location on its
 way to its release (it calls the same Close, or a Release claiming the
 same flag): collected during the release, the object's finalizer finds it
 claimed. The same holds for any C call made under such a claim (a Drain
-that claims the finalizer's flag and then uses the handle). A claim of
-another flag than the finalizer's keeps nothing out.
+that claims the finalizer's flag and then uses the handle), unless the
+claim is given back before the call (closed.Store(false)). A claim of
+another flag than the finalizer's keeps nothing out. A call made while
+holding a lock (for reading or writing) that the finalizer holds
+exclusively at its release (a package-level library lock, mu.Lock(); defer
+mu.Unlock() in both) is safe too: the finalizer waits for the call to
+return. Locks are told apart as the guards pass does, by variable or by
+type and field.
 An atomic value is one location, whether a helper's CompareAndSwap or the
 caller's changes it, and a release counts as claimed only on the side of
 the test where the claim succeeded: true for CompareAndSwap, false for

@@ -21,6 +21,7 @@ import (
 	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/internal/stmtedit"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
+	"github.com/lifetimevet/lifetimevet/passes/guards"
 	"github.com/lifetimevet/lifetimevet/passes/lifetime"
 	"github.com/lifetimevet/lifetimevet/passes/model"
 )
@@ -31,7 +32,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "finalizer",
 	Doc:      Doc.Compile().Format(false),
 	URL:      "https://github.com/lifetimevet/lifetimevet/blob/main/analyzers/finalizer/doc.go",
-	Requires: []*analysis.Analyzer{cgocall.Analyzer, model.Analyzer, lifetime.Analyzer},
+	Requires: []*analysis.Analyzer{cgocall.Analyzer, model.Analyzer, lifetime.Analyzer, guards.Analyzer},
 	Run:      run,
 }
 
@@ -40,6 +41,7 @@ type checker struct {
 	calls *cgocall.Result
 	lt    *lifetime.Result
 	model *model.Result
+	locks *guards.Result
 	rep   *diag.Reporter
 	fins  map[*ssa.Function]bool // the package's finalizer and cleanup functions
 	sites map[*ssa.Function]callSites
@@ -54,6 +56,7 @@ func run(pass *analysis.Pass) (any, error) {
 		lt:    pass.ResultOf[lifetime.Analyzer].(*lifetime.Result),
 		fins:  map[*ssa.Function]bool{},
 		model: pass.ResultOf[model.Analyzer].(*model.Result),
+		locks: pass.ResultOf[guards.Analyzer].(*guards.Result),
 	}
 	c.rep = diag.New(pass, c.model)
 	defer c.rep.ReportUnused()
@@ -305,7 +308,7 @@ func (c *checker) keepAlive(fn *ssa.Function) {
 			var done []access.Ref // objects found for this call
 			for _, arg := range args {
 				if m, ok := c.handleOf(fn, arg); ok {
-					if m.table && !c.tableChangedBefore(fn, call, m.obj.Root) || c.keptAlive(fn, call, m.obj, call) || c.disarmedBefore(fn, call, m.obj) || c.claimedBefore(fn, call, m) ||
+					if m.table && !c.tableChangedBefore(fn, call, m.obj.Root) || c.keptAlive(fn, call, m.obj, call) || c.disarmedBefore(fn, call, m.obj) || c.claimedBefore(fn, call, m) || c.lockedOut(fn, call, m) ||
 						c.notArmedYet(fn, call, m.obj) || c.swappedOut(fn, call, arg, m) || c.reachableFromLive(fn, call, m.obj) ||
 						slices.ContainsFunc(done, func(r access.Ref) bool { return sameRef(r, m.obj) }) {
 						continue
@@ -403,6 +406,66 @@ func (c *checker) disarmedBefore(fn *ssa.Function, call ssa.CallInstruction, obj
 		}
 	}
 	return false
+}
+
+// lockedOut reports whether the finalizer's release of m's handle and
+// call hold one lock: the finalizer takes it on its way to the release
+// (mu.Lock(); defer mu.Unlock() in a Close it runs), and fn holds it
+// across call, so a finalizer that runs during the call waits for it and
+// releases afterwards. The finalizer's lock must be exclusive; the call may
+// hold it for reading (Lock waits for readers too). Locks are told apart
+// by variable, or by type and field (guards' keys): a lock of another
+// object of the same type is taken for the object's own.
+func (c *checker) lockedOut(fn *ssa.Function, call *ssa.Call, m managed) bool {
+	if c.locks == nil || m.fin == nil {
+		return false
+	}
+	held := keys(append(slices.Clone(c.locks.Held(call)), c.locks.EntryLocks(fn)...), false)
+	if len(held) == 0 {
+		return false
+	}
+	rel := c.finalizerLocks(m.fin, m.rel)
+	return slices.ContainsFunc(held, func(k guards.Key) bool { return slices.Contains(rel, k) })
+}
+
+// finalizerLocks returns the exclusive locks the finalizer f holds at its
+// release rel: at each step of the calls it makes on the way (its
+// function's call of Close, Close's C call).
+func (c *checker) finalizerLocks(f *lifetime.Finalizer, rel lifetime.FinalizerRelease) []guards.Key {
+	if f.Func == nil || rel.Posn == "" {
+		return nil
+	}
+	sum := c.lt.SummaryOf(f.Func)
+	if sum == nil {
+		return nil
+	}
+	i := slices.IndexFunc(sum.Releases, func(r *lifetime.Release) bool { return r.Path.Root == 0 && r.Posn == rel.Posn })
+	if i < 0 {
+		return nil
+	}
+	var out []guards.Key
+	cur, fn := sum.Releases[i], f.Func
+	for depth := 0; cur != nil && fn != nil && depth < 8; depth++ {
+		// (a synthetic step, such as a method expression's thunk,
+		// has no position: it holds no lock of its own)
+		if step := lifetime.CallAt(fn, cur.Pos()); step != nil {
+			out = append(out, keys(append(slices.Clone(c.locks.Held(step)), c.locks.EntryLocks(fn)...), true)...)
+		}
+		cur, fn = cur.Via()
+	}
+	return out
+}
+
+// keys returns the keys of locks ls, only the exclusive ones with
+// exclusive, leaving out the locks guards names by type alone.
+func keys(ls []guards.Lock, exclusive bool) []guards.Key {
+	var out []guards.Key
+	for _, l := range ls {
+		if (!exclusive || !l.Read) && l.Key.Fields != guards.Some {
+			out = append(out, l.Key)
+		}
+	}
+	return out
 }
 
 // claimedBefore reports whether fn claims m's object before call

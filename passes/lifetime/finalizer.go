@@ -235,7 +235,7 @@ func (pa *pkgAnalysis) addCleanup(fn *ssa.Function, call ssa.CallInstruction) {
 		for _, r := range sum.Releases {
 			if r.Path.Root == 0 {
 				ops := append(append([]access.Op{}, rel...), r.Path.Ops...)
-				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded, Copied: len(rel)})
+				fin.Releases = append(fin.Releases, FinalizerRelease{Ops: ops, Text: r.Text, CFunc: r.CFunc, Class: r.Class, Guarded: r.Guarded, Copied: len(rel), Posn: r.Posn})
 			}
 		}
 		for _, r := range sum.Drops {
