@@ -419,39 +419,7 @@ func decides(a *guards.Access, release ssa.Instruction) bool {
 	if !ok || v.Referrers() == nil {
 		return true // the result is not known here: as a claim
 	}
-	var tests []*ssa.If
-	other := false
-	var walk func(x ssa.Value, depth int)
-	walk = func(x ssa.Value, depth int) {
-		if depth > 4 || x.Referrers() == nil {
-			other = true
-			return
-		}
-		for _, r := range *x.Referrers() {
-			switch r := r.(type) {
-			case *ssa.DebugRef:
-			case *ssa.If:
-				tests = append(tests, r)
-			case *ssa.UnOp:
-				if r.Op != token.NOT {
-					other = true
-					continue
-				}
-				walk(r, depth+1)
-			case *ssa.BinOp:
-				_, cx := r.X.(*ssa.Const)
-				_, cy := r.Y.(*ssa.Const)
-				if (r.Op != token.EQL && r.Op != token.NEQ) || !cx && !cy {
-					other = true
-					continue
-				}
-				walk(r, depth+1)
-			default:
-				other = true
-			}
-		}
-	}
-	walk(v, 0)
+	tests, other := lifetime.Tests(v)
 	if other {
 		return true
 	}

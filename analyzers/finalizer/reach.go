@@ -226,32 +226,15 @@ func casSucceeds(cas *ssa.Call, ld ssa.Value, call *ssa.Call) bool {
 	if len(cas.Call.Args) != 3 || access.StripConv(cas.Call.Args[1]) != ld {
 		return false
 	}
-	var tests func(v ssa.Value, depth int) bool
-	tests = func(v ssa.Value, depth int) bool {
-		if depth > 4 || v.Referrers() == nil {
-			return false
-		}
-		for _, ref := range *v.Referrers() {
-			switch ref := ref.(type) {
-			case *ssa.If:
-				if cfg.Dominates(ref, call) {
-					if x, val, ok := lifetime.Outcome(ref, call); ok && x == ssa.Value(cas) && val {
-						return true
-					}
-				}
-			case *ssa.UnOp:
-				if ref.Op == token.NOT && tests(ref, depth+1) {
-					return true
-				}
-			case *ssa.BinOp:
-				if (ref.Op == token.EQL || ref.Op == token.NEQ) && tests(ref, depth+1) {
-					return true
-				}
+	ifs, _ := lifetime.Tests(cas)
+	for _, iff := range ifs {
+		if cfg.Dominates(iff, call) {
+			if x, val, ok := lifetime.Outcome(iff, call); ok && x == ssa.Value(cas) && val {
+				return true
 			}
 		}
-		return false
 	}
-	return tests(cas, 0)
+	return false
 }
 
 // loadedValue returns the load that v is (a load of a variable or field,

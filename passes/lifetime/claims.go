@@ -401,6 +401,45 @@ func Outcome(iff *ssa.If, instr ssa.Instruction) (x ssa.Value, val, ok bool) {
 	return x, side != negated, true
 }
 
+// Tests returns the branches that test v, a boolean result, directly or
+// through negations and comparisons with a constant (if !v, if v ==
+// false), and whether v has another use (stored, passed on, returned, a
+// phi): then the branches may not be all that reads it.
+func Tests(v ssa.Value) (ifs []*ssa.If, other bool) {
+	var walk func(x ssa.Value, depth int)
+	walk = func(x ssa.Value, depth int) {
+		if depth > 4 || x.Referrers() == nil {
+			other = true
+			return
+		}
+		for _, r := range *x.Referrers() {
+			switch r := r.(type) {
+			case *ssa.DebugRef:
+			case *ssa.If:
+				ifs = append(ifs, r)
+			case *ssa.UnOp:
+				if r.Op != token.NOT {
+					other = true
+					continue
+				}
+				walk(r, depth+1)
+			case *ssa.BinOp:
+				_, cx := r.X.(*ssa.Const)
+				_, cy := r.Y.(*ssa.Const)
+				if (r.Op != token.EQL && r.Op != token.NEQ) || !cx && !cy {
+					other = true
+					continue
+				}
+				walk(r, depth+1)
+			default:
+				other = true
+			}
+		}
+	}
+	walk(v, 0)
+	return ifs, other
+}
+
 // reachesFrom reports whether instr can run once block b is entered.
 func reachesFrom(b *ssa.BasicBlock, instr ssa.Instruction) bool {
 	return len(b.Instrs) > 0 && (b.Instrs[0] == instr || cfg.Reaches(b.Instrs[0], instr))
