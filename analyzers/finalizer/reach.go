@@ -2,6 +2,7 @@ package finalizer
 
 import (
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -93,34 +94,31 @@ func (c *checker) swappedOut(fn *ssa.Function, call *ssa.Call, arg access.Ref, m
 		return false
 	}
 	full := m.obj.With(m.rel.Ops...)
-	// each load along the handle's path, from the handle's own back to
-	// the object: b.h, then b
+	// the values loaded along the path to the handle, the handle's own
+	// first (b.h, then b): the path up to each load
+	var loads []int
+	for j := len(full.Ops); j > len(m.obj.Ops); j-- {
+		if full.Ops[j-1].Kind == access.Load {
+			loads = append(loads, j)
+		}
+	}
+	upTo := func(j int) access.Ref { return access.Ref{Root: full.Root, Ops: full.Ops[:j]} }
 	v := root
 	for depth := 0; v != nil && depth < 4; depth++ {
-		k := -1
 		if ld := loadedValue(v); ld != nil {
 			r := norm(ld)
-			for j := len(full.Ops); j > len(m.obj.Ops); j-- {
-				if full.Ops[j-1].Kind == access.Load && sameRef(r, access.Ref{Root: full.Root, Ops: full.Ops[:j]}) {
-					k = j
-					break
+			if i := slices.IndexFunc(loads, func(j int) bool { return sameRef(r, upTo(j)) }); i >= 0 {
+				k := loads[i]
+				if c.takenOut(access.StripConv(v), upTo(k)) || overwritten(fn, call, ld, upTo(k-1)) {
+					return true
 				}
-			}
-			if k > 0 && (c.takenOut(access.StripConv(v), access.Ref{Root: full.Root, Ops: full.Ops[:k]}) ||
-				overwritten(fn, call, ld, access.Ref{Root: full.Root, Ops: full.Ops[:k-1]})) {
-				return true
 			}
 			v = throughPointer(ld)
 			continue
 		}
 		// a take-out helper's result: what it took out is a pointer
 		// along the path, or the handle
-		for j := len(full.Ops); j > len(m.obj.Ops); j-- {
-			if full.Ops[j-1].Kind == access.Load && c.takenOut(access.StripConv(v), access.Ref{Root: full.Root, Ops: full.Ops[:j]}) {
-				return true
-			}
-		}
-		break
+		return slices.ContainsFunc(loads, func(j int) bool { return c.takenOut(access.StripConv(v), upTo(j)) })
 	}
 	return false
 }

@@ -338,10 +338,10 @@ func (pa *pkgAnalysis) summaryOf(fn *ssa.Function) *Summary {
 	pa.inProgress[fn] = true
 	var sum *Summary
 	var trace *Trace
-	if pa.relevant(fn) || pa.declares(fn) {
+	if relevant, rets := pa.relevant(fn); relevant || pa.declares(fn) {
 		sum, trace = pa.analyze(fn)
 	} else {
-		sum, trace = pa.cheapSummary(fn), &Trace{Func: fn}
+		sum, trace = pa.cheapSummary(fn, rets), &Trace{Func: fn}
 	}
 	sum.Status = pa.statusMaps(fn)
 	delete(pa.inProgress, fn)

@@ -13,7 +13,9 @@ import (
 // anything: it calls into C, calls a Go function whose summary releases,
 // acquires or disarms, or registers or disarms a finalizer or cleanup. Only relevant functions go through the state machine; the
 // others (all of a pure Go package) get a cheap summary of what they write.
-func (pa *pkgAnalysis) relevant(fn *ssa.Function) bool {
+// For a function that is not relevant, rets is what it returns (returns),
+// which cheapSummary takes.
+func (pa *pkgAnalysis) relevant(fn *ssa.Function) (relevant bool, rets []Returned) {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			ci, ok := instr.(ssa.CallInstruction)
@@ -21,7 +23,7 @@ func (pa *pkgAnalysis) relevant(fn *ssa.Function) bool {
 				continue
 			}
 			if c := pa.calls.Lookup(instr); c != nil {
-				return true // handles reach C here: uses, acquisitions, releases
+				return true, nil // handles reach C here: uses, acquisitions, releases
 			}
 			callee := ci.Common().StaticCallee()
 			if callee == nil {
@@ -36,23 +38,24 @@ func (pa *pkgAnalysis) relevant(fn *ssa.Function) bool {
 			if callee.Pkg != nil && callee.Pkg.Pkg.Path() == "runtime" {
 				switch callee.Name() {
 				case "SetFinalizer", "AddCleanup", "Stop":
-					return true
+					return true, nil
 				}
 			}
 			if s := pa.summaryOf(callee); s != nil && (len(s.Releases) > 0 || len(s.Drops) > 0 || len(s.Retains) > 0 || len(s.Disarms) > 0 || len(s.Acquires) > 0 || len(s.AcquiresInto) > 0 || len(s.Lends) > 0 || len(s.Arms) > 0) {
-				return true
+				return true, nil
 			}
 		}
 	}
 	// a take-out (p := b.h; b.h = nil; return p): what it stores on
 	// every path tells its callers that the handle has left the path
-	return slices.ContainsFunc(returns(fn, pa.summaryOf), func(r Returned) bool { return r.Entry })
+	rets = returns(fn, pa.summaryOf)
+	return slices.ContainsFunc(rets, func(r Returned) bool { return r.Entry }), rets
 }
 
 // cheapSummary returns a flow-insensitive summary of a function that
 // releases nothing: the parameter locations it may write (all as
 // clobbers), and whether it may write globals.
-func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
+func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function, rets []Returned) *Summary {
 	sum := &Summary{}
 	seen := map[string]bool{}
 	add := func(p access.Path) {
@@ -218,7 +221,7 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function) *Summary {
 		}
 	}
 	cheapClears(fn, sum, pathOf)
-	sum.Returns = returns(fn, pa.summaryOf)
+	sum.Returns = rets
 	sum.Wraps = wraps(fn)
 	return sum
 }

@@ -18,22 +18,7 @@ import (
 // address), as a path from it. Parameters spilled to a variable because a
 // closure captures them (as cgo's wrappers do) count as the parameter.
 func ParamPath(fn *ssa.Function, v ssa.Value) (access.Path, bool) {
-	r := Expand(v)
-	switch root := r.Root.(type) {
-	case *ssa.Parameter:
-		for i, p := range fn.Params {
-			if p == root {
-				return access.Path{Root: i, Ops: r.Ops}, true
-			}
-		}
-	case *ssa.FreeVar:
-		for i, fv := range fn.FreeVars {
-			if fv == root {
-				return access.Path{Root: -1 - i, Ops: r.Ops}, true
-			}
-		}
-	}
-	return access.Path{}, false
+	return refPath(fn, Expand(v))
 }
 
 // Expand names v as an access path in its function's frame, loads
@@ -340,11 +325,7 @@ func readBeforeWrites(fn *ssa.Function, p access.Path, reads []ssa.Value, sumOf 
 						return slices.ContainsFunc(args, func(a ssa.Value) bool { return refLike(a.Type()) && relatedArg(a, nil) })
 					}
 					for _, w := range append(slices.Clone(csum.Clobbers), storePaths(csum.Stores)...) {
-						operand := CallOperand(com, w.Root)
-						if com.IsInvoke() && w.Root >= 0 && w.Root < len(args) {
-							operand = args[w.Root]
-						}
-						if operand != nil && relatedArg(operand, w.Ops) {
+						if operand := CallOperand(com, w.Root); operand != nil && relatedArg(operand, w.Ops) {
 							return true
 						}
 					}
