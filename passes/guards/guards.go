@@ -574,28 +574,47 @@ func named(t types.Type) *types.TypeName {
 // return true. A type of the package whose Lock wraps a mutex is a lock
 // helper as well (see lockHelpers), which the flow tries first.
 func lockOp(com *ssa.CallCommon) (string, Key, bool) {
+	name, lock, ok := lockCall(com)
+	if !ok {
+		return "", Key{}, false
+	}
 	if com.IsInvoke() {
 		// a sync.Locker (a field holding a *sync.Mutex): named by where
 		// the interface value is loaded from
-		name := com.Method.Name()
-		if !lockMethod(com.Method) || !isLocker(com.Value.Type()) {
-			return "", Key{}, false
-		}
-		if k, ok := LockKeyOf(com.Value); ok {
+		if k, ok := LockKeyOf(lock); ok {
 			return name, k, true
 		}
-		if k, ok := paramKey(com.Value); ok {
+		if k, ok := paramKey(lock); ok {
 			return name, k, true
 		}
 		return "", Key{}, false
+	}
+	k, ok := LockKeyOf(lock)
+	if !ok {
+		if k, ok = paramKey(lock); !ok {
+			return "", Key{}, false
+		}
+	}
+	return name, k, true
+}
+
+// lockCall reports whether com calls one of a lock's methods (see
+// lockOp), with the method's name and the lock it is called on, whether
+// or not the lock has a key.
+func lockCall(com *ssa.CallCommon) (string, ssa.Value, bool) {
+	if com.IsInvoke() {
+		if !lockMethod(com.Method) || !isLocker(com.Value.Type()) {
+			return "", nil, false
+		}
+		return com.Method.Name(), com.Value, true
 	}
 	callee := com.StaticCallee()
 	if callee == nil || callee.Signature.Recv() == nil || len(com.Args) == 0 {
-		return "", Key{}, false
+		return "", nil, false
 	}
 	obj, _ := callee.Object().(*types.Func)
 	if obj == nil || !lockMethod(obj) {
-		return "", Key{}, false
+		return "", nil, false
 	}
 	recv := callee.Signature.Recv().Type()
 	if p, ok := recv.(*types.Pointer); ok {
@@ -603,22 +622,16 @@ func lockOp(com *ssa.CallCommon) (string, Key, bool) {
 	}
 	n, ok := types.Unalias(recv).(*types.Named)
 	if !ok || n.Obj().Pkg() == nil {
-		return "", Key{}, false
+		return "", nil, false
 	}
 	if n.Obj().Pkg().Path() == "sync" {
 		if n.Obj().Name() != "Mutex" && n.Obj().Name() != "RWMutex" {
-			return "", Key{}, false
+			return "", nil, false
 		}
 	} else if !isLocker(types.NewPointer(n)) {
-		return "", Key{}, false
+		return "", nil, false
 	}
-	k, ok := LockKeyOf(com.Args[0])
-	if !ok {
-		if k, ok = paramKey(com.Args[0]); !ok {
-			return "", Key{}, false
-		}
-	}
-	return callee.Name(), k, true
+	return callee.Name(), com.Args[0], true
 }
 
 // lockMethod reports whether m is one of a lock's methods, by name and
@@ -705,13 +718,19 @@ func isParamKey(k Key) bool {
 // pointer (a package-level *sync.Mutex, a *sync.RWMutex field, an embedded
 // *sync.Mutex, through any chain of such loads) is named by the location
 // the pointer is loaded from, which names the same mutex wherever it is
-// loaded, as a field names the same state in every method. A pointer with
-// no such location (a parameter, a call's result) names no lock.
+// loaded, as a field names the same state in every method. A mutex field of
+// a struct reached through a pointer (v.box.mu, with box a *box field) is
+// named by the struct's type and field, box.mu, as the methods of box name
+// it (b.mu). A pointer with no such location (a parameter, a call's result)
+// names no lock.
 func LockKeyOf(v ssa.Value) (Key, bool) {
 	if k, ok := KeyOf(v); ok {
 		return k, true
 	}
 	r := lifetime.Expand(v)
+	if k, ok := fieldThroughPointer(r); ok {
+		return k, true
+	}
 	for r.Valid() {
 		// the pointer is loaded (…*), or is a field of a struct value
 		// loaded (…*.f), which is a load from the field's address (…&.f*)
@@ -1528,8 +1547,11 @@ func (g *guardsPass) helperOf(com *ssa.CallCommon) *lockEffect {
 	if com.IsInvoke() {
 		return nil
 	}
-	if _, _, ok := lockOp(com); ok {
-		return nil // a lock's own method (sync.Mutex.Lock, whose body is a helper too)
+	if _, _, ok := lockCall(com); ok {
+		// a lock's own method (sync.Mutex.Lock, whose body is a helper
+		// too, of the mutex's inner lock): the lock it takes is the one it
+		// is called on, named by lockOp or not at all
+		return nil
 	}
 	fn := com.StaticCallee()
 	if fn == nil {

@@ -9,6 +9,10 @@ typedef struct { int live; } res;
 static res* res_open(void) { return calloc(1, sizeof(res)); }
 static void res_close(res* r) { free(r); }
 static int res_read(res* r) { return r->live; }
+typedef struct { int n; } ctx;
+static ctx* ctx_create(void) { return calloc(1, sizeof(ctx)); }
+static void ctx_destroy(ctx* c) { free(c); }
+static int ctx_query(ctx* c) { return c->n; }
 */
 import "C"
 
@@ -140,4 +144,123 @@ func (u *Unrelated) ReadLocked() int {
 	libMu.Lock()
 	defer libMu.Unlock()
 	return int(C.res_read(u.h)) // want `u may be collected while C.res_read runs with u.h`
+}
+
+// A lock in a struct reached through a pointer field is named by the
+// struct's type and field: v.box.mu is the b.mu the cleanup's release
+// holds.
+type box struct {
+	mu sync.Mutex
+	h  *C.res
+}
+
+func (b *box) release() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.h != nil {
+		C.res_close(b.h)
+		b.h = nil
+	}
+}
+
+type Boxed struct{ box *box }
+
+func NewBoxed() *Boxed {
+	v := &Boxed{box: &box{h: C.res_open()}}
+	runtime.AddCleanup(v, func(b *box) { b.release() }, v.box)
+	return v
+}
+
+func (v *Boxed) Read() int {
+	v.box.mu.Lock()
+	defer v.box.mu.Unlock()
+	return int(C.res_read(v.box.h))
+}
+
+// BareBoxed's cleanup releases without the box's lock: Read's lock does
+// not keep it out.
+type BareBoxed struct{ box *box }
+
+func NewBareBoxed() *BareBoxed {
+	v := &BareBoxed{box: &box{h: C.res_open()}}
+	runtime.AddCleanup(v, func(b *box) { C.res_close(b.h) }, v.box)
+	return v
+}
+
+func (v *BareBoxed) Read() int {
+	v.box.mu.Lock()
+	defer v.box.mu.Unlock()
+	return int(C.res_read(v.box.h)) // want `v may be collected while C.res_read runs with v.box.h`
+}
+
+// Ctx's locks are in state and stats, two structs reached through
+// pointers (one embedded): a lock of one is not the other's.
+type state struct {
+	mu sync.Mutex
+	rw sync.RWMutex
+}
+
+type stats struct{ mu sync.Mutex }
+
+type Ctx struct {
+	*state
+	st *stats
+	c  *C.ctx
+}
+
+func NewCtx() *Ctx {
+	x := &Ctx{state: &state{}, st: &stats{}, c: C.ctx_create()}
+	runtime.SetFinalizer(x, (*Ctx).Destroy)
+	return x
+}
+
+func (x *Ctx) Destroy() {
+	x.mu.Lock() // the embedded state's
+	defer x.mu.Unlock()
+	if x.c != nil {
+		C.ctx_destroy(x.c)
+		x.c = nil
+	}
+}
+
+// Query holds the lock Destroy takes, through the embedded pointer.
+func (x *Ctx) Query() int {
+	x.state.mu.Lock()
+	defer x.state.mu.Unlock()
+	return int(C.ctx_query(x.c))
+}
+
+// Count holds stats' lock, which Destroy does not take.
+func (x *Ctx) Count() int {
+	x.st.mu.Lock()
+	defer x.st.mu.Unlock()
+	return int(C.ctx_query(x.c)) // want `x may be collected while C.ctx_query runs with x.c`
+}
+
+// Shared2 reads under the read lock of a RWMutex its Close locks, both
+// reached through a pointer field.
+type Shared2 struct {
+	cfg *state
+	c   *C.ctx
+}
+
+func NewShared2() *Shared2 {
+	s := &Shared2{cfg: &state{}, c: C.ctx_create()}
+	runtime.SetFinalizer(s, func(s *Shared2) { s.close() })
+	return s
+}
+
+func (s *Shared2) close() {
+	s.cfg.rw.Lock()
+	defer s.cfg.rw.Unlock()
+	if s.c != nil {
+		C.ctx_destroy(s.c)
+		s.c = nil
+	}
+}
+
+func (s *Shared2) Query() int {
+	s.cfg.rw.RLock()
+	defer s.cfg.rw.RUnlock()
+	return int(C.ctx_query(s.c))
 }
