@@ -269,7 +269,9 @@ func run(pass *analysis.Pass) (any, error) {
 	// Export summaries of declared functions for importers.
 	for _, fn := range calls.Funcs {
 		s := pa.res.Summaries[fn]
-		if obj, ok := fn.Object().(*types.Func); ok && !s.empty() && obj.Pkg() == pass.Pkg {
+		// (an empty summary too: a function with no effects is known to
+		// have none, where one without a fact is taken to have any)
+		if obj, ok := fn.Object().(*types.Func); ok && s != nil && obj.Pkg() == pass.Pkg {
 			pass.ExportObjectFact(obj, &SummaryFact{*factCopy(s)})
 		}
 	}

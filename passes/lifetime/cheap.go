@@ -163,6 +163,9 @@ func (pa *pkgAnalysis) cheapSummary(fn *ssa.Function, rets []Returned) *Summary 
 				if callee != nil && !com.IsInvoke() {
 					csum = pa.summaryOf(callee)
 				}
+				if csum == nil && callee != nil && atomicLoad(callee) {
+					continue
+				}
 				if csum == nil {
 					std := callee != nil && callee.Package() != nil && isStd(callee.Package().Pkg.Path())
 					if !std {

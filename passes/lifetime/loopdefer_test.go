@@ -31,27 +31,27 @@ static void obj_free(obj* o) { free(o); }
 */
 import "C"
 
-func FreeAll(hs []*C.obj) {
+func FreeAll(hs []*C.obj) { // want FreeAll:"lifetime summary"
 	for _, h := range hs {
 		defer C.obj_free(h)
 	}
 }
 
-func FreeAllTwice(hs []*C.obj) {
+func FreeAllTwice(hs []*C.obj) { // want FreeAllTwice:"lifetime summary"
 	for _, h := range hs {
 		defer C.obj_free(h)
 		C.obj_free(h)
 	}
 }
 
-func NewEach(n int) {
+func NewEach(n int) { // want NewEach:"lifetime summary"
 	for i := 0; i < n; i++ {
 		h := C.obj_new()
 		defer C.obj_free(h)
 	}
 }
 
-func NewEachBreak(n int) {
+func NewEachBreak(n int) { // want NewEachBreak:"lifetime summary"
 	for i := 0; ; i++ {
 		h := C.obj_new()
 		defer C.obj_free(h)
@@ -61,7 +61,7 @@ func NewEachBreak(n int) {
 	}
 }
 
-func Same(n int) {
+func Same(n int) { // want Same:"lifetime summary"
 	h := C.obj_new()
 	for i := 0; i < n; i++ {
 		defer C.obj_free(h)
@@ -81,25 +81,25 @@ func SharedArg(p *C.obj, hs []*C.obj) { // want SharedArg:"lifetime summary"
 
 type wrap struct{ o *C.obj }
 
-func newWrap() *wrap { return &wrap{o: C.obj_new()} }
+func newWrap() *wrap { return &wrap{o: C.obj_new()} } // want newWrap:"lifetime summary"
 
 func (w *wrap) Close() { C.obj_free(w.o) } // want Close:"lifetime summary"
 
-func Wrappers(n int) {
+func Wrappers(n int) { // want Wrappers:"lifetime summary"
 	for i := 0; i < n; i++ {
 		w := newWrap()
 		defer w.Close()
 	}
 }
 
-func MethodValues(n int) {
+func MethodValues(n int) { // want MethodValues:"lifetime summary"
 	for i := 0; i < n; i++ {
 		c := newWrap().Close
 		defer c()
 	}
 }
 
-func MapClosures(m map[string]int) {
+func MapClosures(m map[string]int) { // want MapClosures:"lifetime summary"
 	for k := range m {
 		o := C.obj_new()
 		defer func() { C.obj_free(o) }()
@@ -107,7 +107,7 @@ func MapClosures(m map[string]int) {
 	}
 }
 
-func Nested(n int) {
+func Nested(n int) { // want Nested:"lifetime summary"
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
 			h := C.obj_new()
