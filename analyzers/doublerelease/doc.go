@@ -84,7 +84,17 @@ What releases what comes from the built-in library models (CUDA, libc,
 ...), model files, //lifetime:release directives, and summaries of the
 package's functions and its dependencies. A release that happens only after
 a test of the handle or its owner (a nil check, a closed flag, a reference
-count, a compare-and-swap) counts as idempotent.
+count, a compare-and-swap) counts as idempotent when the function changes
+what the test reads: it clears the handle, sets the flag, updates the count
+or makes the claim, itself or through a callee. A function that writes no
+memory its caller sees passes its own test again (if b.h != nil {
+C.free(b.h) } with no b.h = nil, a closed flag tested and never set), and
+releases again when it is called twice or run again by the finalizer; it
+is reported. The test still counts when it reads what a call computes from
+state a summary does not show (a C call, a dynamic call: the release may
+change the answer), or a flag that some function of the package sets once
+the object is built (a weak or borrowed mode, which may keep the release
+from running at all).
 
 Known limits: releases through interfaces, through a type parameter's
 methods (t.Close() in func closeTwice[T io.Closer](t T): as for an

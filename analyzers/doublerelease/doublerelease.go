@@ -194,8 +194,12 @@ func (c *checker) double(fn *ssa.Function, ev *lifetime.Event) {
 			return
 		}
 		c.sameCallee[r.Pos()] = true
-		c.rep.Reportf(r.Pos(), "%s is released twice when %s is called twice on the same value, as %s does (%s and %s): %s neither clears nor checks it; clear it after releasing it (under a lock, or claim it with atomic.Pointer.Swap) so that a second call does nothing",
-			r.Text, r.Func, srcname.Func(fn), c.where(first.Pos, r.Pos()), c.where(second.Pos, r.Pos()), r.Func)
+		why := "neither clears nor checks it"
+		if r.Repeats {
+			why = "checks it but changes nothing the check reads, so a second call passes the check again"
+		}
+		c.rep.Reportf(r.Pos(), "%s is released twice when %s is called twice on the same value, as %s does (%s and %s): %s %s; clear it after releasing it (under a lock, or claim it with atomic.Pointer.Swap) so that a second call does nothing",
+			r.Text, r.Func, srcname.Func(fn), c.where(first.Pos, r.Pos()), c.where(second.Pos, r.Pos()), r.Func, why)
 		return
 	}
 	switch {
@@ -222,6 +226,12 @@ func (c *checker) double(fn *ssa.Function, ev *lifetime.Event) {
 			h, releaser(first), c.where(first.Pos, second.Pos))
 	}
 }
+
+// guarded reports whether release r happens only after a test that keeps a
+// second run of its function out: a test of state the function changes (a
+// cleared handle, a flag set, a claim). A test of state nothing changes
+// (Release.Repeats) is passed again.
+func guarded(r *lifetime.Release) bool { return r.Guarded && !r.Repeats }
 
 // finalizerArmed reports functions that release a handle which a finalizer
 // or cleanup of its owner also releases, and leave the finalizer armed. A
@@ -254,7 +264,7 @@ func (c *checker) finalizerArmed() {
 			// took when it was added and reads nothing of the
 			// object. (A release inside sync.Once.Do is guarded
 			// against a second call, not against either.)
-			cleanupsOnly := r.Guarded && !r.Once
+			cleanupsOnly := guarded(r) && !r.Once
 			if msg := c.armed(fn, sum, r, cleanupsOnly); msg != "" && !c.safeAtCallers(fn, r, 0) {
 				matches = append(matches, match{fn, r, msg})
 				found[r] = true
@@ -312,7 +322,7 @@ func (c *checker) safeAtCallers(fn *ssa.Function, r *lifetime.Release, depth int
 				}
 			case rr.Declared || rr.Path.Root >= len(g.Params):
 				return false
-			case rr.Guarded && !rr.Once:
+			case guarded(rr) && !rr.Once:
 				// released after a test (a compare-and-swap, a
 				// flag): safe where each finalizer of the handle
 				// releases through g, and so through its test, or
@@ -389,17 +399,17 @@ func (c *checker) armed(fn *ssa.Function, sum *lifetime.Summary, r *lifetime.Rel
 		if sum.DisarmsPath(obj) {
 			return true
 		}
-		if r.Guarded && !r.Once && c.lt.ReleasesThrough(fin, fn) {
+		if guarded(r) && !r.Once && c.lt.ReleasesThrough(fin, fn) {
 			// released after a test in the function the finalizer
 			// releases through: the finalizer makes the same test (a
 			// Once is the one the Do call's receiver names, above)
 			return true
 		}
 		var claims [][]access.Op
-		if r.Guarded {
+		if guarded(r) {
 			claims = c.lt.FinalizerClaims(fin, fr)
 		}
-		if !fin.Cleanup && (r.Clears || !r.Guarded && (fr.Guarded || c.lt.ReleasesThrough(fin, fn)) && (sum.StoresTo(obj) || storesUnder(sum, obj))) {
+		if !fin.Cleanup && (r.Clears || !guarded(r) && (fr.Guarded || c.lt.ReleasesThrough(fin, fn)) && (sum.StoresTo(obj) || storesUnder(sum, obj))) {
 			// a finalizer reads the object when it runs: a cleared
 			// handle keeps it out, and so does a closed flag when the
 			// finalizer releases past a test, or through fn, whose
@@ -535,11 +545,15 @@ func (c *checker) handleTypes() {
 			continue
 		}
 		for _, r := range sum.Releases {
-			if r.Path.Root != 0 || r.Guarded || r.Clears || r.Declared || !r.Pos().IsValid() {
+			if r.Path.Root != 0 || guarded(r) || r.Clears || r.Declared || !r.Pos().IsValid() {
 				continue
 			}
-			c.rep.Reportf(r.Pos(), "%s releases %s without clearing or checking it, but %s is a //lifetime:handle: a second %s releases the handle again; clear %s after releasing it, or guard the release with sync.Once",
-				srcname.Func(fn), r.Text, tn, srcname.Func(fn), r.Text)
+			how := "without clearing or checking it"
+			if r.Repeats {
+				how = "after a check, but changes nothing the check reads"
+			}
+			c.rep.Reportf(r.Pos(), "%s releases %s %s, but %s is a //lifetime:handle: a second %s releases the handle again; clear %s after releasing it, or guard the release with sync.Once",
+				srcname.Func(fn), r.Text, how, tn, srcname.Func(fn), r.Text)
 		}
 	}
 }

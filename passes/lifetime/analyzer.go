@@ -236,6 +236,7 @@ type pkgAnalysis struct {
 	model      *model.Result
 	res        *Result
 	inProgress map[*ssa.Function]bool
+	setFields  map[*types.TypeName]map[int]bool // fields stored to after construction (setAfterBuilt)
 	user       map[*ssa.Function]bool
 }
 
@@ -426,6 +427,8 @@ func (a *fnAnalysis) summarize() *Summary {
 		rel           *Release
 		tok           *tok
 		guarded, once bool
+		settled       bool // see relRec.settled
+		ownTest       bool // see relRec.ownTest
 		onceOf        OnceRef
 		site          *Site // the first release site
 	}
@@ -455,11 +458,13 @@ func (a *fnAnalysis) summarize() *Summary {
 			} else {
 				rel.CFunc, rel.Posn = r.site.CFunc, posn(a.pa.pass.Fset, r.site.Pos)
 			}
-			ri = &relInfo{rel: rel, tok: r.tok, guarded: true, once: true, site: r.site}
+			ri = &relInfo{rel: rel, tok: r.tok, guarded: true, once: true, ownTest: true, site: r.site}
 			byKey[k] = ri
 			keys = append(keys, k)
 		}
 		ri.guarded = ri.guarded && r.guarded
+		ri.settled = ri.settled || r.settled
+		ri.ownTest = ri.ownTest && r.ownTest
 		if ri.once && r.once && (ri.onceOf.Key() == "" || ri.onceOf.Key() == r.onceOf.Key()) {
 			ri.onceOf = r.onceOf
 		} else {
@@ -468,8 +473,10 @@ func (a *fnAnalysis) summarize() *Summary {
 		ri.once = ri.once && r.once
 	}
 	slices.Sort(keys)
+	settled, ownTest := map[*Release]bool{}, map[*Release]bool{}
 	for _, k := range keys {
 		ri := byKey[k]
+		settled[ri.rel], ownTest[ri.rel] = ri.settled, ri.ownTest
 		ri.rel.Guarded = ri.guarded && !nilTestsOnly(a.fn, ri.rel.Path)
 		ri.rel.Once = ri.once
 		if ri.once {
@@ -570,6 +577,20 @@ func (a *fnAnalysis) summarize() *Summary {
 			sum.Clobbers = append(sum.Clobbers, si.path)
 		}
 	}
+	if !a.opaqueTests && len(sum.Stores) == 0 && len(sum.Clobbers) == 0 && !sum.Globals {
+		// A test keeps a second call out only when the first changes
+		// what it tests: a function that writes no memory the caller
+		// sees (it neither clears the handle nor sets a flag, a count
+		// or a claim) passes its test again, and releases again (if
+		// b.h != nil { C.free(b.h) } with no b.h = nil).
+		// The test is of the handle itself (which the release leaves as
+		// it was), or of a flag no function of the package sets once the
+		// object is built: a flag set elsewhere (weak, owned) may be a
+		// mode that keeps the release from ever running twice.
+		for _, r := range sum.Releases {
+			r.Repeats = r.Guarded && !r.Once && !settled[r] && (ownTest[r] || !a.pa.setAfterBuilt(a.fn, r.Path))
+		}
+	}
 	var ukeys []string
 	for k := range a.uses {
 		ukeys = append(ukeys, k)
@@ -651,6 +672,69 @@ func freeVarText(fv *ssa.FreeVar, ops []access.Op) string {
 		return access.Render(fv.Name(), access.Deref(fv.Type()), ops[1:])
 	}
 	return access.Render("&"+fv.Name(), fv.Type(), ops)
+}
+
+// setAfterBuilt reports whether a function of the package stores to a
+// field of the object at p's root (other than the one p reads the handle
+// from) through anything but the variable it was just allocated in: a
+// flag or a mode set after construction. The answer is true when the root
+// is no pointer to a named struct.
+func (pa *pkgAnalysis) setAfterBuilt(fn *ssa.Function, p access.Path) bool {
+	if p.Root < 0 || p.Root >= len(fn.Params) {
+		return true
+	}
+	tn := namedPointee(fn.Params[p.Root].Type())
+	if tn == nil {
+		return true
+	}
+	handleField := -1
+	if len(p.Ops) > 0 && p.Ops[0].Kind == access.FieldAddr {
+		handleField = p.Ops[0].Index
+	}
+	if pa.setFields == nil {
+		pa.setFields = map[*types.TypeName]map[int]bool{}
+		for _, g := range pa.calls.Funcs {
+			for _, b := range g.Blocks {
+				for _, instr := range b.Instrs {
+					st, ok := instr.(*ssa.Store)
+					if !ok {
+						continue
+					}
+					fa, ok := st.Addr.(*ssa.FieldAddr)
+					if !ok {
+						continue
+					}
+					if _, built := fa.X.(*ssa.Alloc); built {
+						continue // &T{f: v}, or new(T) and its fields set
+					}
+					if t := namedPointee(fa.X.Type()); t != nil {
+						if pa.setFields[t] == nil {
+							pa.setFields[t] = map[int]bool{}
+						}
+						pa.setFields[t][fa.Field] = true
+					}
+				}
+			}
+		}
+	}
+	for f := range pa.setFields[tn] {
+		if f != handleField {
+			return true
+		}
+	}
+	return false
+}
+
+// namedPointee returns the named type t points to, or nil.
+func namedPointee(t types.Type) *types.TypeName {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	if n, ok := types.Unalias(p.Elem()).(*types.Named); ok {
+		return n.Origin().Obj()
+	}
+	return nil
 }
 
 // nilTestsOnly reports whether the release of path p by fn is guarded by

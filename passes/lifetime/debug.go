@@ -28,7 +28,7 @@ func (r *Result) dump(w io.Writer) {
 		}
 		fmt.Fprintf(w, "summary %s:\n", fn)
 		for _, rel := range s.Releases {
-			fmt.Fprintf(w, "  release %s (%s) by %s guarded=%v clears=%v\n", rel.Path.Key(), rel.Text, rel.CFunc, rel.Guarded, rel.Clears)
+			fmt.Fprintf(w, "  release %s (%s) by %s guarded=%v repeats=%v clears=%v\n", rel.Path.Key(), rel.Text, rel.CFunc, rel.Guarded, rel.Repeats, rel.Clears)
 		}
 		for _, rel := range s.Drops {
 			fmt.Fprintf(w, "  drop %s (%s) by %s\n", rel.Path.Key(), rel.Text, rel.CFunc)

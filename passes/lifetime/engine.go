@@ -98,6 +98,13 @@ type fnAnalysis struct {
 	escapes     map[*ssa.Parameter]bool // parameters handed on
 	globals     bool
 	unknowns    bool
+	// opaqueTests is set when a branch condition of the function tests
+	// what a call computes from state the summaries do not show: a C
+	// call's result, a dynamic call's, a Go function's that passes
+	// something to C or has no summary. A release may change that state
+	// (a C-side handle table), so a test of it may keep a second call out
+	// even where the function writes no memory of its own.
+	opaqueTests bool
 	argExprFn   func(ssa.CallInstruction, int) string
 	lent        map[*tok]*Site       // handles lent by an argument of the call that yields them (model borrowed-from=N) -> that call
 	derived     map[*tok]*derivation // values derived from an acquisition's status (status.go)
@@ -120,6 +127,8 @@ type relRec struct {
 	guarded bool    // on every path it happens on, a branch tested the handle or its owner first
 	once    bool    // on every path, inside (*sync.Once).Do
 	onceOf  OnceRef // with once, that Do's Once
+	settled bool    // guarded by a callee's test that changes what it tests (Release.Repeats is not set)
+	ownTest bool    // on every path, the test was of the handle itself (or a callee's that repeats)
 }
 
 type relKey struct {
@@ -941,6 +950,9 @@ func (a *fnAnalysis) guard(s *state, v ssa.Value, depth int) {
 			s.guards[l.root] = true
 		}
 	case *ssa.Call:
+		if a.opaqueCall(v) {
+			a.opaqueTests = true
+		}
 		for _, arg := range v.Call.Args {
 			a.guard(s, arg, depth+1)
 		}
@@ -961,6 +973,20 @@ func (a *fnAnalysis) guard(s *state, v ssa.Value, depth int) {
 	t := a.tokOf(s, v)
 	s.guards[t] = true
 	s.guards[t.root] = true
+}
+
+// opaqueCall reports whether call computes its result from state a summary
+// does not show (see fnAnalysis.opaqueTests).
+func (a *fnAnalysis) opaqueCall(call *ssa.Call) bool {
+	if a.pa.calls.Lookup(call) != nil {
+		return true // a C call
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil {
+		return true
+	}
+	sum := a.pa.summaryOf(callee)
+	return sum == nil || len(sum.Uses) > 0 || sum.Globals
 }
 
 // updatedFrom reports whether location l holds, in s, a value computed
@@ -1349,10 +1375,21 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				// release, but a release through a copy all the same, and
 				// a (guarded) release of this function's parameter.
 				if t != nil && t.kind != tZero {
+					if prev, ok := s.maybe[t]; ok && r.Repeats && !eff.once && prev.Release == r {
+						// the same test, passed again: a second call
+						// releases the handle again if the first did
+						a.event(&Event{Kind: DoubleRelease, First: prev, Second: site, Handle: site.Handle},
+							fmt.Sprint("repeat", prev.id, "/", site.id))
+					}
 					if _, ok := s.maybe[t]; !ok {
 						s.maybe[t] = site
 					}
 					a.record(site, t, true)
+					if !r.Repeats {
+						// the callee's test keeps a second call out by
+						// itself: it changes what it tests
+						a.relIndex[relKey{site, t}].settled = true
+					}
 					if eff.once || r.Once {
 						rec := a.relIndex[relKey{site, t}]
 						rec.once = true
@@ -1639,7 +1676,7 @@ func (a *fnAnalysis) record(site *Site, t *tok, guarded bool) {
 	if r := a.relIndex[relKey{site, t}]; r != nil {
 		r.guarded = r.guarded && guarded
 	} else {
-		r := &relRec{site: site, tok: t, guarded: guarded}
+		r := &relRec{site: site, tok: t, guarded: guarded, ownTest: true}
 		a.relIndex[relKey{site, t}] = r
 		a.rels = append(a.rels, r)
 	}
@@ -2022,6 +2059,7 @@ func (a *fnAnalysis) release(s *state, t *tok, site *Site) {
 		return
 	}
 	a.record(site, t, s.guards[t] || s.guards[t.root])
+	a.relIndex[relKey{site, t}].ownTest = a.relIndex[relKey{site, t}].ownTest && s.guards[t]
 	delete(s.acquired, t)
 	if lend := a.lent[t]; lend != nil && (site.Release == nil || lend.Class == CallbackClass) && site.Class != model.Transferred {
 		// a lent handle is its lender's to free (the signature of a

@@ -126,6 +126,13 @@ type Release struct {
 	// reference count, a compare-and-swap): a second call may find nothing
 	// to release.
 	Guarded bool
+	// Repeats is set, with Guarded, when the function changes nothing its
+	// test reads: it writes no memory its caller sees (it neither clears
+	// the handle nor sets a flag, a count or a claim) and tests no call's
+	// result that could read state the release changes (a C call's). A
+	// second call makes the same test with the same outcome, and releases
+	// the handle again if the first call did.
+	Repeats bool
 	// Once is set when the release happens inside (*sync.Once).Do (the
 	// function's own, or a callee's): at most once per Once, which keeps
 	// a second call out but not a finalizer that releases it too.
