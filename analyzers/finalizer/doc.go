@@ -35,6 +35,11 @@ argument to C) with a handle loaded from an object whose finalizer or
 cleanup releases that handle, when nothing keeps the object reachable
 until the call returns: no later use of the object, no runtime.KeepAlive,
 no deferred use. Passing &o.field to C keeps o alive and is never reported.
+A read of the object by another operand of the expression that makes the
+call (o.base + C.f(o.h), o.cache[C.f(o.h)], b, n := o.b, C.f(o.h)) is a
+use after it: gc evaluates an expression's calls first and its other
+operands after them (not the left of && or ||, nor the arguments of a
+call that comes first, which run before).
 A call is at risk only where the finalizer can release its handle: not
 on a constructor's path before the finalizer is armed (arming is per
 path: an error branch that releases the handle before runtime.SetFinalizer

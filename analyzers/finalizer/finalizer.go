@@ -1076,6 +1076,9 @@ func (c *checker) keptAliveDepth(fn *ssa.Function, call *ssa.Call, obj access.Re
 			}
 		}
 	}
+	if c.operandAfter(call, uses) {
+		return true
+	}
 	// A use on some path after the call: the compiler's liveness is a
 	// union over paths, so the object stays in a live stack slot during
 	// the call (it is kept alive even on the paths that do not use it).
@@ -1087,6 +1090,80 @@ func (c *checker) keptAliveDepth(fn *ssa.Function, call *ssa.Call, obj access.Re
 		return !found
 	})
 	return found
+}
+
+// operandAfter reports whether an operand of the expression (or simple
+// statement) that makes call reads the object after call runs: gc
+// evaluates the calls of an expression first and its other operands after
+// them (the spec leaves their order open), so r.off in r.off +
+// C.f(r.h), r.cache in r.cache[C.f(r.h)] and x in x, n := r.x, C.f(r.h)
+// are read after the call, though go/ssa reads them before it. A read
+// there keeps the object alive across the call under gc, and the
+// portable fix, a runtime.KeepAlive, would only restate it: say nothing.
+func (c *checker) operandAfter(call *ssa.Call, uses func(ssa.Instruction) bool) bool {
+	ce := c.calls.CallExpr(call)
+	if ce == nil {
+		return false
+	}
+	var file *ast.File
+	for _, f := range c.pass.Files {
+		if f.FileStart <= ce.Pos() && ce.End() <= f.FileEnd {
+			file = f
+			break
+		}
+	}
+	if file == nil {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(file, ce.Pos(), ce.End())
+	var outer ast.Node = ce
+walk:
+	for _, n := range path[1:] {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if n.Op == token.LAND || n.Op == token.LOR {
+				break walk // its left operand runs first
+			}
+			outer = n
+		case ast.Expr:
+			outer = n
+		case *ast.ReturnStmt, *ast.AssignStmt, *ast.ExprStmt, *ast.SendStmt, *ast.IncDecStmt, *ast.ValueSpec:
+			outer = n
+			break walk
+		default:
+			break walk
+		}
+	}
+	if outer == ast.Node(ce) {
+		return false
+	}
+	in := func(p token.Pos, n ast.Node) bool { return p.IsValid() && n.Pos() <= p && p < n.End() }
+	// the operands of another call of the expression are read when that
+	// call runs, in lexical order with this one (touch(&i.P) + Use(i.P))
+	var calls []ast.Node
+	ast.Inspect(outer, func(n ast.Node) bool {
+		if e, ok := n.(*ast.CallExpr); ok && e != ce && !(e.Pos() <= ce.Pos() && ce.End() <= e.End()) {
+			if tv, ok := c.pass.TypesInfo.Types[e.Fun]; !ok || !tv.IsType() {
+				calls = append(calls, e)
+				return false
+			}
+		}
+		return true
+	})
+	for _, b := range call.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			switch instr.(type) {
+			case *ssa.FieldAddr, *ssa.Field, *ssa.UnOp, *ssa.IndexAddr, *ssa.Index, *ssa.Lookup:
+			default:
+				continue // a call is ordered, and so is what it reads
+			}
+			if in(instr.Pos(), outer) && !in(instr.Pos(), ce) && uses(instr) &&
+				!slices.ContainsFunc(calls, func(n ast.Node) bool { return in(instr.Pos(), n) }) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // opaqueResult reports whether the result of call may point into one of
