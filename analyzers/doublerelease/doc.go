@@ -19,6 +19,9 @@
 //   - a Close-like method that releases a handle while a finalizer or
 //     cleanup that releases the same handle stays armed, so that the
 //     handle is released again once the object is collected;
+//   - a function that arms a finalizer or cleanup and then, on some path
+//     (a constructor's error return), releases the handle it releases and
+//     returns with it still armed and the handle in place;
 //   - a release method with a value receiver that clears the handle field
 //     (a dead store: the caller's copy keeps the released handle), and a
 //     release called on a copy of a value whose original keeps the handle;
@@ -63,6 +66,15 @@ take-out with o.h.Swap(nil), keeps out a finalizer, which reads the
 object when it runs, but not a cleanup added with runtime.AddCleanup,
 which runs with the copy of the handle it took when it was added: only
 Stop, or a write through that copy when it points to shared state, does);
+a function that sets a finalizer (runtime.SetFinalizer, or a helper
+of the package that does) or adds a cleanup, then releases on some path
+the handle it releases and returns with it still armed (the finalizer
+not disarmed, the handle not cleared; for a cleanup, not stopped: it
+releases the copy it took): the error path of a constructor that frees
+what it has just wrapped (only a finalizer release that runs whatever
+the object's state is counts: not one after a closed flag, nor one under
+sync.Once; a call that is given the object or a runtime.Cleanup and is
+not known may disarm it, and keeps the path out);
 a release method with a value receiver
 that clears its copy of the handle; a release called on a copy of a
 struct whose original still holds the handle; a caller's release of a

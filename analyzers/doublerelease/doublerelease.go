@@ -36,6 +36,16 @@ type checker struct {
 	rep   *diag.Reporter
 
 	sameCallee map[token.Pos]bool // releases reported as "called twice"
+	// armedAtReturn are the events of handles released by a function
+	// that armed the finalizer or cleanup that releases them again,
+	// reported after finalizerArmed (a release through a method it
+	// reports is reported there)
+	armedAtReturn []armedEvent
+}
+
+type armedEvent struct {
+	fn *ssa.Function
+	ev *lifetime.Event
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -56,7 +66,8 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	c.finalizerArmed()
+	found := c.finalizerArmed()
+	c.reportArmedAtReturn(found)
 	c.handleTypes()
 	c.wrappedThenReleased()
 	return nil, nil
@@ -146,6 +157,10 @@ func (c *checker) calleeShort(s *lifetime.Site) string {
 
 func (c *checker) double(fn *ssa.Function, ev *lifetime.Event) {
 	first, second := ev.First, ev.Second
+	if ev.ArmedAtReturn != nil && !ev.Lent {
+		c.armedAtReturn = append(c.armedAtReturn, armedEvent{fn, ev})
+		return
+	}
 	if ev.Lent && first.Class == lifetime.CallbackClass {
 		cb := srcname.Func(fn)
 		if a := ev.Armed; a != nil {
@@ -236,7 +251,7 @@ func guarded(r *lifetime.Release) bool { return r.Guarded && !r.Repeats }
 // finalizerArmed reports functions that release a handle which a finalizer
 // or cleanup of its owner also releases, and leave the finalizer armed. A
 // release through a callee that is itself reported is reported there only.
-func (c *checker) finalizerArmed() {
+func (c *checker) finalizerArmed() map[*lifetime.Release]bool {
 	only := c.finalizerOnly()
 	type match struct {
 		fn  *ssa.Function
@@ -284,6 +299,52 @@ func (c *checker) finalizerArmed() {
 			continue
 		}
 		c.rep.Reportf(m.r.Pos(), "%s", m.msg)
+	}
+	return found
+}
+
+// reportArmedAtReturn reports the handles a function released after it
+// armed the finalizer or cleanup that releases them, and left in place at
+// a return with it still armed (a constructor's error path that frees the
+// handle it has just wrapped). A release through a method finalizerArmed
+// reported (found) is reported there.
+func (c *checker) reportArmedAtReturn(found map[*lifetime.Release]bool) {
+	for _, e := range c.armedAtReturn {
+		ev, fn := e.ev, e.fn
+		first := ev.First
+		inCallee := false
+		for via, depth := first.Release, 0; via != nil && depth < 8 && !inCallee; depth++ {
+			inCallee = found[via]
+			via, _ = via.Via()
+		}
+		if inCallee {
+			continue
+		}
+		arm := ev.ArmedAtReturn
+		obj, tn := "the object", "object"
+		if call, ok := ev.Second.Instr.(ssa.CallInstruction); ok && len(call.Common().Args) > 0 {
+			v := call.Common().Args[0]
+			if mi, ok := v.(*ssa.MakeInterface); ok {
+				v = mi.X
+			}
+			if n := srcname.Of(c.pass.Files, v); n != "" {
+				obj = n
+			}
+			if t := pointee(v.Type()); t != nil {
+				tn = "the " + t.Name()
+			}
+		}
+		what, fix := "finalizer set", fmt.Sprintf("disarm it (runtime.SetFinalizer(%s, nil)) before releasing %s, or set the finalizer after the last error return", obj, handle(first.Handle))
+		if ev.Cleanup {
+			what, fix = "cleanup added", "Stop its runtime.Cleanup before releasing "+handle(first.Handle)+", or add the cleanup after the last error return"
+		}
+		at := c.whereP(arm.Posn, first.Pos)
+		ret := ""
+		if ev.Return != nil {
+			ret = " at " + c.where(ev.Return.Pos(), first.Pos)
+		}
+		c.rep.Reportf(first.Pos, "%s is released here and again by the %s at %s (%s) once %s is collected: %s returns%s with it still armed; %s",
+			handle(first.Handle), what, at, arm.Fin, tn, srcname.Func(fn), ret, fix)
 	}
 }
 

@@ -60,6 +60,13 @@ type callEffect struct {
 	// cleanup once the object is unreachable (the runtime package's
 	// documentation of AddCleanup: the resource goes with arg)
 	handOff []int
+	// arm is the finalizer or cleanup function the call registers
+	// (runtime.SetFinalizer, runtime.AddCleanup, a registrar of the
+	// package), on the object armObj; for a cleanup, armArg is the
+	// argument the runtime passes it.
+	arm            *ssa.Function
+	armObj, armArg *tok
+	armCleanup     bool
 }
 
 // fnAnalysis runs the state machine over one function.
@@ -481,6 +488,7 @@ func (a *fnAnalysis) block(b *ssa.BasicBlock, s *state) (*state, bool) {
 			a.exits = append(a.exits, s)
 			a.exitRets = append(a.exitRets, instr)
 			a.exitChecks(s)
+			a.armChecks(s, instr)
 			a.returnedReleased(s, instr)
 			a.leaks(s, instr)
 			return s, false
@@ -1068,11 +1076,17 @@ func (a *fnAnalysis) resolve(s *state, instr ssa.CallInstruction) (*callEffect, 
 				if mi, ok := com.Args[0].(*ssa.MakeInterface); ok {
 					args[0] = a.tokOf(s, mi.X) // the object, not the interface
 				}
+				if f := funcValue(unwrapIface(com.Args[1])); f != nil && !eff.disarm {
+					eff.arm, eff.armObj = f, args[0]
+				}
 			}
 			return eff, args
 		case "AddCleanup":
 			if len(args) == 3 {
 				eff.handOff = []int{2}
+				if f := funcValue(com.Args[1]); f != nil {
+					eff.arm, eff.armObj, eff.armArg, eff.armCleanup = f, args[0], args[2], true
+				}
 			}
 			return eff, args
 		case "KeepAlive", "GC":
@@ -1086,6 +1100,17 @@ func (a *fnAnalysis) resolve(s *state, instr ssa.CallInstruction) (*callEffect, 
 					}
 				}
 				return eff, args
+			}
+		}
+	}
+	if generic.Pkg != nil && generic.Pkg.Pkg == a.pa.pass.Pkg {
+		// a helper of the package that registers its argument's
+		// finalizer (func track[T any](p *T, f func(*T)))
+		if reg, ok := a.pa.registrar(generic, map[*ssa.Function]bool{}); ok {
+			if obj, f := reg.at(com.Args); obj != nil {
+				if fn := funcValue(unwrapIface(f)); fn != nil {
+					eff.arm, eff.armObj = fn, a.tokOf(s, unwrapIface(obj))
+				}
 			}
 		}
 	}
@@ -1122,6 +1147,9 @@ func (a *fnAnalysis) call(s *state, instr ssa.CallInstruction, deferred bool) {
 
 // apply1 applies the effect of a call on s (now, or when a deferred call runs).
 func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect, args []*tok, deferred bool) {
+	if eff.arm != nil && !deferred {
+		a.pushArm(s, instr, eff)
+	}
 	for _, i := range eff.handOff {
 		if t := args[i]; t != nil {
 			a.escape(s, t)
@@ -1339,6 +1367,8 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 					a.disarms[p.Key()] = p
 				}
 			}
+			stop := eff.callee != nil && eff.callee.Name() == "Stop"
+			a.dropArms(s, func(ar *armRec, obj *tok) bool { return ar.cleanup && stop || !ar.cleanup && !stop && obj == t })
 		}
 	case eff.sum != nil:
 		sum := eff.sum
@@ -1537,6 +1567,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				if p, ok := t.path(a.fn); ok {
 					a.disarms[p.Key()] = p
 				}
+				a.dropArms(s, func(ar *armRec, obj *tok) bool { return ar.cleanup || obj == t })
 			}
 		}
 		if sum.Globals {
@@ -1547,6 +1578,10 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 		if !deferred {
 			a.deriveStatus(s, instr, nil, args)
 		}
+		// code that may disarm what it is given: the object, or a
+		// runtime.Cleanup
+		cl := slices.ContainsFunc(instr.Common().Args, func(v ssa.Value) bool { return isCleanup(v.Type()) })
+		a.dropArms(s, func(ar *armRec, obj *tok) bool { return ar.cleanup && cl || slices.Contains(args, obj) })
 		for _, t := range args {
 			if t != nil {
 				a.escape(s, t)
@@ -1661,14 +1696,136 @@ func (a *fnAnalysis) goCall(s *state, g *ssa.Go) {
 }
 
 func (a *fnAnalysis) runDefers(s *state) {
+	var arms []*pending
 	for l := s.defers; l != nil; l = l.next {
 		p := l.p
+		if p.arm != nil {
+			arms = append(arms, p) // still armed at the return
+			continue
+		}
 		d := p.site.Instr.(*ssa.Defer)
 		for range p.count {
 			a.apply1(s, d, p.call, p.args, true)
 		}
 	}
-	s.defers = nil
+	slices.Reverse(arms)
+	s.defers = a.ts.build(arms)
+}
+
+// An armRec is a finalizer or cleanup a path registered, kept with the
+// path's pending defers (pending.arm): at a return, a handle it releases
+// that the path released too, and left where the finalizer reads it (or,
+// for a cleanup, that was its argument's), is released again once the
+// object is collected.
+type armRec struct {
+	fin     string // the finalizer's function, for messages
+	posn    string // file:line of the registration
+	cleanup bool
+	// ops are, for a finalizer, the paths from the object (pending.args[0])
+	// to each handle it releases; a cleanup's pending.args are the handles
+	// themselves, as they were when it was added
+	ops    [][]access.Op
+	cfuncs []string // the C function of each release
+}
+
+// pushArm records, on s, the finalizer or cleanup the call registers.
+// Only releases that run whenever the finalizer does count: not one
+// inside sync.Once.Do, nor one after a test of anything but the handle
+// (a closed flag the path may have set).
+func (a *fnAnalysis) pushArm(s *state, instr ssa.CallInstruction, eff *callEffect) {
+	fsum := a.pa.summaryOf(eff.arm)
+	if fsum == nil || eff.armObj == nil || eff.armCleanup && eff.armArg == nil {
+		return
+	}
+	ar := &armRec{fin: finalizerName(eff.arm), posn: posn(a.pa.pass.Fset, instr.Pos()), cleanup: eff.armCleanup}
+	var args []*tok
+	for _, r := range fsum.Releases {
+		if r.Path.Root != 0 || r.Once || r.Guarded && !r.Clears || r.Declared || len(r.Path.Ops) == 0 && !eff.armCleanup {
+			continue // (a cleanup's argument may be the handle itself)
+		}
+		if eff.armCleanup {
+			if t := a.apply(s, eff.armArg, r.Path.Ops); t != nil && t.kind != tZero {
+				args = append(args, t)
+				ar.cfuncs = append(ar.cfuncs, r.CFunc)
+			}
+			continue
+		}
+		ar.ops = append(ar.ops, r.Path.Ops)
+		ar.cfuncs = append(ar.cfuncs, r.CFunc)
+	}
+	if !eff.armCleanup {
+		args = []*tok{eff.armObj}
+	}
+	if len(ar.cfuncs) == 0 {
+		return
+	}
+	site := a.site(instr, nil, "", "arm", -3, false, nil)
+	s.defers = a.ts.push(s.defers, &pending{site: site, args: args, count: 1, arm: ar})
+}
+
+// isCleanup reports whether t is runtime.Cleanup or a pointer to one.
+func isCleanup(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "runtime" && n.Obj().Name() == "Cleanup"
+}
+
+// dropArms removes from s the arms drop reports true for (given the
+// record and, for a finalizer, its object).
+func (a *fnAnalysis) dropArms(s *state, drop func(ar *armRec, obj *tok) bool) {
+	ps := s.defers.pendings()
+	out := ps[:0]
+	changed := false
+	for _, p := range ps {
+		if p.arm != nil {
+			var obj *tok
+			if !p.arm.cleanup && len(p.args) > 0 {
+				obj = p.args[0]
+			}
+			if drop(p.arm, obj) {
+				changed = true
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	if changed {
+		s.defers = a.ts.build(out)
+	}
+}
+
+// armChecks reports, at the return ret, each handle a finalizer or cleanup
+// armed on the path releases that the path released and left in place.
+func (a *fnAnalysis) armChecks(s *state, ret *ssa.Return) {
+	for l := s.defers; l != nil; l = l.next {
+		p := l.p
+		if p.arm == nil {
+			continue
+		}
+		hs := p.args
+		if !p.arm.cleanup {
+			hs = nil
+			if len(p.args) > 0 && p.args[0] != nil {
+				for _, ops := range p.arm.ops {
+					hs = append(hs, a.apply(s, p.args[0], ops))
+				}
+			}
+		}
+		for i, t := range hs {
+			if t == nil || i >= len(p.arm.cfuncs) {
+				continue
+			}
+			first, ok := s.released[t]
+			if !ok {
+				continue
+			}
+			arm := &Arm{Fin: p.arm.fin, Posn: p.arm.posn, CFunc: p.arm.cfuncs[i]}
+			a.event(&Event{Kind: DoubleRelease, First: first, Second: p.site, Handle: first.Handle, Return: ret, ArmedAtReturn: arm, Cleanup: p.arm.cleanup},
+				fmt.Sprint("armret", first.id, "/", p.site.id))
+		}
+	}
 }
 
 // record notes, for the summary, that the function releases t at site.

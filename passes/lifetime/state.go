@@ -81,6 +81,7 @@ type pending struct {
 	args  []*tok      // arguments, evaluated at the defer statement
 	count int         // 2 when it stands for two or more calls (a loop): it runs twice
 	stale bool        // registered by an earlier iteration of a loop: the arguments redefined since are nil (renew)
+	arm   *armRec     // not a deferred call: a finalizer or cleanup the path armed (pushArm)
 }
 
 func newState() *state {

@@ -73,6 +73,13 @@ type Event struct {
 	// function (First.Class is CallbackClass) that Second, a call, wraps in
 	// an object whose finalizer releases it.
 	Armed *Arm
+	// ArmedAtReturn is set for a DoubleRelease whose Second is the
+	// registration of a finalizer (or, with Cleanup, a cleanup) that
+	// releases the handle First released: the path returns at Return with
+	// it still armed and the handle where it reads it, so the handle is
+	// released again once the object is collected.
+	ArmedAtReturn *Arm
+	Cleanup       bool
 }
 
 // A Site is one release, acquisition or use of a handle.
