@@ -81,6 +81,10 @@ back on the thread that uses the object the callback belongs to.
 //lifetime:confined, or a doc comment that says the type is not safe for
 concurrent use, turns the findings off for the type.
 
+A lock is a sync.Mutex or sync.RWMutex, any type with sync.Locker's
+methods, or a channel of capacity 1 that a send takes and a receive gives
+back (a semaphore of more slots excludes nothing).
+
 Known limits: locks are told apart by type and field, not by instance;
 counters reached through maps and slices are not followed.`,
 	Before: `func (p *Pkt) Release() {

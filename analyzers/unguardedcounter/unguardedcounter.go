@@ -410,11 +410,13 @@ func (c *checker) counters() {
 		}
 		field := c.text(a)
 		fix := "make it a sync/atomic type (atomic.Int32, atomic.Int64) or hold the lock that guards it"
+		harm := "two updates at once can lose one"
 		if c.refcount[a.Key] != nil {
 			fix = "make it an atomic.Int32 and release when the value Add returns is zero"
+			harm += ", or let two callers see zero and release twice"
 		}
-		c.rep.Reportf(a.Pos, "%s %s %s without atomics or a lock: %s; two updates at once can lose one, or let two callers see zero and release twice; %s",
-			srcname.Func(a.Func), what, field, why, fix)
+		c.rep.Reportf(a.Pos, "%s %s %s without atomics or a lock: %s; %s; %s",
+			srcname.Func(a.Func), what, field, why, harm, fix)
 	}
 }
 

@@ -21,7 +21,12 @@
 // bool result is a TryLock's (func (w *W) tryLock() bool { return
 // w.mu.TryLock() }) takes the lock on the branch where it returned true
 // only, as TryLock does. A lock is any value with sync.Locker's methods
-// (a go-deadlock Mutex, a lock type of the module), not only sync's.
+// (a go-deadlock Mutex, a lock type of the module), not only sync's, and
+// a channel of capacity 1 used as a semaphore: a send on it takes it, a
+// receive drops it (the channel is named by its location, c.sem, and
+// counts only when every channel the package stores there is a
+// make(chan T, 1)). A mutex field of a struct reached through a pointer
+// (v.box.mu) is named by the struct's type and field, box.mu.
 // What the helpers of one package do to their caller's locks reaches its
 // importers as a LockHelperFact: util.Lock(&s.mu), util.With(&s.mu, f)
 // and util.TryLock(&s.mu) of another package of the module guard as the
@@ -358,6 +363,9 @@ type guardsPass struct {
 	// paramKeys keeps the locks of parameters in the held sets flow
 	// records (while a helper's effect is computed)
 	paramKeys bool
+	// sems are the locations of channels used as locks (semOp); nil:
+	// not computed yet
+	sems map[Key]bool
 }
 
 // A lockEffect is what a function does to the locks its caller holds:
@@ -1469,6 +1477,14 @@ func (g *guardsPass) flow(fn *ssa.Function) {
 				if s.top {
 					g.r.held[instr] = nil
 				}
+				if k, take, ok := g.semOp(instr); ok {
+					if take {
+						s.add(Lock{Key: k})
+					} else {
+						s.remove(k)
+					}
+					continue
+				}
 				call, ok := instr.(*ssa.Call)
 				if !ok {
 					continue
@@ -1539,6 +1555,77 @@ func (g *guardsPass) flow(fn *ssa.Function) {
 			break
 		}
 	}
+}
+
+// semOp reports whether instr takes or drops a channel used as a lock: a
+// send on a channel of capacity 1 takes it, a receive from it drops it
+// (the Go memory model: the kth receive from a channel of capacity C is
+// synchronized before the (k+C)th send completes, so with C = 1 a send
+// waits until the previous sender has received). The channel is named by
+// the location it is loaded from (c.sem), and counts as a lock only when
+// every value the package stores there is a make(chan T, 1): a counting
+// semaphore of more slots, or a channel of unknown capacity, excludes
+// nothing.
+func (g *guardsPass) semOp(instr ssa.Instruction) (Key, bool, bool) {
+	var ch ssa.Value
+	take := false
+	switch instr := instr.(type) {
+	case *ssa.Send:
+		ch, take = instr.Chan, true
+	case *ssa.UnOp:
+		if instr.Op != token.ARROW {
+			return Key{}, false, false
+		}
+		ch = instr.X
+	default:
+		return Key{}, false, false
+	}
+	ld, ok := ch.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return Key{}, false, false
+	}
+	k, ok := KeyOf(ld.X)
+	if !ok {
+		return Key{}, false, false
+	}
+	if g.sems == nil {
+		g.sems = g.semaphores()
+	}
+	return k, take, g.sems[k]
+}
+
+// semaphores returns the locations of channels every store of the package
+// fills with a make(chan T, 1).
+func (g *guardsPass) semaphores() map[Key]bool {
+	one, other := map[Key]bool{}, map[Key]bool{}
+	for _, fn := range g.calls.Funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				if _, isChan := st.Val.Type().Underlying().(*types.Chan); !isChan {
+					continue
+				}
+				k, ok := KeyOf(st.Addr)
+				if !ok {
+					continue
+				}
+				if mc, ok := st.Val.(*ssa.MakeChan); ok {
+					if c, ok := mc.Size.(*ssa.Const); ok && c.Value != nil && c.Int64() == 1 {
+						one[k] = true
+						continue
+					}
+				}
+				other[k] = true
+			}
+		}
+	}
+	for k := range other {
+		delete(one, k)
+	}
+	return one
 }
 
 // helperOf returns the lock effect of the function com calls, when it is
@@ -1737,6 +1824,13 @@ func (g *guardsPass) lockEffectOf(fn *ssa.Function) *lockEffect {
 	touches := false // fn locks or unlocks, directly or through a helper
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
+			if k, take, ok := g.semOp(instr); ok {
+				touches = true
+				if !take {
+					unlocked = append(unlocked, k)
+				}
+				continue
+			}
 			ci, ok := instr.(ssa.CallInstruction)
 			if !ok {
 				continue
