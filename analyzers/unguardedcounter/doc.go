@@ -44,7 +44,11 @@ infers a guard; below that the type keeps no lock contract for the
 counter) or atomic fields, or its methods run on several goroutines (go
 statements, finalizers, //export functions); a counter
 whose zero test guards a release is a reference count, and shared by
-definition;
+definition (its holders are), unless one goroutine of the package owns
+it: every access is made by a function only one go statement runs, once
+per object, on the object its constructor has just built (w :=
+&Worker{jobs: ch}; go w.loop(), an actor or a locked-OS-thread loop that other
+goroutines reach through a channel);
 - a counter read without the lock that all its updates hold (a reference
 count tested outside the lock acts on a value another goroutine is
 changing);

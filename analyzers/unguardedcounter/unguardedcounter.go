@@ -431,6 +431,9 @@ var goroutines = []concurrency.ContextKind{concurrency.Spawned, concurrency.Fina
 func (c *checker) shared(a *guards.Access) (string, bool) {
 	k := a.Key
 	if rt := c.refcount[k]; rt != nil {
+		if c.ownedByOneGoroutine(k) {
+			return "", false
+		}
 		return fmt.Sprintf("%s is a reference count (its zero test at %s guards %s), shared by every holder of a reference",
 			c.text(a), diag.Where(c.pass.Fset, rt.pos, a.Pos), rt.release), true
 	}
@@ -484,6 +487,60 @@ func (c *checker) shared(a *guards.Access) (string, bool) {
 		return fmt.Sprintf("%s (%s) and %s (%s) can run at once", describe(c1, fn), srcname.Func(fn), describe(c2, o.Func), srcname.Func(o.Func)), true
 	}
 	return "", false
+}
+
+// ownedByOneGoroutine reports whether every access to the counter k (but
+// those to an object being built) is made by one goroutine of the
+// package's own, started once per object: a function that only one go
+// statement runs, not in a loop, on an object the function with the go
+// statement has just built (w := &Worker{jobs: ch}; go w.loop()), and that
+// nothing else calls (an actor's loop, the goroutine of a locked OS
+// thread that owns a GL or CUDA context). Holders of a reference on other
+// goroutines reach the count only through it (a channel), so no two
+// updates meet: a reference count is shared by its holders, and here it
+// is not.
+func (c *checker) ownedByOneGoroutine(k guards.Key) bool {
+	var owner *concurrency.Context
+	for _, o := range c.byKey[k] {
+		if fresh(o) {
+			continue
+		}
+		cs := c.conc.Contexts(o.Func)
+		if len(cs) != 1 || cs[0].Kind != concurrency.Spawned || cs[0].Multi || owner != nil && cs[0] != owner {
+			return false
+		}
+		owner = cs[0]
+	}
+	return owner != nil && c.startedOnBuilt(owner.Pos, k.Type)
+}
+
+// startedOnBuilt reports whether the go statement at pos starts its
+// goroutine on an object of type t that its function allocated.
+func (c *checker) startedOnBuilt(pos token.Pos, t *types.TypeName) bool {
+	for _, fn := range c.calls.Funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				g, ok := instr.(*ssa.Go)
+				if !ok || g.Pos() != pos {
+					continue
+				}
+				vals := slices.Clone(g.Call.Args)
+				if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok {
+					vals = append(vals, mc.Bindings...)
+				}
+				for _, v := range vals {
+					if st := lifetime.SingleStore(v); st != nil {
+						v = st // a captured variable assigned once
+					}
+					r := lifetime.Expand(v)
+					if al, ok := r.Root.(*ssa.Alloc); ok && len(r.Ops) == 0 && al.Heap && namedPointee(al.Type()) == t {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 func ownFinalizer(ctx *concurrency.Context, k guards.Key) bool {
@@ -1514,4 +1571,16 @@ func keyOf(v ssa.Value) (guards.Key, bool) {
 		return guards.Key{}, false
 	}
 	return guards.Key{Type: n.Origin().Obj(), Fields: strings.Join(fields, ".")}, true
+}
+
+// namedPointee returns the named type t points to, or nil.
+func namedPointee(t types.Type) *types.TypeName {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	if n, ok := types.Unalias(p.Elem()).(*types.Named); ok {
+		return n.Origin().Obj()
+	}
+	return nil
 }
