@@ -35,6 +35,10 @@ argument to C) with a handle loaded from an object whose finalizer or
 cleanup releases that handle, when nothing keeps the object reachable
 until the call returns: no later use of the object, no runtime.KeepAlive,
 no deferred use. Passing &o.field to C keeps o alive and is never reported.
+A handle copied into a C struct that reaches C (a parameter block: var
+p C.params; p.m = o.m; C.run(&p), a literal C.params{m: o.m} passed by
+address or by value, a struct C.malloc returned) is the object's handle
+in that call: cgo keeps the struct alive, not o.
 A read of the object by another operand of the expression that makes the
 call (o.base + C.f(o.h), o.cache[C.f(o.h)], b, n := o.b, C.f(o.h)) is a
 use after it: gc evaluates an expression's calls first and its other

@@ -317,6 +317,18 @@ func (c *checker) keepAlive(fn *ssa.Function) {
 					all = append(all, finding{call, cname, m, access.Ref{}})
 					continue
 				}
+				// A handle copied into a C struct (a parameter block:
+				// args.h = o.h) that reaches C, by address or by value.
+				if m, ok := c.copiedIn(fn, call, arg); ok {
+					if c.keptAlive(fn, call, m.obj, call) || c.disarmedBefore(fn, call, m.obj) || c.claimedBefore(fn, call, m) || c.lockedOut(fn, call, m) ||
+						c.notArmedYet(fn, call, m.obj) || c.reachableFromLive(fn, call, m.obj) ||
+						slices.ContainsFunc(done, func(r access.Ref) bool { return sameRef(r, m.obj) }) {
+						continue
+					}
+					done = append(done, m.obj)
+					all = append(all, finding{call, cname, m, access.Ref{}})
+					continue
+				}
 				// Handles copied out of a collection of managed objects
 				// into a Go array passed to C.
 				if m, coll, ok := c.gathered(fn, arg); ok && !c.keptAlive(fn, call, coll, call) {
@@ -776,6 +788,59 @@ func (c *checker) gathered(fn *ssa.Function, arg access.Ref) (managed, access.Re
 		return managed{}, access.Ref{}, false
 	}
 	return c.storedHandles(fn, arrays, 0)
+}
+
+// copiedIn returns the managed handle fn copies into a field of the C
+// struct that arg passes to C, by address (&args, or a pointer C.malloc
+// returned) or by value (C.args{h: o.h}): C reads the handle out of the
+// struct during the call, and only the struct is kept alive by cgo. The
+// store must run before the call on every path to it.
+func (c *checker) copiedIn(fn *ssa.Function, call *ssa.Call, arg access.Ref) (managed, bool) {
+	r := lifetime.NormRef(arg)
+	switch {
+	case len(r.Ops) == 0:
+	case len(r.Ops) == 1 && r.Ops[0].Kind == access.Load:
+		if _, ok := r.Root.(*ssa.Alloc); !ok {
+			return managed{}, false // a struct read out of memory the analysis does not follow
+		}
+	default:
+		return managed{}, false
+	}
+	switch r.Root.(type) {
+	case *ssa.Alloc, *ssa.Call: // a variable, a literal, fresh memory (C.malloc)
+	default:
+		return managed{}, false
+	}
+	// the struct, and the literals copied into it whole (a := C.args{h:
+	// o.h} is a literal copied into a)
+	srcs := []ssa.Value{r.Root}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok && st.Addr == r.Root {
+				if ld, ok := st.Val.(*ssa.UnOp); ok && ld.Op == token.MUL {
+					if al, ok := ld.X.(*ssa.Alloc); ok {
+						srcs = append(srcs, al)
+					}
+				}
+			}
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || !before(st, call) {
+				continue
+			}
+			sr := lifetime.NormRef(access.Ref{Root: st.Addr})
+			if !slices.Contains(srcs, sr.Root) || len(sr.Ops) == 0 || slices.ContainsFunc(sr.Ops, func(o access.Op) bool { return o.Kind != access.FieldAddr }) {
+				continue
+			}
+			if m, ok := c.handleOf(fn, access.Ref{Root: st.Val}); ok && !m.table {
+				return m, true
+			}
+		}
+	}
+	return managed{}, false
 }
 
 // storedHandles reports whether fn stores into one of arrays (Go slices
