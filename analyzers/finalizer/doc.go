@@ -98,7 +98,9 @@ use of the object, which the message and the fix name by the variable
 holding the result, never by a field of another package; a
 finalizer registered by a helper of the package (generic, or taking
 interface values, with the finalizer passed in or its own) counts at the
-helper's call, and one set on an interface value (var c io.Closer = o)
+helper's call, and so does one registered by a helper of another package
+of the module that is passed the finalizer (own.Arm(x, (*T).free), known
+through the helper's fact), and one set on an interface value (var c io.Closer = o)
 is armed on the dynamic type, releasing what the methods it calls on its
 argument release (when the dynamic type is unknown, nothing is said).
 Handles gathered into a slice by a helper of the package

@@ -31,6 +31,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -52,7 +53,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{buildssa.Analyzer, cgocall.Analyzer, cpreamble.Analyzer, model.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(SummaryFact), new(FinalizerFact)},
+	FactTypes:  []analysis.Fact{new(SummaryFact), new(FinalizerFact), new(RegistrarFact)},
 }
 
 // Result is what the pass computed for the package.
@@ -229,6 +230,20 @@ func (*FinalizerFact) AFact() {}
 
 func (f *FinalizerFact) String() string { return "finalizers" }
 
+// RegistrarFact marks a function that registers a finalizer for its
+// caller: it passes its parameter Obj to runtime.SetFinalizer as the
+// object and its parameter Fin as the finalizer, directly or through
+// another such helper (func Arm[T any](x *T, f func(*T)) {
+// runtime.SetFinalizer(x, f) }). Where it comes from: the function's body,
+// read in its own package.
+type RegistrarFact struct{ Obj, Fin int }
+
+func (*RegistrarFact) AFact() {}
+
+func (f *RegistrarFact) String() string {
+	return "registrar(obj=" + strconv.Itoa(f.Obj) + ", fin=" + strconv.Itoa(f.Fin) + ")"
+}
+
 type pkgAnalysis struct {
 	pass       *analysis.Pass
 	calls      *cgocall.Result
@@ -266,6 +281,16 @@ func run(pass *analysis.Pass) (any, error) {
 	pa.finalizers()
 	if debugging("summary") && pass.Module != nil {
 		pa.res.dump(os.Stderr)
+	}
+	// Export the package's registrars for importers (those whose
+	// finalizer is a parameter: a function of the helper's own is not
+	// its callers' to name).
+	for _, fn := range calls.Funcs {
+		if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() == pass.Pkg && fn.Parent() == nil {
+			if reg, ok := pa.registrar(fn, map[*ssa.Function]bool{}); ok && reg.fin >= 0 {
+				pass.ExportObjectFact(obj, &RegistrarFact{Obj: reg.obj, Fin: reg.fin})
+			}
+		}
 	}
 	// Export summaries of declared functions for importers.
 	for _, fn := range calls.Funcs {

@@ -119,7 +119,15 @@ func (r registration) at(args []ssa.Value) (obj, fin ssa.Value) {
 // parameter fin or a function of its own as the finalizer (directly or
 // through another such helper).
 func (pa *pkgAnalysis) registrar(fn *ssa.Function, seen map[*ssa.Function]bool) (registration, bool) {
-	if fn.Pkg == nil || fn.Pkg.Pkg != pa.pass.Pkg || len(fn.Blocks) == 0 || seen[fn] || len(seen) > 3 {
+	if fn.Pkg != nil && fn.Pkg.Pkg != pa.pass.Pkg {
+		// another package's: its RegistrarFact
+		var f RegistrarFact
+		if obj, ok := fn.Object().(*types.Func); ok && pa.pass.ImportObjectFact(obj, &f) {
+			return registration{obj: f.Obj, fin: f.Fin}, true
+		}
+		return registration{}, false
+	}
+	if fn.Pkg == nil || len(fn.Blocks) == 0 || seen[fn] || len(seen) > 3 {
 		return registration{}, false
 	}
 	seen[fn] = true
