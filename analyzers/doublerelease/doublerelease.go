@@ -321,7 +321,7 @@ func (c *checker) reportArmedAtReturn(found map[*lifetime.Release]bool) {
 			continue
 		}
 		arm := ev.ArmedAtReturn
-		obj, tn := "the object", "object"
+		obj, tn := "", "the object"
 		if call, ok := ev.Second.Instr.(ssa.CallInstruction); ok && len(call.Common().Args) > 0 {
 			v := call.Common().Args[0]
 			if mi, ok := v.(*ssa.MakeInterface); ok {
@@ -334,7 +334,11 @@ func (c *checker) reportArmedAtReturn(found map[*lifetime.Release]bool) {
 				tn = "the " + t.Name()
 			}
 		}
-		what, fix := "finalizer set", fmt.Sprintf("disarm it (runtime.SetFinalizer(%s, nil)) before releasing %s, or set the finalizer after the last error return", obj, handle(first.Handle))
+		disarm := fmt.Sprintf("runtime.SetFinalizer(%s, nil)", obj)
+		if obj == "" {
+			disarm = "runtime.SetFinalizer with nil"
+		}
+		what, fix := "finalizer set", fmt.Sprintf("disarm it (%s) before releasing %s, or set the finalizer after the last error return", disarm, handle(first.Handle))
 		if ev.Cleanup {
 			what, fix = "cleanup added", "Stop its runtime.Cleanup before releasing "+handle(first.Handle)+", or add the cleanup after the last error return"
 		}

@@ -602,7 +602,7 @@ func (a *fnAnalysis) summarize() *Summary {
 			sum.Clobbers = append(sum.Clobbers, si.path)
 		}
 	}
-	if !a.opaqueTests && len(sum.Stores) == 0 && len(sum.Clobbers) == 0 && !sum.Globals {
+	if !a.opaqueTests && len(sum.Stores) == 0 && len(sum.Clobbers) == 0 && !sum.Globals && !a.pa.changesState(a.fn, sum) {
 		// A test keeps a second call out only when the first changes
 		// what it tests: a function that writes no memory the caller
 		// sees (it neither clears the handle nor sets a flag, a count
@@ -697,6 +697,64 @@ func freeVarText(fv *ssa.FreeVar, ops []access.Op) string {
 		return access.Render(fv.Name(), access.Deref(fv.Type()), ops[1:])
 	}
 	return access.Render("&"+fv.Name(), fv.Type(), ops)
+}
+
+// changesState reports whether fn may change state its Stores and
+// Clobbers do not list, which a test may read: it sends on, receives from,
+// selects on or closes a channel (a done channel is a closed flag), writes
+// or deletes a map entry (a registry of live objects), calls code the
+// summaries do not see into (an interface method, a function value, a
+// function with no summary, such as sync.Map's claims), calls a function
+// whose summary writes anything, or gives C the address of a location
+// (C may clear it: av_frame_free(&f.f)).
+func (pa *pkgAnalysis) changesState(fn *ssa.Function, sum *Summary) bool {
+	for _, r := range sum.Releases {
+		if endsInAddr(r.Path) {
+			return true
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.Send, *ssa.Select, *ssa.MapUpdate:
+				return true
+			case *ssa.UnOp:
+				if instr.Op == token.ARROW {
+					return true
+				}
+			case ssa.CallInstruction:
+				if pa.calls.Plumbing(instr) || pa.calls.Lookup(instr) != nil {
+					continue // a call into C: judged by what it is given (above, opaqueTests)
+				}
+				com := instr.Common()
+				if b, ok := com.Value.(*ssa.Builtin); ok {
+					switch b.Name() {
+					case "close", "delete", "clear", "copy":
+						return true
+					}
+					continue
+				}
+				callee := com.StaticCallee()
+				if callee == nil || com.IsInvoke() {
+					return true
+				}
+				if atomicLoad(callee) {
+					continue
+				}
+				if o := callee.Origin(); o != nil {
+					callee = o
+				}
+				if pkg := callee.Package(); pkg != nil && pkg.Pkg.Path() == "runtime" {
+					continue // KeepAlive, SetFinalizer: no state a test reads
+				}
+				cs := pa.summaryOf(callee)
+				if cs == nil || len(cs.Stores) > 0 || len(cs.Clobbers) > 0 || cs.Globals || len(cs.Escapes) > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // setAfterBuilt reports whether a function of the package stores to a

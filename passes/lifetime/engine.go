@@ -961,6 +961,9 @@ func (a *fnAnalysis) guard(s *state, v ssa.Value, depth int) {
 		if a.opaqueCall(v) {
 			a.opaqueTests = true
 		}
+		if v.Call.IsInvoke() {
+			a.guard(s, v.Call.Value, depth+1) // the receiver: d.ctx.Err()
+		}
 		for _, arg := range v.Call.Args {
 			a.guard(s, arg, depth+1)
 		}
@@ -975,6 +978,22 @@ func (a *fnAnalysis) guard(s *state, v ssa.Value, depth int) {
 	case *ssa.Extract:
 		a.guard(s, v.Tuple, depth+1)
 		return
+	case *ssa.Select:
+		// a select's channels: a done channel is a closed flag
+		for _, st := range v.States {
+			a.guard(s, st.Chan, depth+1)
+		}
+		return
+	case *ssa.Lookup:
+		// a map entry (closed[d.id]): what the key is read from
+		a.guard(s, v.X, depth+1)
+		a.guard(s, v.Index, depth+1)
+	case *ssa.MakeInterface:
+		a.guard(s, v.X, depth+1)
+	case *ssa.ChangeType:
+		a.guard(s, v.X, depth+1)
+	case *ssa.Convert:
+		a.guard(s, v.X, depth+1)
 	case *ssa.Const:
 		return
 	}
@@ -1696,11 +1715,9 @@ func (a *fnAnalysis) goCall(s *state, g *ssa.Go) {
 }
 
 func (a *fnAnalysis) runDefers(s *state) {
-	var arms []*pending
 	for l := s.defers; l != nil; l = l.next {
 		p := l.p
 		if p.arm != nil {
-			arms = append(arms, p) // still armed at the return
 			continue
 		}
 		d := p.site.Instr.(*ssa.Defer)
@@ -1708,7 +1725,14 @@ func (a *fnAnalysis) runDefers(s *state) {
 			a.apply1(s, d, p.call, p.args, true)
 		}
 	}
-	slices.Reverse(arms)
+	// what stays pending is the arms the deferred calls left armed (a
+	// deferred error path may disarm: dropArms)
+	var arms []*pending
+	for _, p := range s.defers.pendings() {
+		if p.arm != nil {
+			arms = append(arms, p)
+		}
+	}
 	s.defers = a.ts.build(arms)
 }
 
