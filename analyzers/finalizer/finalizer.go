@@ -409,6 +409,7 @@ func (c *checker) disarmedBefore(fn *ssa.Function, call ssa.CallInstruction, obj
 					continue
 				}
 			case callee.Name() == "Stop" && arg.Root == obj.Root && hasPrefix(arg.Ops, obj.Ops):
+			case callee.Name() == "Stop" && cleanupAddedOn(d.Call.Args[0], obj):
 			default:
 				continue
 			}
@@ -418,6 +419,28 @@ func (c *checker) disarmedBefore(fn *ssa.Function, call ssa.CallInstruction, obj
 		}
 	}
 	return false
+}
+
+// cleanupAddedOn reports whether v, the receiver of a Stop, is the
+// runtime.Cleanup that runtime.AddCleanup returned for obj, held in a
+// variable assigned once (cl := runtime.AddCleanup(o, f, o.h); cl.Stop()).
+func cleanupAddedOn(v ssa.Value, obj access.Ref) bool {
+	if st := lifetime.SingleStore(v); st != nil {
+		v = st
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil {
+		return false
+	}
+	if o := callee.Origin(); o != nil {
+		callee = o
+	}
+	return callee.Pkg != nil && callee.Pkg.Pkg.Path() == "runtime" && callee.Name() == "AddCleanup" &&
+		len(call.Call.Args) == 3 && sameRef(norm(call.Call.Args[0]), obj)
 }
 
 // lockedOut reports whether the finalizer's release of m's handle and

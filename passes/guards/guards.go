@@ -22,10 +22,10 @@
 // w.mu.TryLock() }) takes the lock on the branch where it returned true
 // only, as TryLock does. A lock is any value with sync.Locker's methods
 // (a go-deadlock Mutex, a lock type of the module), not only sync's, and
-// a channel of capacity 1 used as a semaphore: a send on it takes it, a
-// receive drops it (the channel is named by its location, c.sem, and
-// counts only when every channel the package stores there is a
-// make(chan T, 1)). A mutex field of a struct reached through a pointer
+// a channel of capacity 1 used as a semaphore: a send on it takes it (in
+// a select, on the branch of its case), a receive drops it (the channel is
+// named by its location, c.sem or a package-level variable, and counts
+// only when every channel the package stores there is a make(chan T, 1)). A mutex field of a struct reached through a pointer
 // (v.box.mu) is named by the struct's type and field, box.mu.
 // What the helpers of one package do to their caller's locks reaches its
 // importers as a LockHelperFact: util.Lock(&s.mu), util.With(&s.mu, f)
@@ -331,7 +331,7 @@ func (r *Result) InOnce(fn *ssa.Function) bool { return r.once[fn] }
 func run(pass *analysis.Pass) (any, error) {
 	calls := pass.ResultOf[cgocall.Analyzer].(*cgocall.Result)
 	r := &Result{held: map[ssa.Instruction][]Lock{}, once: map[*ssa.Function]bool{}, entry: map[*ssa.Function][]Lock{}, GuardedBy: map[Key]Key{}, guard: map[Key]guardOf{}, byKey: map[Key][]*Access{}, fset: pass.Fset}
-	g := &guardsPass{pass: pass, calls: calls, r: r, entry: map[*ssa.Function]*lockSet{}}
+	g := &guardsPass{pass: pass, calls: calls, r: r, entry: map[*ssa.Function]*lockSet{}, pkg: pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).Pkg}
 	g.checklocks()
 	g.findOnce()
 	g.lockHelpers()
@@ -366,6 +366,7 @@ type guardsPass struct {
 	// sems are the locations of channels used as locks (semOp); nil:
 	// not computed yet
 	sems map[Key]bool
+	pkg  *ssa.Package
 }
 
 // A lockEffect is what a function does to the locks its caller holds:
@@ -1485,6 +1486,13 @@ func (g *guardsPass) flow(fn *ssa.Function) {
 					}
 					continue
 				}
+				if sel, ok := instr.(*ssa.Select); ok {
+					// select { case c.sem <- x: …; case <-ctx.Done(): … }
+					if k, cond, ok := g.selectSend(sel); ok {
+						tryLock, tryVal = &Lock{Key: k}, cond
+					}
+					continue
+				}
 				call, ok := instr.(*ssa.Call)
 				if !ok {
 					continue
@@ -1580,25 +1588,67 @@ func (g *guardsPass) semOp(instr ssa.Instruction) (Key, bool, bool) {
 	default:
 		return Key{}, false, false
 	}
+	k, ok := g.semKey(ch)
+	return k, take, ok
+}
+
+// semKey names the channel ch when it is loaded from a location that
+// holds a semaphore (see semOp).
+func (g *guardsPass) semKey(ch ssa.Value) (Key, bool) {
 	ld, ok := ch.(*ssa.UnOp)
 	if !ok || ld.Op != token.MUL {
-		return Key{}, false, false
+		return Key{}, false
 	}
 	k, ok := KeyOf(ld.X)
 	if !ok {
-		return Key{}, false, false
+		return Key{}, false
 	}
 	if g.sems == nil {
 		g.sems = g.semaphores()
 	}
-	return k, take, g.sems[k]
+	return k, g.sems[k]
+}
+
+// selectSend returns, for a select whose case i sends on a semaphore, the
+// condition that is true where that case ran (the select's index == i):
+// the branch it decides holds the lock, as a TryLock's does.
+func (g *guardsPass) selectSend(sel *ssa.Select) (Key, ssa.Value, bool) {
+	for i, st := range sel.States {
+		if st.Dir != types.SendOnly {
+			continue
+		}
+		k, ok := g.semKey(st.Chan)
+		if !ok {
+			continue
+		}
+		for _, r := range *sel.Referrers() {
+			ex, ok := r.(*ssa.Extract)
+			if !ok || ex.Index != 0 {
+				continue
+			}
+			for _, rr := range *ex.Referrers() {
+				if bin, ok := rr.(*ssa.BinOp); ok && bin.Op == token.EQL && bin.X == ssa.Value(ex) {
+					if c, ok := bin.Y.(*ssa.Const); ok && c.Value != nil && c.Int64() == int64(i) {
+						return k, bin, true
+					}
+				}
+			}
+		}
+	}
+	return Key{}, nil, false
 }
 
 // semaphores returns the locations of channels every store of the package
 // fills with a make(chan T, 1).
 func (g *guardsPass) semaphores() map[Key]bool {
 	one, other := map[Key]bool{}, map[Key]bool{}
-	for _, fn := range g.calls.Funcs {
+	funcs := slices.Clone(g.calls.Funcs)
+	if g.pkg != nil {
+		if init := g.pkg.Func("init"); init != nil {
+			funcs = append(funcs, init) // var libSem = make(chan struct{}, 1)
+		}
+	}
+	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				st, ok := instr.(*ssa.Store)
