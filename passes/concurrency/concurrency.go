@@ -1060,7 +1060,11 @@ func goTarget(calls *cgocall.Result, g *ssa.Go) *ssa.Function {
 	if g.Call.IsInvoke() {
 		return nil
 	}
-	return g.Call.StaticCallee()
+	f := g.Call.StaticCallee()
+	if f != nil && f.Origin() != nil {
+		f = f.Origin() // go a.run() in a generic function starts run's body
+	}
+	return f
 }
 
 // staticCallees returns the functions fn calls, defers or starts, and the

@@ -129,3 +129,28 @@ func (x *Split) releases() {
 		}
 	}
 }
+
+// Generic is Renderer with a type parameter: the go statement starts the
+// generic method's body.
+type Generic[T any] struct {
+	in   chan T
+	refs int
+	s    *C.surface
+}
+
+func NewGeneric[T any]() *Generic[T] {
+	g := &Generic[T]{in: make(chan T), refs: 1}
+	go g.run()
+	return g
+}
+
+func (g *Generic[T]) run() {
+	g.s = C.surface_create()
+	for range g.in {
+		g.refs--
+		if g.refs == 0 {
+			C.surface_destroy(g.s)
+			g.s = nil
+		}
+	}
+}
