@@ -748,7 +748,7 @@ func (pa *pkgAnalysis) changesState(fn *ssa.Function, sum *Summary) bool {
 					continue // KeepAlive, SetFinalizer: no state a test reads
 				}
 				cs := pa.summaryOf(callee)
-				if cs == nil || len(cs.Stores) > 0 || len(cs.Clobbers) > 0 || cs.Globals || len(cs.Escapes) > 0 {
+				if cs == nil || len(cs.Stores) > 0 || len(cs.Clobbers) > 0 || cs.Globals {
 					return true
 				}
 			}
