@@ -727,8 +727,8 @@ func (pa *pkgAnalysis) changesState(fn *ssa.Function, sum *Summary) bool {
 					continue // a call into C: judged by what it is given (above, opaqueTests)
 				}
 				com := instr.Common()
-				if b, ok := com.Value.(*ssa.Builtin); ok {
-					switch b.Name() {
+				if bi, ok := com.Value.(*ssa.Builtin); ok {
+					switch bi.Name() {
 					case "close", "delete", "clear", "copy":
 						return true
 					}
