@@ -766,7 +766,7 @@ func (pa *pkgAnalysis) setAfterBuilt(fn *ssa.Function, p access.Path) bool {
 	if p.Root < 0 || p.Root >= len(fn.Params) {
 		return true
 	}
-	tn := namedPointee(fn.Params[p.Root].Type())
+	tn := objectType(fn.Params[p.Root])
 	if tn == nil {
 		return true
 	}
@@ -790,7 +790,7 @@ func (pa *pkgAnalysis) setAfterBuilt(fn *ssa.Function, p access.Path) bool {
 					if _, built := fa.X.(*ssa.Alloc); built {
 						continue // &T{f: v}, or new(T) and its fields set
 					}
-					if t := namedPointee(fa.X.Type()); t != nil {
+					if t := objectType(fa.X); t != nil {
 						if pa.setFields[t] == nil {
 							pa.setFields[t] = map[int]bool{}
 						}
@@ -806,18 +806,6 @@ func (pa *pkgAnalysis) setAfterBuilt(fn *ssa.Function, p access.Path) bool {
 		}
 	}
 	return false
-}
-
-// namedPointee returns the named type t points to, or nil.
-func namedPointee(t types.Type) *types.TypeName {
-	p, ok := t.Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	if n, ok := types.Unalias(p.Elem()).(*types.Named); ok {
-		return n.Origin().Obj()
-	}
-	return nil
 }
 
 // nilTestsOnly reports whether the release of path p by fn is guarded by

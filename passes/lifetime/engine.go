@@ -2551,11 +2551,7 @@ func cleanupPath(fn *ssa.Function, p access.Path) bool {
 		return false
 	}
 	t := access.TypeAfter(rt, p.Ops)
-	if t == nil {
-		return false
-	}
-	n, ok := types.Unalias(access.Deref(t)).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "runtime" && n.Obj().Name() == "Cleanup"
+	return t != nil && isCleanup(t)
 }
 
 // cleanupsField returns, for recv a runtime.Cleanup loaded from an element
