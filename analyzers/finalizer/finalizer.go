@@ -17,6 +17,7 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/internal/cfg"
+	"github.com/lifetimevet/lifetimevet/internal/cgofile"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
 	"github.com/lifetimevet/lifetimevet/internal/srcname"
 	"github.com/lifetimevet/lifetimevet/internal/stmtedit"
@@ -1193,14 +1194,8 @@ func (c *checker) operandAfter(call *ssa.Call, uses func(ssa.Instruction) bool) 
 	if ce == nil {
 		return false
 	}
-	var file *ast.File
-	for _, f := range c.pass.Files {
-		if f.FileStart <= ce.Pos() && ce.End() <= f.FileEnd {
-			file = f
-			break
-		}
-	}
-	if file == nil {
+	file := cgofile.FileOf(c.pass.Files, ce.Pos())
+	if file == nil || ce.End() > file.FileEnd {
 		return false
 	}
 	path, _ := astutil.PathEnclosingInterval(file, ce.Pos(), ce.End())
@@ -1384,34 +1379,33 @@ func (c *checker) text(r access.Ref) string {
 // receive or an assertion (h.Take().h): whatever the path says of it, no
 // name fits.
 func (c *checker) argTextImpure(pos token.Pos, suffix string) (name string, ok, impure bool) {
-	for _, f := range c.pass.Files {
-		if pos < f.FileStart || pos > f.FileEnd {
+	f := cgofile.FileOf(c.pass.Files, pos)
+	if f == nil {
+		return "", false, false
+	}
+	path, _ := astutil.PathEnclosingInterval(f, pos, pos)
+	for _, n := range path {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
 			continue
 		}
-		path, _ := astutil.PathEnclosingInterval(f, pos, pos)
-		for _, n := range path {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
+		var names []string
+		matched := 0
+		for _, a := range call.Args {
+			text := types.ExprString(ast.Unparen(a))
+			rest, ok := strings.CutSuffix(text, suffix)
+			if !ok || rest == "" {
 				continue
 			}
-			var names []string
-			matched := 0
-			for _, a := range call.Args {
-				text := types.ExprString(ast.Unparen(a))
-				rest, ok := strings.CutSuffix(text, suffix)
-				if !ok || rest == "" {
-					continue
-				}
-				matched++
-				if e, err := parser.ParseExpr(rest); err == nil && pure(e, c.pass.TypesInfo) {
-					names = append(names, rest)
-				}
+			matched++
+			if e, err := parser.ParseExpr(rest); err == nil && pure(e, c.pass.TypesInfo) {
+				names = append(names, rest)
 			}
-			if len(names) == 1 && matched == 1 {
-				return names[0], true, false
-			}
-			return "", false, matched == 1 && len(names) == 0
 		}
+		if len(names) == 1 && matched == 1 {
+			return names[0], true, false
+		}
+		return "", false, matched == 1 && len(names) == 0
 	}
 	return "", false, false
 }
@@ -1660,12 +1654,7 @@ func (c *checker) keepAliveFix(call *ssa.Call, obj string, more []*ssa.Call) (fi
 		pos = c.callPos(first)
 		more = slices.DeleteFunc(others, func(m *ssa.Call) bool { return m == first })
 	}
-	var file *ast.File
-	for _, f := range c.pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			file = f
-		}
-	}
+	file := cgofile.FileOf(c.pass.Files, pos)
 	if file == nil {
 		return analysis.SuggestedFix{}, several, false, ""
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/internal/cfg"
+	"github.com/lifetimevet/lifetimevet/internal/cgofile"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
 	"github.com/lifetimevet/lifetimevet/internal/released"
 	"github.com/lifetimevet/lifetimevet/internal/scope"
@@ -1041,12 +1042,7 @@ func (c *checker) aloneOnLine(file *ast.File, stmt ast.Stmt) bool {
 }
 
 func (c *checker) fileOf(pos token.Pos) *ast.File {
-	for _, f := range c.pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return f
-		}
-	}
-	return nil
+	return cgofile.FileOf(c.pass.Files, pos)
 }
 
 // callAt returns the call expression whose '(' is at lparen, and the

@@ -54,12 +54,19 @@ func IsSupportPos(fset *token.FileSet, files []*ast.File, pos token.Pos) bool {
 	if !pos.IsValid() {
 		return true
 	}
+	f := FileOf(files, pos)
+	return f != nil && IsSupport(fset, f)
+}
+
+// FileOf returns the file of files whose range [FileStart, FileEnd] holds
+// pos, or nil if none does (an invalid pos, or one in another package).
+func FileOf(files []*ast.File, pos token.Pos) *ast.File {
 	for _, f := range files {
 		if f.FileStart <= pos && pos <= f.FileEnd {
-			return IsSupport(fset, f)
+			return f
 		}
 	}
-	return false
+	return nil
 }
 
 // Preamble returns the cgo preamble of f: the doc comment of import "C" in a
