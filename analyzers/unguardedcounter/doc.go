@@ -86,8 +86,11 @@ back on the thread that uses the object the callback belongs to.
 concurrent use, turns the findings off for the type.
 
 A lock is a sync.Mutex or sync.RWMutex, any type with sync.Locker's
-methods, or a channel of capacity 1 that a send takes and a receive gives
-back (a semaphore of more slots excludes nothing).
+methods, or a channel of capacity 1 used as one: empty while free, a send
+takes it and a receive gives it back; filled with one token where it is
+made, a receive takes the token and a send gives it back. Methods of a
+channel type and helpers that take the channel as a parameter lock what
+their callers pass them. A semaphore of more slots excludes nothing.
 
 Known limits: locks are told apart by type and field, not by instance;
 counters reached through maps and slices are not followed.`,

@@ -22,11 +22,16 @@
 // w.mu.TryLock() }) takes the lock on the branch where it returned true
 // only, as TryLock does. A lock is any value with sync.Locker's methods
 // (a go-deadlock Mutex, a lock type of the module), not only sync's, and
-// a channel of capacity 1 used as a semaphore: a send on it takes it (in
-// a select, on the branch of its case), a receive drops it (the channel is
-// named by its location, c.sem or a package-level variable, and counts
-// only when every channel the package stores there is a make(chan T, 1)). A mutex field of a struct reached through a pointer
-// (v.box.mu) is named by the struct's type and field, box.mu.
+// a channel of capacity 1 used as a semaphore (see semOp): empty while
+// free, a send on it takes it and a receive drops it; filled with a token
+// where it is made, a receive takes it and a send drops it (in a select,
+// on the branch of the case that takes). The channel is named by its
+// location, c.sem or a package-level variable, and counts only when every
+// channel the package stores there is a make(chan T, 1) of one form; a
+// channel parameter (the receiver of a method of a channel type) names
+// the caller's argument, as a mutex parameter does. A mutex field of a
+// struct reached through a pointer (v.box.mu) is named by the struct's
+// type and field, box.mu.
 // What the helpers of one package do to their caller's locks reaches its
 // importers as a LockHelperFact: util.Lock(&s.mu), util.With(&s.mu, f)
 // and util.TryLock(&s.mu) of another package of the module guard as the
@@ -365,8 +370,11 @@ type guardsPass struct {
 	paramKeys bool
 	// sems are the locations of channels used as locks (semOp); nil:
 	// not computed yet
-	sems map[Key]bool
-	pkg  *ssa.Package
+	sems map[Key]semMode
+	// chanCalls are the static calls of the package's functions with a
+	// channel parameter (see paramSem); nil: not computed yet
+	chanCalls map[*ssa.Function][]*ssa.CallCommon
+	pkg       *ssa.Package
 }
 
 // A lockEffect is what a function does to the locks its caller holds:
@@ -697,7 +705,7 @@ func paramKey(v ssa.Value) (Key, bool) {
 
 // argKey maps k, a key of a lock helper's effect, to the caller's: a
 // parameter's lock to the lock the call's argument names.
-func argKey(k Key, com *ssa.CallCommon) (Key, bool) {
+func (g *guardsPass) argKey(k Key, com *ssa.CallCommon) (Key, bool) {
 	rest, ok := strings.CutPrefix(k.Fields, paramPrefix)
 	if !ok || k.Type != nil || k.Global != nil {
 		return k, true
@@ -707,6 +715,11 @@ func argKey(k Key, com *ssa.CallCommon) (Key, bool) {
 		return Key{}, false
 	}
 	a := com.Args[i]
+	if isChanOrPtr(a.Type()) {
+		// a semaphore helper's channel: the semaphore the argument names
+		k, mode := g.argSem(a)
+		return k, mode != notSem
+	}
 	if mi, ok := a.(*ssa.MakeInterface); ok {
 		a = mi.X // a sync.Locker argument: &w.mu
 	}
@@ -1238,7 +1251,7 @@ func (g *guardsPass) unlockDeferredBefore(fn *ssa.Function, k Key, d *ssa.Defer)
 			unlocks := ok && (op == "Unlock" || op == "RUnlock") && uk.matches(k)
 			if e := g.helperOf(&u.Call); e != nil {
 				unlocks = slices.ContainsFunc(e.drops, func(dk Key) bool {
-					ak, ok := argKey(dk, &u.Call)
+					ak, ok := g.argKey(dk, &u.Call)
 					return ok && ak.matches(k)
 				})
 			}
@@ -1488,7 +1501,7 @@ func (g *guardsPass) flow(fn *ssa.Function) {
 				}
 				if sel, ok := instr.(*ssa.Select); ok {
 					// select { case c.sem <- x: …; case <-ctx.Done(): … }
-					if k, cond, ok := g.selectSend(sel); ok {
+					if k, cond, ok := g.selectTake(sel); ok {
 						tryLock, tryVal = &Lock{Key: k}, cond
 					}
 					continue
@@ -1502,7 +1515,7 @@ func (g *guardsPass) flow(fn *ssa.Function) {
 					// (w.lock()() drops the lock at once)
 					if e := g.helperOf(&inner.Call); e != nil {
 						for _, l := range e.takes {
-							if k, ok := argKey(l.Key, &inner.Call); ok {
+							if k, ok := g.argKey(l.Key, &inner.Call); ok {
 								s.remove(k)
 							}
 						}
@@ -1511,17 +1524,17 @@ func (g *guardsPass) flow(fn *ssa.Function) {
 				}
 				if e := g.helperOf(&call.Call); e != nil {
 					if len(e.tries) == 1 {
-						if k, ok := argKey(e.tries[0].Key, &call.Call); ok {
+						if k, ok := g.argKey(e.tries[0].Key, &call.Call); ok {
 							tryLock, tryVal = &Lock{Key: k, Read: e.tries[0].Read}, call
 						}
 					}
 					for _, k := range e.drops {
-						if k, ok := argKey(k, &call.Call); ok {
+						if k, ok := g.argKey(k, &call.Call); ok {
 							s.remove(k)
 						}
 					}
 					for _, l := range e.takes {
-						if k, ok := argKey(l.Key, &call.Call); ok {
+						if k, ok := g.argKey(l.Key, &call.Call); ok {
 							s.add(Lock{Key: k, Read: l.Read})
 						}
 					}
@@ -1565,21 +1578,44 @@ func (g *guardsPass) flow(fn *ssa.Function) {
 	}
 }
 
-// semOp reports whether instr takes or drops a channel used as a lock: a
-// send on a channel of capacity 1 takes it, a receive from it drops it
-// (the Go memory model: the kth receive from a channel of capacity C is
-// synchronized before the (k+C)th send completes, so with C = 1 a send
-// waits until the previous sender has received). The channel is named by
-// the location it is loaded from (c.sem), and counts as a lock only when
-// every value the package stores there is a make(chan T, 1): a counting
-// semaphore of more slots, or a channel of unknown capacity, excludes
-// nothing.
+// A semMode is how a channel of capacity 1 is used as a lock (see semOp).
+type semMode uint8
+
+const (
+	notSem semMode = iota
+	// sendTakes: the slot is empty while the lock is free; a send takes
+	// the lock (it waits until the previous holder's receive), a receive
+	// gives it back
+	sendTakes
+	// recvTakes: the slot holds a token while the lock is free (the
+	// channel is filled where it is made); a receive takes the token, a
+	// send gives it back
+	recvTakes
+)
+
+// semOp reports whether instr takes or drops a channel used as a lock. A
+// channel of capacity 1 excludes as a mutex does, in either of its two
+// forms (the Go memory model: a send is synchronized before the
+// completion of the corresponding receive, and the kth receive from a
+// channel of capacity C is synchronized before the (k+C)th send
+// completes). Empty while free, a send takes it and a receive drops it;
+// filled with one token where it is made, a receive takes the token and
+// a send gives it back. The channel is named by the location it is
+// loaded from (c.sem, a package-level variable), and counts as a lock only
+// when every value the package stores there is a make(chan T, 1), made
+// there or by a function of the package that returns one, and all are of
+// one form: a counting semaphore of more slots, or a channel of unknown
+// capacity, excludes nothing. A channel parameter (the receiver of
+// func (s sema) acquire() { s <- struct{}{} }) is a lock helper's: it
+// names its caller's argument, and has the form of the semaphores the
+// calls of the package pass it (a call that passes another channel
+// takes nothing).
 func (g *guardsPass) semOp(instr ssa.Instruction) (Key, bool, bool) {
 	var ch ssa.Value
-	take := false
+	send := false
 	switch instr := instr.(type) {
 	case *ssa.Send:
-		ch, take = instr.Chan, true
+		ch, send = instr.Chan, true
 	case *ssa.UnOp:
 		if instr.Op != token.ARROW {
 			return Key{}, false, false
@@ -1588,37 +1624,148 @@ func (g *guardsPass) semOp(instr ssa.Instruction) (Key, bool, bool) {
 	default:
 		return Key{}, false, false
 	}
-	k, ok := g.semKey(ch)
-	return k, take, ok
+	k, mode := g.chanSem(ch)
+	switch mode {
+	case sendTakes:
+		return k, send, true
+	case recvTakes:
+		return k, !send, true
+	}
+	return Key{}, false, false
 }
 
-// semKey names the channel ch when it is loaded from a location that
-// holds a semaphore (see semOp).
-func (g *guardsPass) semKey(ch ssa.Value) (Key, bool) {
+// chanSem names the channel ch and gives its form, when it is a
+// semaphore: loaded from a location that holds one, or a parameter of a
+// helper (paramKey) every call of which passes one of the same form.
+func (g *guardsPass) chanSem(ch ssa.Value) (Key, semMode) {
+	ch = access.StripConv(ch)
+	if p, ok := ch.(*ssa.Parameter); ok {
+		if k, ok := paramKey(p); ok {
+			return k, g.paramSem(p, 0)
+		}
+		return Key{}, notSem
+	}
 	ld, ok := ch.(*ssa.UnOp)
 	if !ok || ld.Op != token.MUL {
-		return Key{}, false
+		return Key{}, notSem
+	}
+	if p, ok := access.StripConv(ld.X).(*ssa.Parameter); ok {
+		// func (s *sema) acquire() { *s <- struct{}{} }
+		if k, ok := paramKey(p); ok {
+			return k, g.paramSem(p, 0)
+		}
+		return Key{}, notSem
 	}
 	k, ok := KeyOf(ld.X)
 	if !ok {
-		return Key{}, false
+		return Key{}, notSem
 	}
+	return k, g.semAt(k)
+}
+
+// semAt returns the form of the semaphore at location k, notSem if it
+// holds none.
+func (g *guardsPass) semAt(k Key) semMode {
 	if g.sems == nil {
 		g.sems = g.semaphores()
 	}
-	return k, g.sems[k]
+	return g.sems[k]
 }
 
-// selectSend returns, for a select whose case i sends on a semaphore, the
-// condition that is true where that case ran (the select's index == i):
-// the branch it decides holds the lock, as a TryLock's does.
-func (g *guardsPass) selectSend(sel *ssa.Select) (Key, ssa.Value, bool) {
-	for i, st := range sel.States {
-		if st.Dir != types.SendOnly {
-			continue
+// argSem names the semaphore argument a of a call passes for a channel
+// parameter (a channel loaded from its location, or the location's
+// address), and gives its form.
+func (g *guardsPass) argSem(a ssa.Value) (Key, semMode) {
+	a = access.StripConv(a)
+	if p, ok := a.(*ssa.Parameter); ok {
+		k, _ := paramKey(p)
+		return k, g.paramSem(p, 0)
+	}
+	if _, isChan := a.Type().Underlying().(*types.Chan); isChan {
+		return g.chanSem(a)
+	}
+	k, ok := KeyOf(a) // &c.sem, for a *sema parameter
+	if !ok {
+		return Key{}, notSem
+	}
+	return k, g.semAt(k)
+}
+
+// paramSem returns the form of the semaphores the static calls of the
+// package pass for channel parameter p (through a chain of a few
+// helpers), notSem if two pass semaphores of two forms or none passes
+// one. A call that passes another channel takes no lock: argKey names
+// no semaphore there.
+func (g *guardsPass) paramSem(p *ssa.Parameter, depth int) semMode {
+	fn := p.Parent()
+	i := slices.Index(fn.Params, p)
+	if i < 0 || depth > 3 || !isChanOrPtr(p.Type()) {
+		return notSem
+	}
+	if g.chanCalls == nil {
+		g.chanCalls = g.staticCalls()
+	}
+	mode := notSem
+	for _, com := range g.chanCalls[fn] {
+		if i >= len(com.Args) {
+			return notSem
 		}
-		k, ok := g.semKey(st.Chan)
-		if !ok {
+		var m semMode
+		if q, ok := access.StripConv(com.Args[i]).(*ssa.Parameter); ok {
+			m = g.paramSem(q, depth+1)
+		} else {
+			_, m = g.argSem(com.Args[i])
+		}
+		if m == notSem {
+			continue // a call that passes no semaphore takes no lock (argKey)
+		}
+		if mode != notSem && m != mode {
+			return notSem
+		}
+		mode = m
+	}
+	return mode
+}
+
+// isChanOrPtr reports whether t is a channel or a pointer to one.
+func isChanOrPtr(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	_, ok := t.Underlying().(*types.Chan)
+	return ok
+}
+
+// staticCalls returns, for each function of the package with a channel
+// parameter, its static calls in the package.
+func (g *guardsPass) staticCalls() map[*ssa.Function][]*ssa.CallCommon {
+	out := map[*ssa.Function][]*ssa.CallCommon{}
+	for _, fn := range g.calls.Funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ci, ok := instr.(ssa.CallInstruction)
+				if !ok || ci.Common().IsInvoke() {
+					continue
+				}
+				callee := ci.Common().StaticCallee()
+				if callee == nil || !slices.ContainsFunc(callee.Params, func(p *ssa.Parameter) bool { return isChanOrPtr(p.Type()) }) {
+					continue
+				}
+				out[callee] = append(out[callee], ci.Common())
+			}
+		}
+	}
+	return out
+}
+
+// selectTake returns, for a select one of whose cases takes a semaphore
+// (a send on one empty while free, a receive of a token), the condition
+// that is true where that case ran (the select's index == i): the branch
+// it decides holds the lock, as a TryLock's does.
+func (g *guardsPass) selectTake(sel *ssa.Select) (Key, ssa.Value, bool) {
+	for i, st := range sel.States {
+		k, mode := g.chanSem(st.Chan)
+		if !(mode == sendTakes && st.Dir == types.SendOnly || mode == recvTakes && st.Dir == types.RecvOnly) {
 			continue
 		}
 		for _, r := range *sel.Referrers() {
@@ -1639,12 +1786,12 @@ func (g *guardsPass) selectSend(sel *ssa.Select) (Key, ssa.Value, bool) {
 }
 
 // semaphores returns the locations of channels every store of the package
-// fills with a make(chan T, 1).
-func (g *guardsPass) semaphores() map[Key]bool {
-	one, other := map[Key]bool{}, map[Key]bool{}
+// fills with a make(chan T, 1) of one form, and the form.
+func (g *guardsPass) semaphores() map[Key]semMode {
+	modes, other := map[Key]semMode{}, map[Key]bool{}
 	funcs := slices.Clone(g.calls.Funcs)
 	if g.pkg != nil {
-		if init := g.pkg.Func("init"); init != nil {
+		if init := g.pkg.Func("init"); init != nil && !slices.Contains(funcs, init) {
 			funcs = append(funcs, init) // var libSem = make(chan struct{}, 1)
 		}
 	}
@@ -1662,20 +1809,110 @@ func (g *guardsPass) semaphores() map[Key]bool {
 				if !ok {
 					continue
 				}
-				if mc, ok := st.Val.(*ssa.MakeChan); ok {
-					if c, ok := mc.Size.(*ssa.Const); ok && c.Value != nil && c.Int64() == 1 {
-						one[k] = true
-						continue
-					}
+				m := g.madeSem(st.Val, 0)
+				if m == sendTakes && fillsAt(funcs, fn, k) {
+					m = recvTakes
 				}
-				other[k] = true
+				if m == notSem || modes[k] != notSem && modes[k] != m {
+					other[k] = true
+					continue
+				}
+				modes[k] = m
 			}
 		}
 	}
 	for k := range other {
-		delete(one, k)
+		delete(modes, k)
 	}
-	return one
+	return modes
+}
+
+// madeSem returns the form of the channel v: a make(chan T, 1), or the
+// result of a function of the package whose every return is one
+// (newSema()); recvTakes when the function that makes it sends on it
+// (t := make(chan struct{}, 1); t <- struct{}{}).
+func (g *guardsPass) madeSem(v ssa.Value, depth int) semMode {
+	v = access.StripConv(v)
+	switch v := v.(type) {
+	case *ssa.MakeChan:
+		c, ok := v.Size.(*ssa.Const)
+		if !ok || c.Value == nil || c.Int64() != 1 {
+			return notSem
+		}
+		for _, r := range *v.Referrers() {
+			if s, ok := r.(*ssa.Send); ok && access.StripConv(s.Chan) == ssa.Value(v) {
+				return recvTakes
+			}
+		}
+		return sendTakes
+	case *ssa.Call:
+		callee := v.Call.StaticCallee()
+		if callee == nil || depth > 3 || callee.Pkg == nil || callee.Pkg.Pkg != g.pass.Pkg || len(callee.Blocks) == 0 {
+			return notSem
+		}
+		mode := notSem
+		for _, r := range cfg.Returns(callee) {
+			if len(r.Results) != 1 {
+				return notSem
+			}
+			m := g.madeSem(r.Results[0], depth+1)
+			if m == notSem || mode != notSem && m != mode {
+				return notSem
+			}
+			mode = m
+		}
+		return mode
+	}
+	return notSem
+}
+
+// fillsAt reports whether the channel at location k is filled where it is
+// stored: fn, the function that stores it, or an init function of the
+// package, sends on it and never receives from it (h := &H{tok:
+// make(chan struct{}, 1)}; h.tok <- struct{}{}).
+func fillsAt(funcs []*ssa.Function, fn *ssa.Function, k Key) bool {
+	check := func(f *ssa.Function) (sends, recvs bool) {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				var ch ssa.Value
+				switch instr := instr.(type) {
+				case *ssa.Send:
+					ch = instr.Chan
+				case *ssa.UnOp:
+					if instr.Op == token.ARROW {
+						ch = instr.X
+					}
+				}
+				ld, ok := access.StripConv(ch).(*ssa.UnOp)
+				if ch == nil || !ok || ld.Op != token.MUL {
+					continue
+				}
+				if lk, ok := KeyOf(ld.X); ok && lk == k {
+					if _, ok := instr.(*ssa.Send); ok {
+						sends = true
+					} else {
+						recvs = true
+					}
+				}
+			}
+		}
+		return
+	}
+	if s, r := check(fn); s && !r {
+		return true
+	}
+	if k.Global == nil {
+		return false
+	}
+	// var tok = make(chan struct{}, 1); func init() { tok <- struct{}{} }
+	for _, f := range funcs {
+		if f.Parent() == nil && (f.Name() == "init" || strings.HasPrefix(f.Name(), "init#")) {
+			if s, r := check(f); s && !r {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // helperOf returns the lock effect of the function com calls, when it is
@@ -1827,7 +2064,7 @@ func (g *guardsPass) lockedCallbacks() {
 					// elsewhere, runs without the lock there too
 					if f := funcOf(c.Call.Args[i]); f != nil && f.Parent() != nil && onlyPassed(c.Call.Args[i], c) {
 						for _, l := range ls.locks {
-							k, ok := argKey(l.Key, &c.Call)
+							k, ok := g.argKey(l.Key, &c.Call)
 							if !ok || isParamKey(k) {
 								continue
 							}
@@ -1893,7 +2130,7 @@ func (g *guardsPass) lockEffectOf(fn *ssa.Function) *lockEffect {
 				ks = append(ks, k)
 			} else if e != nil && e != g.helpers[fn] {
 				for _, dk := range e.drops {
-					if ak, ok := argKey(dk, ci.Common()); ok {
+					if ak, ok := g.argKey(dk, ci.Common()); ok {
 						ks = append(ks, ak)
 					}
 				}
@@ -1904,7 +2141,7 @@ func (g *guardsPass) lockEffectOf(fn *ssa.Function) *lockEffect {
 				// helper took)
 				if ie := g.helperOf(&inner.Call); ie != nil && ie != g.helpers[fn] {
 					for _, l := range ie.takes {
-						if ak, ok := argKey(l.Key, &inner.Call); ok {
+						if ak, ok := g.argKey(l.Key, &inner.Call); ok {
 							ks = append(ks, ak)
 						}
 					}
@@ -1972,7 +2209,7 @@ func (g *guardsPass) triesOf(fn *ssa.Function) []Lock {
 			if len(e.tries) != 1 {
 				return nil
 			}
-			k, ok := argKey(e.tries[0].Key, &call.Call)
+			k, ok := g.argKey(e.tries[0].Key, &call.Call)
 			if !ok {
 				return nil
 			}
