@@ -1224,7 +1224,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				// it (obj_unref, read as a release by its name).
 				if a.dropCounted(s, t, e.Global, a.acrossTrips(t, instr), func() *Site {
 					return a.site(instr, nil, c.Name, e.Class(), e.Arg, deferred, func() string {
-						return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(e.Arg))
+						return releasedText(e, cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(e.Arg)))
 					})
 				}) {
 					continue
@@ -1235,7 +1235,7 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				if e.Global {
 					return "the " + e.Library + " library state"
 				}
-				return cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(arg))
+				return releasedText(e, cgocall.Text(a.pa.pass.TypesInfo, c.ArgExpr(arg)))
 			})
 			a.releaseOrder(s, t, site, args, released)
 			a.release(s, t, site)
@@ -2261,6 +2261,20 @@ func (a *fnAnalysis) release(s *state, t *tok, site *Site) {
 		return
 	}
 	s.released[t] = site
+}
+
+// releasedText names the handle a release of entry e releases, given
+// the text of its argument: the argument, or, for a release of what the
+// argument points to (e.Indirect), the variable whose address it is (f
+// for av_frame_free(&f)) or the dereference (*pp).
+func releasedText(e *model.Entry, arg string) string {
+	if !e.Indirect || arg == "" {
+		return arg
+	}
+	if v, ok := strings.CutPrefix(arg, "&"); ok {
+		return v
+	}
+	return "*" + arg
 }
 
 func (a *fnAnalysis) event(e *Event, key string) {

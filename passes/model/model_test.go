@@ -357,42 +357,49 @@ func TestDestructorNames(t *testing.T) {
 	num := types.Typ[types.Int]
 	c.alias("widget", "__0") // typedef struct { ... } widget;
 	for _, tc := range []struct {
-		name string
-		sig  *types.Signature
-		arg  int // -1: no release
+		name     string
+		sig      *types.Signature
+		arg      int  // -1: no release
+		indirect bool // a release of what the argument points to, which it clears
 	}{
+		// the handle's address (T **): its pointee is released and set
+		// to NULL
+		{"av_frame_free", sigOf(types.NewPointer(c.ptr("AVFrame"))), 0, true},
+		{"img_destroy", sigOf(types.NewPointer(c.ptr("img_t"))), 0, true},
+		{"release_pool", sigOf(num, types.NewPointer(c.ptr("pool_s"))), 1, true},
+		{"widget_close", sigOf(c.ptr("__0")), 0, false},
 		// the verb last, the object part naming the argument's type
-		{"nft_rule_free", sigOf(c.ptr("nft_rule")), 0},
-		{"cuStreamDestroy", sigOf(c.ptr("CUstream_st")), 0},
-		{"fdb_database_destroy", sigOf(c.ptr("FDBDatabase")), 0},
-		{"ArrowSchemaRelease", sigOf(c.ptr("ArrowSchema")), 0},
-		{"tensor_delete", sigOf(c.ptr("my_tensor_t")), 0},
-		{"kv_database_destroy", sigOf(c.ptr("kv_db")), 0}, // the type's name abbreviates the object's
-		{"sql_stmt_finish_close", sigOf(c.ptr("sql_statement")), -1},
-		{"widget_close", sigOf(c.ptr("__0")), 0}, // through the typedef of an anonymous struct
-		{"quux_cursor_free", sigOf(c.handle("quux_ioctx_t"), c.handle("quux_cursor")), 1},
+		{"nft_rule_free", sigOf(c.ptr("nft_rule")), 0, false},
+		{"cuStreamDestroy", sigOf(c.ptr("CUstream_st")), 0, false},
+		{"fdb_database_destroy", sigOf(c.ptr("FDBDatabase")), 0, false},
+		{"ArrowSchemaRelease", sigOf(c.ptr("ArrowSchema")), 0, false},
+		{"tensor_delete", sigOf(c.ptr("my_tensor_t")), 0, false},
+		{"kv_database_destroy", sigOf(c.ptr("kv_db")), 0, false}, // the type's name abbreviates the object's
+		{"sql_stmt_finish_close", sigOf(c.ptr("sql_statement")), -1, false},
+		{"widget_close", sigOf(c.ptr("__0")), 0, false}, // through the typedef of an anonymous struct
+		{"quux_cursor_free", sigOf(c.handle("quux_ioctx_t"), c.handle("quux_cursor")), 1, false},
 		// the verb first
-		{"free_verifier", sigOf(c.ptr("verifier")), 0},
-		{"ZQ_freeDCtx", sigOf(c.ptr("ZQ_DCtx_s")), 0},
-		{"DestroyPixelCanvas", sigOf(c.ptr("_PixelCanvas")), 0},
-		{"release_pool", sigOf(num, c.ptr("pool_s")), 1},
+		{"free_verifier", sigOf(c.ptr("verifier")), 0, false},
+		{"ZQ_freeDCtx", sigOf(c.ptr("ZQ_DCtx_s")), 0, false},
+		{"DestroyPixelCanvas", sigOf(c.ptr("_PixelCanvas")), 0, false},
+		{"release_pool", sigOf(num, c.ptr("pool_s")), 1, false},
 		// a library's free of untyped memory
-		{"kv_free", sigOf(void), 0},
+		{"kv_free", sigOf(void), 0, false},
 		// not releases
-		{"CanvasSetImageDispose", sigOf(c.ptr("_PixelCanvas"), num), -1},                     // a setter
-		{"kvdb_delete", sigOf(c.ptr("kvdb_t"), c.ptr("kvdb_writeoptions_t"), void, num), -1}, // a delete of a key
-		{"table_delete", sigOf(c.ptr("table"), num), -1},
-		{"quux_cursor_free", sigOf(c.handle("quux_ioctx_t"), c.handle("quux_thing")), -1}, // no argument fits
-		{"ZQ_freeDCtx", sigOf(c.ptr("ZQ_CCtx_s")), -1},
-		{"nft_free", sigOf(num), -1},
-		{"fsx_release", sigOf(c.ptr("fsx_mount_info")), 0},     // the library's own object, named by its prefix
-		{"fsx_close", sigOf(c.ptr("fsx_mount_info"), num), -1}, // closes a descriptor of the mount
-		{"fsx_lock_release", sigOf(c.ptr("fsx_image"), void), -1},
-		{"cuStreamDestroy", sigOf(void), -1},
-		{"free", sigOf(void), -1}, {"close", sigOf(num), -1},
-		{"freeze_frame", sigOf(c.ptr("frame")), -1}, {"closest_point", sigOf(c.ptr("point")), -1},
-		{"delete_file_list", sigOf(void), -1}, {"use", sigOf(void), -1},
-		{"set_release_date", sigOf(c.ptr("date")), -1},
+		{"CanvasSetImageDispose", sigOf(c.ptr("_PixelCanvas"), num), -1, false},                     // a setter
+		{"kvdb_delete", sigOf(c.ptr("kvdb_t"), c.ptr("kvdb_writeoptions_t"), void, num), -1, false}, // a delete of a key
+		{"table_delete", sigOf(c.ptr("table"), num), -1, false},
+		{"quux_cursor_free", sigOf(c.handle("quux_ioctx_t"), c.handle("quux_thing")), -1, false}, // no argument fits
+		{"ZQ_freeDCtx", sigOf(c.ptr("ZQ_CCtx_s")), -1, false},
+		{"nft_free", sigOf(num), -1, false},
+		{"fsx_release", sigOf(c.ptr("fsx_mount_info")), 0, false},     // the library's own object, named by its prefix
+		{"fsx_close", sigOf(c.ptr("fsx_mount_info"), num), -1, false}, // closes a descriptor of the mount
+		{"fsx_lock_release", sigOf(c.ptr("fsx_image"), void), -1, false},
+		{"cuStreamDestroy", sigOf(void), -1, false},
+		{"free", sigOf(void), -1, false}, {"close", sigOf(num), -1, false},
+		{"freeze_frame", sigOf(c.ptr("frame")), -1, false}, {"closest_point", sigOf(c.ptr("point")), -1, false},
+		{"delete_file_list", sigOf(void), -1, false}, {"use", sigOf(void), -1, false},
+		{"set_release_date", sigOf(c.ptr("date")), -1, false},
 	} {
 		m := New()
 		got := m.Releases(tc.name, tc.sig)
@@ -401,6 +408,8 @@ func TestDestructorNames(t *testing.T) {
 			t.Errorf("%s%s: released argument %d, want no release", tc.name, tc.sig, got[0].Arg)
 		case tc.arg >= 0 && (len(got) != 1 || got[0].Arg != tc.arg || !got[0].ByName):
 			t.Errorf("%s%s: %v, want a release of argument %d by name", tc.name, tc.sig, got, tc.arg)
+		case tc.arg >= 0 && (got[0].Indirect != tc.indirect || got[0].Clears != tc.indirect):
+			t.Errorf("%s%s: indirect %v, clears %v, want %v", tc.name, tc.sig, got[0].Indirect, got[0].Clears, tc.indirect)
 		}
 	}
 }
