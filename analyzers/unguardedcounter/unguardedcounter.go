@@ -379,10 +379,69 @@ func (c *checker) testFile(pos token.Pos) bool {
 	return !includeTests && strings.HasSuffix(c.pass.Fset.Position(pos).Filename, "_test.go")
 }
 
-// fresh reports whether the access is to an object the function allocated.
+// fresh reports whether the access is to an object the function allocated:
+// a composite literal or new(T), or a local variable the function builds
+// and returns by address (var im Image; im.refs = 1; return &im) and lets
+// out in no other way (see builtAndReturned). A variable that a closure
+// captures, or whose address the function gives away, may be shared.
 func fresh(a *guards.Access) bool {
 	al, ok := a.Ref.Root.(*ssa.Alloc)
-	return ok && !srcname.IsVar(al)
+	return ok && (!srcname.IsVar(al) || builtAndReturned(al))
+}
+
+// builtAndReturned reports whether the address of the variable al leaves
+// its function only by being returned: its fields are read and written,
+// and it is returned (as itself or converted). Until the return no other
+// goroutine can reach it, and whoever the caller hands it to receives it
+// with that hand-off's happens-before edge.
+func builtAndReturned(al *ssa.Alloc) bool {
+	returned := false
+	var ok func(v ssa.Value, depth int) bool
+	ok = func(v ssa.Value, depth int) bool {
+		if depth > 4 {
+			return false
+		}
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.DebugRef:
+			case *ssa.UnOp:
+				if r.Op != token.MUL {
+					return false
+				}
+			case *ssa.Store:
+				if r.Val == v {
+					return false // the address is stored somewhere
+				}
+			case *ssa.FieldAddr:
+				if !ok(r, depth+1) {
+					return false
+				}
+			case *ssa.IndexAddr:
+				if !ok(r, depth+1) {
+					return false
+				}
+			case *ssa.Return:
+				if depth > 0 {
+					return false // a field's address returned
+				}
+				returned = true
+			case *ssa.ChangeType, *ssa.MakeInterface:
+				if depth > 0 {
+					return false
+				}
+				for _, rr := range *r.(ssa.Value).Referrers() {
+					if _, isRet := rr.(*ssa.Return); !isRet {
+						return false
+					}
+				}
+				returned = true
+			default:
+				return false // a call, a go statement, a closure's binding
+			}
+		}
+		return true
+	}
+	return ok(al, 0) && returned
 }
 
 // counters reports counter fields updated plainly in shared types.
@@ -569,7 +628,9 @@ func (c *checker) text(a *guards.Access) string {
 		name = r.Root.Name()
 	}
 	if al, ok := r.Root.(*ssa.Alloc); ok && srcname.IsVar(al) {
-		return strings.TrimPrefix(access.Render(name, al.Type(), append([]access.Op{{Kind: access.Load}}, r.Ops...)), "*")
+		// the variable's address, loaded (*c), then the path: &*c.hits
+		// is c.hits
+		return strings.TrimPrefix(strings.TrimPrefix(access.Render(name, al.Type(), append([]access.Op{{Kind: access.Load}}, r.Ops...)), "&"), "*")
 	}
 	return strings.TrimPrefix(access.Render(name, r.Root.Type(), r.Ops), "&")
 }

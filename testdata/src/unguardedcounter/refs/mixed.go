@@ -58,3 +58,30 @@ func NewCounter() *Counter {
 	c.hits = 1
 	return c
 }
+
+// Fixed: a local variable built and returned by address is as new as a
+// literal: nothing else reaches it before the return.
+func NewCounterVar() *Counter {
+	var c Counter
+	c.hits = 1
+	return &c
+}
+
+func NewCounterValue(n int64) *Counter {
+	c := Counter{}
+	c.hits = n
+	return &c
+}
+
+var kept *Counter
+
+func keep(c *Counter) { kept = c }
+
+// A variable whose address the function gives away before the write is
+// no longer its own.
+func KeptCounter() *Counter {
+	var c Counter
+	keep(&c)
+	c.hits = 1 // want `KeptCounter writes c.hits plainly, but Hit accesses it with atomic Add`
+	return &c
+}
