@@ -426,13 +426,38 @@ func condReads(fn *ssa.Function, v ssa.Value, i, depth int, state func(access.Pa
 // (an error or a bool).
 func isValidator(fn *ssa.Function, call *ssa.Call, i, depth int) bool {
 	callee := call.Call.StaticCallee()
-	if callee == nil || callee.Pkg != fn.Pkg || len(callee.Blocks) == 0 || depth > 2 {
+	if depth > 2 {
+		return false
+	}
+	if isErrorsJoin(callee) && len(call.Call.Args) == 1 {
+		// errors.Join(m.check(), o.check()) is nil only when every
+		// error it is given is nil (its documentation): a verdict of
+		// each validator given to it
+		for _, e := range varargs(call.Call.Args[0]) {
+			if c, ok := access.StripConv(e).(*ssa.Call); ok && isValidator(fn, c, i, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	if callee == nil || callee.Pkg != fn.Pkg || len(callee.Blocks) == 0 {
 		return false
 	}
 	args := call.Call.Args
 	for j, a := range args {
 		p, ok := lifetime.ParamPath(fn, a)
-		if !ok || p.Root != i || len(p.Ops) > 0 && j >= len(callee.Params) {
+		if !ok {
+			// a variadic validator given the parameter among others
+			// (checkAll(m, o)): it checks each element of its slice
+			if j < len(callee.Params) && slices.ContainsFunc(varargs(a), func(e ssa.Value) bool {
+				p, ok := lifetime.ParamPath(fn, e)
+				return ok && p.Root == i && len(p.Ops) == 0
+			}) && checksParam(callee, j, depth+1, nil) {
+				return true
+			}
+			continue
+		}
+		if p.Root != i || len(p.Ops) > 0 && j >= len(callee.Params) {
 			continue
 		}
 		if checksParam(callee, j, depth+1, nil) {
@@ -440,6 +465,38 @@ func isValidator(fn *ssa.Function, call *ssa.Call, i, depth int) bool {
 		}
 	}
 	return false
+}
+
+// isErrorsJoin reports whether fn is errors.Join.
+func isErrorsJoin(fn *ssa.Function) bool {
+	return fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "errors" && fn.Name() == "Join"
+}
+
+// varargs returns the values a slice built for a variadic call holds
+// (f(a, b) passes a slice of a new array into which a and b are stored),
+// or nil if v is no such slice.
+func varargs(v ssa.Value) []ssa.Value {
+	sl, ok := v.(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var out []ssa.Value
+	for _, r := range *arr.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, rr := range *ia.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == ssa.Value(ia) {
+				out = append(out, st.Val)
+			}
+		}
+	}
+	return out
 }
 
 // validatorCall reports whether call validates parameter i and acts on
