@@ -52,7 +52,7 @@ that the check does not and nothing tests it again under the lock;
 
 in a function that can run at the same time as itself, or as another
 function that writes the variable: reached from a go statement in a loop,
-from two goroutines, a finalizer, an //export function (C threads), or,
+from two goroutines (a goroutine and its spawner, go f(x); f(x)), a finalizer, an //export function (C threads), or,
 in a package that uses cgo and says its callers run at once, exported
 functions and methods (library API): the package or the function is
 documented for concurrent callers, or the package guards package-level

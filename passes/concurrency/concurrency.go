@@ -29,7 +29,9 @@
 //
 // Contexts model where code runs: each go statement starts one (several
 // goroutines when the statement is in a loop or its function may run
-// several times at once), finalizers share one, each //export function is
+// several times at once, or when the spawner itself then runs the
+// goroutine's function on the same value, go j.Tick(); j.Tick(), with no
+// receive, select or Wait between), finalizers share one, each //export function is
 // entered from C threads, and library API from the callers' goroutines.
 // Each function gets the set of contexts that reach it through the
 // package's static call graph, and whether the package's callers reach it
@@ -70,6 +72,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lifetimevet/lifetimevet/internal/access"
 	"github.com/lifetimevet/lifetimevet/internal/cfg"
 	"github.com/lifetimevet/lifetimevet/internal/cgofile"
 	"github.com/lifetimevet/lifetimevet/internal/srcname"
@@ -647,6 +650,13 @@ func run(pass *analysis.Pass) (any, error) {
 					shared: goShared(g), Joined: joined(g)}
 				if !c.Multi {
 					c.Desc = fmt.Sprintf("the goroutine started at %s", where(g.Pos()))
+					if !c.Joined && spawnerRunsToo(g, target) {
+						// go j.Tick(); j.Tick(): the spawner runs the
+						// target on the same value while the goroutine
+						// may still be running it
+						c.Multi = true
+						c.Desc = fmt.Sprintf("the goroutine started at %s and %s, which runs %s on the same value after starting it", where(g.Pos()), srcname.Func(fn), srcname.Func(target))
+					}
 				}
 				roots = append(roots, root{target, c, fn})
 				_ = multi
@@ -1053,6 +1063,72 @@ func isWaitGroupPtr(t types.Type) bool {
 
 // goTarget returns the function a go statement runs, seeing through cgo's
 // wrappers (go C.f(x) has no Go function to run).
+// spawnerRunsToo reports whether the function of go statement g calls
+// target itself after g, on the same arguments (the same receiver), with
+// nothing between them that could wait for the goroutine: a receive, a
+// select, or a Wait. Two activations of target on one value then run at
+// once, with no happens-before between them (go j.Tick(); j.Tick()).
+func spawnerRunsToo(g *ssa.Go, target *ssa.Function) bool {
+	if len(g.Call.Args) == 0 || g.Call.IsInvoke() {
+		return false
+	}
+	same := func(c *ssa.CallCommon) bool {
+		callee := c.StaticCallee()
+		if callee == nil || c.IsInvoke() || len(c.Args) != len(g.Call.Args) {
+			return false
+		}
+		if callee.Origin() != nil {
+			callee = callee.Origin()
+		}
+		return callee == target && access.StripConv(c.Args[0]) == access.StripConv(g.Call.Args[0])
+	}
+	// scan returns whether instrs call target before they may wait
+	scan := func(instrs []ssa.Instruction) (found, waits bool) {
+		for _, instr := range instrs {
+			switch instr := instr.(type) {
+			case *ssa.Select:
+				return false, true
+			case *ssa.UnOp:
+				if instr.Op == token.ARROW {
+					return false, true
+				}
+			case *ssa.Call:
+				if same(&instr.Call) {
+					return true, false
+				}
+				if f := instr.Call.StaticCallee(); f != nil && f.Name() == "Wait" && f.Signature.Recv() != nil {
+					return false, true
+				}
+			}
+		}
+		return false, false
+	}
+	b := g.Block()
+	i := slices.Index(b.Instrs, ssa.Instruction(g))
+	found, waits := scan(b.Instrs[i+1:])
+	if found || waits {
+		return found
+	}
+	seen := map[*ssa.BasicBlock]bool{b: true}
+	work := slices.Clone(b.Succs)
+	for len(work) > 0 && len(seen) < 64 {
+		n := work[0]
+		work = work[1:]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		found, waits := scan(n.Instrs)
+		if found {
+			return true
+		}
+		if !waits {
+			work = append(work, n.Succs...)
+		}
+	}
+	return false
+}
+
 func goTarget(calls *cgocall.Result, g *ssa.Go) *ssa.Function {
 	if calls.Lookup(g) != nil {
 		return nil
