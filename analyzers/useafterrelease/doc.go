@@ -32,7 +32,8 @@ checklocks infers guards: only when at least four of the exported methods
 that pass the field to C test it first (the handle, the receiver's state,
 or a validating helper such as validate() whose verdict is tested, or that
 panics; a helper that validates each of several objects, checkAll(m, o),
-and errors.Join(m.check(), o.check()), nil only when every check is,
+and errors.Join(m.check(), o.check()) or cmp.Or of the checks, nil only
+when every check is,
 count for each), and at most one (or a tenth) does not, are the exceptions
 reported; otherwise the type keeps no closed-handle convention and nothing
 is said. A C function the model marks null-safe (or its library

@@ -429,10 +429,11 @@ func isValidator(fn *ssa.Function, call *ssa.Call, i, depth int) bool {
 	if depth > 2 {
 		return false
 	}
-	if isErrorsJoin(callee) && len(call.Call.Args) == 1 {
+	if nilOnlyIfAllNil(callee) && len(call.Call.Args) == 1 {
 		// errors.Join(m.check(), o.check()) is nil only when every
-		// error it is given is nil (its documentation): a verdict of
-		// each validator given to it
+		// error it is given is nil, and cmp.Or(…) returns the first
+		// that is not (their documentation): a verdict of each
+		// validator given to it
 		for _, e := range varargs(call.Call.Args[0]) {
 			if c, ok := access.StripConv(e).(*ssa.Call); ok && isValidator(fn, c, i, depth+1) {
 				return true
@@ -467,9 +468,21 @@ func isValidator(fn *ssa.Function, call *ssa.Call, i, depth int) bool {
 	return false
 }
 
-// isErrorsJoin reports whether fn is errors.Join.
-func isErrorsJoin(fn *ssa.Function) bool {
-	return fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "errors" && fn.Name() == "Join"
+// nilOnlyIfAllNil reports whether fn is errors.Join or an instance of
+// cmp.Or: variadic functions whose result is nil (zero) only when each of
+// their arguments is.
+func nilOnlyIfAllNil(fn *ssa.Function) bool {
+	if fn == nil {
+		return false
+	}
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	if fn.Pkg == nil {
+		return false
+	}
+	path := fn.Pkg.Pkg.Path()
+	return path == "errors" && fn.Name() == "Join" || path == "cmp" && fn.Name() == "Or"
 }
 
 // varargs returns the values a slice built for a variadic call holds

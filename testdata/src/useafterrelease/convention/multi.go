@@ -9,10 +9,14 @@ static int mat_sum(mat* m) { return 0; }
 static int mat_mul(mat* a, mat* b) { return 0; }
 static int mat_add(mat* a, mat* b) { return 0; }
 static int mat_sub(mat* a, mat* b) { return 0; }
+static int mat_div(mat* a, mat* b) { return 0; }
 */
 import "C"
 
-import "errors"
+import (
+	"cmp"
+	"errors"
+)
 
 // Mat checks each operand of a binary operation through a validator of
 // several matrices, or errors.Join of the checks: either is nil only when
@@ -77,10 +81,17 @@ func (m *Mat) Add(o *Mat) (int, error) {
 	return int(C.mat_add(m.p, o.p)), nil
 }
 
+func (m *Mat) Div(o *Mat) (int, error) {
+	if err := cmp.Or(m.check(), o.check()); err != nil {
+		return 0, err
+	}
+	return int(C.mat_div(m.p, o.p)), nil
+}
+
 // Sub checks the other operand only.
 func (m *Mat) Sub(o *Mat) (int, error) {
 	if err := checkAll(o); err != nil {
 		return 0, err
 	}
-	return int(C.mat_sub(m.p, o.p)), nil // want `Sub passes m.p to C.mat_sub without checking it, but Close checks it, releases it and sets it to nil, and 5 of the 6 methods of Mat that pass it to C check it first`
+	return int(C.mat_sub(m.p, o.p)), nil // want `Sub passes m.p to C.mat_sub without checking it, but Close checks it, releases it and sets it to nil, and 6 of the 7 methods of Mat that pass it to C check it first`
 }
