@@ -32,10 +32,9 @@ checklocks infers guards: only when at least four of the exported methods
 that pass the field to C test it first (the handle, the receiver's state,
 or a validating helper such as validate() whose verdict is tested, or that
 panics; a helper that validates each of several objects, checkAll(m, o),
-and errors.Join(m.check(), o.check()) or cmp.Or of the checks, nil only
-when every check is,
-count for each), and at most one (or a tenth) does not, are the exceptions
-reported; otherwise the type keeps no closed-handle convention and nothing
+and errors.Join(m.check(), o.check()) or cmp.Or of the checks, nil
+only when every check is, count for each), and at most one (or a tenth)
+does not, are the exceptions reported; otherwise the type keeps no closed-handle convention and nothing
 is said. A C function the model marks null-safe (or its library
 checks-null), or one of the package's own C whose body compares the
 argument with NULL, handles a closed handle itself.
