@@ -1638,7 +1638,26 @@ func (g *guardsPass) semOp(instr ssa.Instruction) (Key, bool, bool) {
 // semaphore: loaded from a location that holds one, or a parameter of a
 // helper (paramKey) every call of which passes one of the same form.
 func (g *guardsPass) chanSem(ch ssa.Value) (Key, semMode) {
+	return g.chanSemAt(ch, 0)
+}
+
+func (g *guardsPass) chanSemAt(ch ssa.Value, depth int) (Key, semMode) {
 	ch = access.StripConv(ch)
+	if ld, ok := ch.(*ssa.UnOp); ok && ld.Op == token.MUL && depth < 4 {
+		// a variable assigned once, or captured by a closure (defer
+		// func() { <-s }()), holds the channel it was assigned: s :=
+		// e.sem, or a parameter spilled for the closure
+		var v ssa.Value
+		switch x := ld.X.(type) {
+		case *ssa.Alloc:
+			v = lifetime.SingleStore(x)
+		case *ssa.FreeVar:
+			v = Captured(x)
+		}
+		if v != nil {
+			return g.chanSemAt(v, depth+1)
+		}
+	}
 	if p, ok := ch.(*ssa.Parameter); ok {
 		if k, ok := paramKey(p); ok {
 			return k, g.paramSem(p, 0)

@@ -75,3 +75,47 @@ func (w *Wide) Spawn() {
 		go w.Use()
 	}
 }
+
+// Alias takes its semaphore through a local copy of the field, which the
+// deferred closure captures: the same channel.
+type Alias struct {
+	sem   chan struct{}
+	calls int
+}
+
+func NewAlias() *Alias { return &Alias{sem: make(chan struct{}, 1)} }
+
+func (a *Alias) Do() {
+	s := a.sem
+	s <- struct{}{}
+	defer func() { <-s }()
+	a.calls++
+}
+
+// Late copies it too, but counts after giving it back.
+func (a *Alias) Late() {
+	s := a.sem
+	s <- struct{}{}
+	<-s
+	a.calls++ // want `Late increments a.calls without atomics or a lock`
+}
+
+// withSem runs f holding the semaphore it is given, as a withLock helper
+// runs f holding a mutex.
+func withSem(s chan struct{}, f func()) {
+	s <- struct{}{}
+	defer func() { <-s }()
+	f()
+}
+
+func (a *Alias) With() {
+	withSem(a.sem, func() { a.calls++ })
+}
+
+func (a *Alias) Spawn() {
+	for range 4 {
+		go a.Do()
+		go a.Late()
+		go a.With()
+	}
+}
