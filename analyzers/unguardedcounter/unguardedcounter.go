@@ -381,23 +381,28 @@ func (c *checker) testFile(pos token.Pos) bool {
 
 // fresh reports whether the access is to an object the function allocated:
 // a composite literal or new(T), or a local variable the function builds
-// and returns by address (var im Image; im.refs = 1; return &im) and lets
-// out in no other way (see builtAndReturned). A variable that a closure
-// captures, or whose address the function gives away, may be shared.
+// before it lets the variable's address out (var im Image; im.refs = 1;
+// return &im, or a registration under a lock after the writes): see
+// beforeEscapes. A variable whose address a closure captures or the
+// function gives away before the access may be shared at the access.
 func fresh(a *guards.Access) bool {
 	al, ok := a.Ref.Root.(*ssa.Alloc)
-	return ok && (!srcname.IsVar(al) || builtAndReturned(al))
+	return ok && (!srcname.IsVar(al) || beforeEscapes(al, a.Instr))
 }
 
-// builtAndReturned reports whether the address of the variable al leaves
-// its function only by being returned: its fields are read and written,
-// and it is returned (as itself or converted). Until the return no other
-// goroutine can reach it, and whoever the caller hands it to receives it
-// with that hand-off's happens-before edge.
-func builtAndReturned(al *ssa.Alloc) bool {
-	returned := false
-	var ok func(v ssa.Value, depth int) bool
-	ok = func(v ssa.Value, depth int) bool {
+// beforeEscapes reports whether instr, in al's function, runs before
+// every instruction that lets the address of variable al out (a call, a
+// store of the address, a go statement, a closure, a return): its fields
+// may be read and written before that. Until the address is out no other
+// goroutine can reach the variable, and whoever receives it later does so
+// through that hand-off, which orders the writes before it.
+func beforeEscapes(al *ssa.Alloc, instr ssa.Instruction) bool {
+	if instr == nil || instr.Parent() != al.Parent() {
+		return false
+	}
+	var escapes []ssa.Instruction
+	var walk func(v ssa.Value, depth int) bool
+	walk = func(v ssa.Value, depth int) bool {
 		if depth > 4 {
 			return false
 		}
@@ -406,42 +411,65 @@ func builtAndReturned(al *ssa.Alloc) bool {
 			case *ssa.DebugRef:
 			case *ssa.UnOp:
 				if r.Op != token.MUL {
-					return false
+					escapes = append(escapes, r)
 				}
 			case *ssa.Store:
 				if r.Val == v {
-					return false // the address is stored somewhere
+					escapes = append(escapes, r) // the address is stored somewhere
 				}
 			case *ssa.FieldAddr:
-				if !ok(r, depth+1) {
+				if !walk(r, depth+1) {
 					return false
 				}
 			case *ssa.IndexAddr:
-				if !ok(r, depth+1) {
+				if !walk(r, depth+1) {
 					return false
 				}
-			case *ssa.Return:
-				if depth > 0 {
-					return false // a field's address returned
-				}
-				returned = true
-			case *ssa.ChangeType, *ssa.MakeInterface:
-				if depth > 0 {
-					return false
-				}
-				for _, rr := range *r.(ssa.Value).Referrers() {
-					if _, isRet := rr.(*ssa.Return); !isRet {
-						return false
-					}
-				}
-				returned = true
 			default:
-				return false // a call, a go statement, a closure's binding
+				escapes = append(escapes, r) // a call, a return, a go statement, a closure's binding, a conversion
 			}
 		}
 		return true
 	}
-	return ok(al, 0) && returned
+	if !walk(al, 0) {
+		return false
+	}
+	for _, e := range escapes {
+		if !runsBefore(instr, e) {
+			return false
+		}
+	}
+	return true
+}
+
+// runsBefore reports whether a runs before b on every path to b: earlier
+// in the same block, or in a block that dominates b's (and is not in a
+// loop with it).
+func runsBefore(a, b ssa.Instruction) bool {
+	ab, bb := a.Block(), b.Block()
+	if ab == bb {
+		return slices.Index(ab.Instrs, a) < slices.Index(ab.Instrs, b)
+	}
+	return ab.Dominates(bb) && !reaches(bb, ab)
+}
+
+// reaches reports whether block to can be reached from block from.
+func reaches(from, to *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	work := []*ssa.BasicBlock{from}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == to {
+			return true
+		}
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		work = append(work, b.Succs...)
+	}
+	return false
 }
 
 // counters reports counter fields updated plainly in shared types.

@@ -85,3 +85,28 @@ func KeptCounter() *Counter {
 	c.hits = 1 // want `KeptCounter writes c.hits plainly, but Hit accesses it with atomic Add`
 	return &c
 }
+
+var registry struct {
+	sync.Mutex
+	m map[int]*Counter
+}
+
+// Fixed: registered under a lock once built.
+func NewRegistered(id int) *Counter {
+	var c Counter
+	c.hits = 1
+	registry.Lock()
+	registry.m[id] = &c
+	registry.Unlock()
+	return &c
+}
+
+// Registered first, then written: others may already hold it.
+func RegisteredFirst(id int) *Counter {
+	var c Counter
+	registry.Lock()
+	registry.m[id] = &c
+	registry.Unlock()
+	c.hits = 1 // want `RegisteredFirst writes c.hits plainly, but Hit accesses it with atomic Add`
+	return &c
+}
