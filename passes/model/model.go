@@ -135,10 +135,10 @@ func (m *Model) byName(name string, sig *types.Signature) *Entry {
 		arg = -1
 	}
 	if arg >= 0 && isPointerToPointer(sig.Params().At(arg).Type()) {
-		// av_frame_free(AVFrame **), avformat_close_input(AVFormatContext
-		// **): a destructor given the handle's address releases the
-		// handle it points to, and takes the address to set the caller's
-		// pointer to NULL; the address itself (&f.p) is no handle
+		// av_frame_free(AVFrame **), av_packet_free(AVPacket **): a
+		// destructor given the handle's address releases the handle it
+		// points to, and takes the address to set the caller's pointer
+		// to NULL; the address itself (&f.p) is no handle
 		e = &Entry{Func: name, Role: Release, Arg: arg, Key: None, Parent: None, Out: Returned,
 			Indirect: true, Clears: true, ByName: true, Source: "destructor-name rule"}
 	} else if arg >= 0 {

@@ -366,6 +366,7 @@ func TestDestructorNames(t *testing.T) {
 		// to NULL
 		{"av_frame_free", sigOf(types.NewPointer(c.ptr("AVFrame"))), 0, true},
 		{"img_destroy", sigOf(types.NewPointer(c.ptr("img_t"))), 0, true},
+		{"av_packet_free", sigOf(types.NewPointer(c.ptr("AVPacket"))), 0, true},
 		{"release_pool", sigOf(num, types.NewPointer(c.ptr("pool_s"))), 1, true},
 		{"widget_close", sigOf(c.ptr("__0")), 0, false},
 		// the verb last, the object part naming the argument's type

@@ -22,9 +22,8 @@ import (
 // library-wide frees of untyped memory: a function of one void* parameter
 // whose name is a library prefix and the verb (curl_free(p), av_free(p)).
 // A destructor given the handle's address (av_frame_free(AVFrame **),
-// avformat_close_input(AVFormatContext **)) releases the handle that
-// address points to and sets it to NULL: that is what the extra level of
-// pointer is for. It releases the pointee, indirect and clearing, as a
+// av_packet_free(AVPacket **)) releases the handle that address points to
+// and sets it to NULL: that is what the extra level of pointer is for. It releases the pointee, indirect and clearing, as a
 // model's "indirect clears" entry does; the address (&f.p) is no handle.
 
 // destructorVerbs are the words that make a name read as a destructor.
