@@ -1,6 +1,6 @@
 // Package addrdtor calls destructors that take the handle's address
 // (T **) and set the caller's pointer to NULL, declared only, as a
-// library's header declares them (av_frame_free, avformat_close_input):
+// library's header declares them (av_frame_free, av_packet_free):
 // the destructor-name rule reads them as releasing the handle the
 // argument points to, and clearing it. A second call, or a deferred one
 // after an early one, passes NULL; a copy of the handle made before is
