@@ -90,7 +90,9 @@ methods, or a channel of capacity 1 used as one: empty while free, a send
 takes it and a receive gives it back; filled with one token where it is
 made, a receive takes the token and a send gives it back. Methods of a
 channel type and helpers that take the channel as a parameter lock what
-their callers pass them. A semaphore of more slots excludes nothing.
+their callers pass them. A semaphore of more slots excludes nothing, and
+neither does a channel that no function both sends on and receives from
+(a result channel: each worker sends, the spawner receives).
 
 Known limits: locks are told apart by type and field, not by instance;
 counters reached through maps and slices are not followed.`,

@@ -660,7 +660,13 @@ func (c *checker) text(a *guards.Access) string {
 		// is c.hits
 		return strings.TrimPrefix(strings.TrimPrefix(access.Render(name, al.Type(), append([]access.Op{{Kind: access.Load}}, r.Ops...)), "&"), "*")
 	}
-	return strings.TrimPrefix(access.Render(name, r.Root.Type(), r.Ops), "&")
+	text := strings.TrimPrefix(access.Render(name, r.Root.Type(), r.Ops), "&")
+	if _, ok := r.Root.(*ssa.FreeVar); ok && len(r.Ops) > 0 && r.Ops[0].Kind == access.Load {
+		// a closure's free variable is the captured variable's address:
+		// *e.fails is e.fails
+		text = strings.TrimPrefix(text, "*")
+	}
+	return text
 }
 
 // mixed reports plain accesses to fields and variables that are accessed

@@ -27,7 +27,9 @@
 // where it is made, a receive takes it and a send drops it (in a select,
 // on the branch of the case that takes). The channel is named by its
 // location, c.sem or a package-level variable, and counts only when every
-// channel the package stores there is a make(chan T, 1) of one form; a
+// channel the package stores there is a make(chan T, 1) of one form, and
+// some function both sends on it and receives from it (a result channel,
+// sent on by workers and received by their spawner, is no lock); a
 // channel parameter (the receiver of a method of a channel type) names
 // the caller's argument, as a mutex parameter does. A mutex field of a
 // struct reached through a pointer (v.box.mu) is named by the struct's
@@ -1603,8 +1605,9 @@ const (
 // a send gives it back. The channel is named by the location it is
 // loaded from (c.sem, a package-level variable), and counts as a lock only
 // when every value the package stores there is a make(chan T, 1), made
-// there or by a function of the package that returns one, and all are of
-// one form: a counting semaphore of more slots, or a channel of unknown
+// there or by a function of the package that returns one, all are of one
+// form, and a function of the package takes and gives it back (see
+// pairedChans): a counting semaphore of more slots, or a channel of unknown
 // capacity, excludes nothing. A channel parameter (the receiver of
 // func (s sema) acquire() { s <- struct{}{} }) is a lock helper's: it
 // names its caller's argument, and has the form of the semaphores the
@@ -1642,44 +1645,53 @@ func (g *guardsPass) chanSem(ch ssa.Value) (Key, semMode) {
 }
 
 func (g *guardsPass) chanSemAt(ch ssa.Value, depth int) (Key, semMode) {
-	ch = access.StripConv(ch)
-	if ld, ok := ch.(*ssa.UnOp); ok && ld.Op == token.MUL && depth < 4 {
-		// a variable assigned once, or captured by a closure (defer
-		// func() { <-s }()), holds the channel it was assigned: s :=
-		// e.sem, or a parameter spilled for the closure
-		var v ssa.Value
-		switch x := ld.X.(type) {
-		case *ssa.Alloc:
-			v = lifetime.SingleStore(x)
-		case *ssa.FreeVar:
-			v = Captured(x)
-		}
-		if v != nil {
-			return g.chanSemAt(v, depth+1)
-		}
-	}
-	if p, ok := ch.(*ssa.Parameter); ok {
-		if k, ok := paramKey(p); ok {
-			return k, g.paramSem(p, 0)
+	switch src := chanSource(ch, depth).(type) {
+	case nil:
+		return Key{}, notSem
+	case *ssa.Parameter:
+		// a helper's channel (func (s sema) acquire() { s <- x }, or
+		// func (s *sema) acquire() { *s <- x })
+		if k, ok := paramKey(src); ok {
+			return k, g.paramSem(src, 0)
 		}
 		return Key{}, notSem
+	default:
+		k, ok := KeyOf(src)
+		if !ok {
+			return Key{}, notSem
+		}
+		return k, g.semAt(k)
+	}
+}
+
+// chanSource returns where the channel value ch comes from: the parameter
+// it is (or whose pointee it is loaded from), or the address of the
+// location it is loaded from (&c.sem, a package-level variable); nil for
+// anything else. A variable assigned once, or captured by a closure
+// (defer func() { <-s }()), holds the channel it was assigned: s :=
+// e.sem, or a parameter spilled for the closure.
+func chanSource(ch ssa.Value, depth int) ssa.Value {
+	ch = access.StripConv(ch)
+	if p, ok := ch.(*ssa.Parameter); ok {
+		return p
 	}
 	ld, ok := ch.(*ssa.UnOp)
-	if !ok || ld.Op != token.MUL {
-		return Key{}, notSem
+	if !ok || ld.Op != token.MUL || depth > 4 {
+		return nil
 	}
-	if p, ok := access.StripConv(ld.X).(*ssa.Parameter); ok {
-		// func (s *sema) acquire() { *s <- struct{}{} }
-		if k, ok := paramKey(p); ok {
-			return k, g.paramSem(p, 0)
-		}
-		return Key{}, notSem
+	var v ssa.Value
+	switch x := access.StripConv(ld.X).(type) {
+	case *ssa.Alloc:
+		v = lifetime.SingleStore(x)
+	case *ssa.FreeVar:
+		v = Captured(x)
+	case *ssa.Parameter:
+		return x
 	}
-	k, ok := KeyOf(ld.X)
-	if !ok {
-		return Key{}, notSem
+	if v != nil {
+		return chanSource(v, depth+1)
 	}
-	return k, g.semAt(k)
+	return ld.X
 }
 
 // semAt returns the form of the semaphore at location k, notSem if it
@@ -1843,7 +1855,170 @@ func (g *guardsPass) semaphores() map[Key]semMode {
 	for k := range other {
 		delete(modes, k)
 	}
+	paired := g.pairedChans(funcs)
+	for k := range modes {
+		if !paired[k] {
+			delete(modes, k) // a result channel: sent on here, received there
+		}
+	}
 	return modes
+}
+
+// goStarted reports whether the function literal fn is started by a go
+// statement of its parent: it runs on a goroutine of its own.
+func goStarted(fn *ssa.Function) bool {
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn {
+				continue
+			}
+			for _, r := range *mc.Referrers() {
+				if g, ok := r.(*ssa.Go); ok && g.Call.Value == ssa.Value(mc) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// chanDirs are the directions in which a function uses a channel.
+type chanDirs struct{ send, recv bool }
+
+// pairedChans returns the locations of channels that some function of
+// the package both sends on and receives from: itself, in its closures
+// (a deferred func() { <-c.sem }()), in the functions it calls (lock() and
+// unlock() methods), or in helpers it passes the channel to
+// (acquireOn(c.sem)). Only such a channel is a lock its holder gives
+// back; one that a function sends on and another receives from (each
+// worker's r.res <- v, the spawner's <-r.res) carries values, and its
+// send excludes nothing once the value is received.
+func (g *guardsPass) pairedChans(funcs []*ssa.Function) map[Key]bool {
+	outer := func(fn *ssa.Function) *ssa.Function {
+		for fn.Parent() != nil && !goStarted(fn) {
+			fn = fn.Parent()
+		}
+		return fn
+	}
+	locOps := map[*ssa.Function]map[Key]chanDirs{}
+	paramOps := map[*ssa.Parameter]chanDirs{}
+	note := func(fn *ssa.Function, ch ssa.Value, send bool) {
+		switch src := chanSource(ch, 0).(type) {
+		case nil:
+		case *ssa.Parameter:
+			d := paramOps[src]
+			d.send, d.recv = d.send || send, d.recv || !send
+			paramOps[src] = d
+		default:
+			k, ok := KeyOf(src)
+			if !ok {
+				return
+			}
+			o := outer(fn)
+			if locOps[o] == nil {
+				locOps[o] = map[Key]chanDirs{}
+			}
+			d := locOps[o][k]
+			d.send, d.recv = d.send || send, d.recv || !send
+			locOps[o][k] = d
+		}
+	}
+	var calls []*ssa.CallCommon
+	var callers []*ssa.Function
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch instr := instr.(type) {
+				case *ssa.Send:
+					note(fn, instr.Chan, true)
+				case *ssa.UnOp:
+					if instr.Op == token.ARROW {
+						note(fn, instr.X, false)
+					}
+				case *ssa.Select:
+					for _, st := range instr.States {
+						note(fn, st.Chan, st.Dir == types.SendOnly)
+					}
+				case *ssa.Go:
+					// another goroutine's: what it does is not the
+					// spawner's (go r.work() sends, Run receives)
+				case ssa.CallInstruction:
+					if !instr.Common().IsInvoke() && instr.Common().StaticCallee() != nil {
+						calls = append(calls, instr.Common())
+						callers = append(callers, outer(fn))
+					}
+				}
+			}
+		}
+	}
+	// a few rounds: what callees do to the caller's locations, and what
+	// helpers do to the channels they are passed
+	for round := 0; round < 4; round++ {
+		changed := false
+		for i, com := range calls {
+			caller, callee := callers[i], com.StaticCallee()
+			if o := callee.Origin(); o != nil {
+				callee = o
+			}
+			add := func(k Key, d chanDirs) {
+				if locOps[caller] == nil {
+					locOps[caller] = map[Key]chanDirs{}
+				}
+				old := locOps[caller][k]
+				nd := chanDirs{old.send || d.send, old.recv || d.recv}
+				if nd != old {
+					locOps[caller][k] = nd
+					changed = true
+				}
+			}
+			if callee != caller {
+				for k, d := range locOps[callee] {
+					add(k, d)
+				}
+			}
+			for j, a := range com.Args {
+				if j >= len(callee.Params) || !isChanOrPtr(a.Type()) {
+					continue
+				}
+				d, ok := paramOps[callee.Params[j]]
+				if !ok {
+					continue
+				}
+				var k Key
+				switch src := chanSource(a, 0).(type) {
+				case *ssa.Parameter:
+					// passed on by a helper of a helper
+					pd := paramOps[src]
+					nd := chanDirs{pd.send || d.send, pd.recv || d.recv}
+					if nd != pd {
+						paramOps[src] = nd
+						changed = true
+					}
+					continue
+				case nil:
+					k, ok = KeyOf(a) // &c.sem, for a *sema parameter
+				default:
+					k, ok = KeyOf(src)
+				}
+				if ok {
+					add(k, d)
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	out := map[Key]bool{}
+	for _, ops := range locOps {
+		for k, d := range ops {
+			if d.send && d.recv {
+				out[k] = true
+			}
+		}
+	}
+	return out
 }
 
 // madeSem returns the form of the channel v: a make(chan T, 1), or the

@@ -128,3 +128,54 @@ func (m *Mixed) Spawn() {
 		go m.Use()
 	}
 }
+
+// Results carries each worker's result in a channel of one slot: a
+// worker's send waits only until Run receives the previous result, so two
+// workers' counts can meet. No function both sends and receives: it is
+// no lock.
+type Results struct {
+	res  chan int
+	done int
+}
+
+func NewResults() *Results { return &Results{res: make(chan int, 1)} }
+
+func (r *Results) work(v int) {
+	r.res <- v
+	r.done++ // want `work increments r.done without atomics or a lock`
+}
+
+func (r *Results) Run() int {
+	for i := range 4 {
+		go r.work(i)
+	}
+	s := 0
+	for range 4 {
+		s += <-r.res
+	}
+	return s
+}
+
+// Errs does the same through closures the go statements start.
+type Errs struct {
+	errc  chan error
+	fails int
+}
+
+func NewErrs() *Errs { return &Errs{errc: make(chan error, 1)} }
+
+func (e *Errs) Run(jobs []func() error) error {
+	for _, j := range jobs {
+		go func() {
+			e.errc <- j()
+			e.fails++ // want `the function literal in Run increments e.fails without atomics or a lock`
+		}()
+	}
+	var err error
+	for range jobs {
+		if e := <-e.errc; e != nil {
+			err = e
+		}
+	}
+	return err
+}
