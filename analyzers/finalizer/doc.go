@@ -37,8 +37,11 @@ until the call returns: no later use of the object, no runtime.KeepAlive,
 no deferred use. Passing &o.field to C keeps o alive and is never reported.
 A handle copied into a C struct that reaches C (a parameter block: var
 p C.params; p.m = o.m; C.run(&p), a literal C.params{m: o.m} passed by
-address or by value, a struct C.malloc returned) is the object's handle
-in that call: cgo keeps the struct alive, not o.
+address or by value, a struct C.malloc returned, a struct a method of
+the package builds and returns, p := o.params(), or any element of a Go
+array or slice of C structs whose first element's address C gets,
+C.run_batch(&items[0], n)) is the object's handle in that call: cgo keeps
+the struct alive, not o.
 A read of the object by another operand of the expression that makes the
 call (o.base + C.f(o.h), o.cache[C.f(o.h)], b, n := o.b, C.f(o.h)) is a
 use after it: gc evaluates an expression's calls first and its other

@@ -821,17 +821,24 @@ func (c *checker) gathered(fn *ssa.Function, arg access.Ref) (managed, access.Re
 // store must run before the call on every path to it.
 func (c *checker) copiedIn(fn *ssa.Function, call *ssa.Call, arg access.Ref) (managed, bool) {
 	r := lifetime.NormRef(arg)
+	array := false // the first element of an array of structs: C reads them all
 	switch {
 	case len(r.Ops) == 0:
 	case len(r.Ops) == 1 && r.Ops[0].Kind == access.Load:
 		if _, ok := r.Root.(*ssa.Alloc); !ok {
 			return managed{}, false // a struct read out of memory the analysis does not follow
 		}
+	case len(r.Ops) == 1 && r.Ops[0].Kind == access.IndexAddr:
+		array = true // &items[0], of a Go array or slice of C structs
 	default:
 		return managed{}, false
 	}
 	switch r.Root.(type) {
 	case *ssa.Alloc, *ssa.Call: // a variable, a literal, fresh memory (C.malloc)
+	case *ssa.MakeSlice, *ssa.Slice: // make([]C.item, n), of a constant n or not
+		if !array {
+			return managed{}, false
+		}
 	default:
 		return managed{}, false
 	}
@@ -846,22 +853,94 @@ func (c *checker) copiedIn(fn *ssa.Function, call *ssa.Call, arg access.Ref) (ma
 						srcs = append(srcs, al)
 					}
 				}
+				// p := x.params(): a struct a function of the package
+				// builds and returns, with a handle of its argument
+				if bc, ok := st.Val.(*ssa.Call); ok && before(st, call) {
+					if m, ok := c.builtBy(bc); ok {
+						return m, true
+					}
+				}
 			}
 		}
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			st, ok := instr.(*ssa.Store)
-			if !ok || !before(st, call) {
+			// the elements of an array are filled in a loop, whose body
+			// runs before the call without dominating it
+			if !ok || !before(st, call) && !(array && loopBefore(st, call)) {
 				continue
 			}
 			sr := lifetime.NormRef(access.Ref{Root: st.Addr})
-			if !slices.Contains(srcs, sr.Root) || len(sr.Ops) == 0 || slices.ContainsFunc(sr.Ops, func(o access.Op) bool { return o.Kind != access.FieldAddr }) {
+			ops := sr.Ops
+			if array {
+				// items[i].m = x.m: a field of any element
+				if len(ops) == 0 || ops[0].Kind != access.IndexAddr {
+					continue
+				}
+				ops = ops[1:]
+			}
+			if !slices.Contains(srcs, sr.Root) || len(ops) == 0 || slices.ContainsFunc(ops, func(o access.Op) bool { return o.Kind != access.FieldAddr }) {
 				continue
 			}
 			if m, ok := c.handleOf(fn, access.Ref{Root: st.Val}); ok && !m.table {
 				return m, true
 			}
+		}
+	}
+	return managed{}, false
+}
+
+// builtBy returns the managed handle that call, of a function of the
+// package returning a struct literal it builds (func (x *Model) params()
+// C.run_params { return C.run_params{m: x.m} }), copies into a field of
+// the struct from one of its arguments: that argument's object, in the
+// caller's frame.
+func (c *checker) builtBy(call *ssa.Call) (managed, bool) {
+	callee := call.Call.StaticCallee()
+	if callee == nil || call.Call.IsInvoke() || callee.Pkg == nil || callee.Pkg.Pkg != c.pass.Pkg || len(callee.Blocks) == 0 {
+		return managed{}, false
+	}
+	var lits []*ssa.Alloc
+	for _, r := range cfg.Returns(callee) {
+		if len(r.Results) != 1 {
+			return managed{}, false
+		}
+		ld, ok := r.Results[0].(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			continue
+		}
+		if al, ok := ld.X.(*ssa.Alloc); ok {
+			lits = append(lits, al)
+		}
+	}
+	for _, b := range callee.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			sr := lifetime.NormRef(access.Ref{Root: st.Addr})
+			al, ok := sr.Root.(*ssa.Alloc)
+			if !ok || !slices.Contains(lits, al) || len(sr.Ops) == 0 || slices.ContainsFunc(sr.Ops, func(o access.Op) bool { return o.Kind != access.FieldAddr }) {
+				continue
+			}
+			m, ok := c.handleOf(callee, access.Ref{Root: st.Val})
+			if !ok || m.table {
+				continue
+			}
+			p, isParam := m.obj.Root.(*ssa.Parameter)
+			i := slices.Index(callee.Params, p)
+			if !isParam || i < 0 || i >= len(call.Call.Args) {
+				continue
+			}
+			m.obj = lifetime.NormRef(access.Ref{Root: call.Call.Args[i], Ops: m.obj.Ops})
+			if !m.obj.Valid() {
+				continue
+			}
+			m.root = m.obj.Root.Type()
+			m.via = access.Ref{}
+			return m, true
 		}
 	}
 	return managed{}, false
@@ -974,6 +1053,45 @@ func sliceSources(v ssa.Value) []access.Ref {
 
 // before reports whether a runs before b on every path to b: a's block
 // dominates b's, and, in one block, a comes first.
+// loopBefore reports whether a is in the body of a loop whose header
+// dominates b, which the loop's exit reaches: for i := range items {
+// items[i].m = x.m } before the call that passes the items.
+func loopBefore(a, b ssa.Instruction) bool {
+	ab, bb := a.Block(), b.Block()
+	if ab == bb || bb.Dominates(ab) {
+		return false
+	}
+	for _, h := range ab.Preds {
+		// a header: a block that dominates a and b, and that a leads
+		// back to
+		for d := h; d != nil; d = d.Idom() {
+			if d.Dominates(bb) && d.Dominates(ab) && reachesBlock(ab, d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reachesBlock reports whether block to can be reached from block from.
+func reachesBlock(from, to *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	work := []*ssa.BasicBlock{from}
+	for len(work) > 0 {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		if n == to {
+			return true
+		}
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		work = append(work, n.Succs...)
+	}
+	return false
+}
+
 func before(a, b ssa.Instruction) bool {
 	if a.Block() != b.Block() {
 		return a.Block().Dominates(b.Block())
