@@ -330,7 +330,7 @@ func (c *checker) reportArmedAtReturn(found map[*lifetime.Release]bool) {
 			if n := srcname.Of(c.pass.Files, v); n != "" {
 				obj = n
 			}
-			if t := pointee(v.Type()); t != nil {
+			if t := access.PointeeName(v.Type()); t != nil {
 				tn = "the " + t.Name()
 			}
 		}
@@ -422,7 +422,7 @@ func (c *checker) ownerFinalizers(fn *ssa.Function, r *lifetime.Release, f func(
 		if k > 0 && (ops[k-1].Kind == access.FieldAddr || ops[k-1].Kind == access.IndexAddr) {
 			continue // the address of a field: part of another allocation
 		}
-		tn := pointee(access.TypeAfter(root.Type(), ops[:k]))
+		tn := access.PointeeName(access.TypeAfter(root.Type(), ops[:k]))
 		if tn == nil {
 			continue
 		}
@@ -631,20 +631,6 @@ func exported(fn *ssa.Function) bool {
 func isPtr(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Pointer)
 	return ok
-}
-
-func pointee(t types.Type) *types.TypeName {
-	if t == nil {
-		return nil
-	}
-	p, ok := types.Unalias(t).(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	if n, ok := types.Unalias(p.Elem()).(*types.Named); ok {
-		return n.Origin().Obj()
-	}
-	return nil
 }
 
 func namedObj(t types.Type) *types.TypeName {

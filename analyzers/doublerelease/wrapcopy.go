@@ -42,7 +42,7 @@ func (c *checker) wrappings() map[*ssa.Function][]wrapping {
 				if mi, ok := obj.(*ssa.MakeInterface); ok {
 					obj = mi.X
 				}
-				tn := pointee(obj.Type())
+				tn := access.PointeeName(obj.Type())
 				if tn == nil || !returns(fn, obj) {
 					continue
 				}

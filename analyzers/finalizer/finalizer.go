@@ -173,7 +173,7 @@ func (c *checker) handleOf(fn *ssa.Function, v access.Ref) (managed, bool) {
 			// is the one it was copied from, which its caller holds
 			continue
 		}
-		tn := pointee(access.TypeAfter(rootType, r.Ops[:k]))
+		tn := access.PointeeName(access.TypeAfter(rootType, r.Ops[:k]))
 		if tn == nil {
 			continue
 		}
@@ -269,20 +269,6 @@ func hasLoad(ops []access.Op) bool {
 		}
 	}
 	return false
-}
-
-func pointee(t types.Type) *types.TypeName {
-	if t == nil {
-		return nil
-	}
-	p, ok := types.Unalias(t).Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	if n, ok := types.Unalias(p.Elem()).(*types.Named); ok {
-		return n.Origin().Obj()
-	}
-	return nil
 }
 
 // keepAlive reports calls into C (or into Go functions that pass their

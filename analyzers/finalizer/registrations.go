@@ -171,7 +171,7 @@ func (c *checker) finalizerOnCopy(fn *ssa.Function, call ssa.CallInstruction, ob
 	}
 	// only a finalizer that releases something leaves the copy holding a
 	// released handle
-	if c.releaseAt(pointee(obj.Type()), call) == nil && !c.mayRelease(f, 0) {
+	if c.releaseAt(access.PointeeName(obj.Type()), call) == nil && !c.mayRelease(f, 0) {
 		return
 	}
 	for _, ref := range *alloc.Referrers() {
@@ -344,7 +344,7 @@ func (c *checker) armedEarly(fn *ssa.Function, call *ssa.Call, obj, f ssa.Value)
 	if _, isNew := o.Root.(*ssa.Alloc); !isNew || len(o.Ops) > 0 {
 		return
 	}
-	rel := c.releaseAt(pointee(o.Root.Type()), call)
+	rel := c.releaseAt(access.PointeeName(o.Root.Type()), call)
 	if rel == nil || len(rel.Ops) < 2 || rel.Ops[len(rel.Ops)-1].Kind != access.Load {
 		return
 	}

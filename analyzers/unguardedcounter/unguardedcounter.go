@@ -621,7 +621,7 @@ func (c *checker) startedOnBuilt(pos token.Pos, t *types.TypeName) bool {
 						v = st // a captured variable assigned once
 					}
 					r := lifetime.Expand(v)
-					if al, ok := r.Root.(*ssa.Alloc); ok && len(r.Ops) == 0 && al.Heap && namedPointee(al.Type()) == t {
+					if al, ok := r.Root.(*ssa.Alloc); ok && len(r.Ops) == 0 && al.Heap && access.PointeeName(al.Type()) == t {
 						return true
 					}
 				}
@@ -1662,16 +1662,4 @@ func keyOf(v ssa.Value) (guards.Key, bool) {
 		return guards.Key{}, false
 	}
 	return guards.Key{Type: n.Origin().Obj(), Fields: strings.Join(fields, ".")}, true
-}
-
-// namedPointee returns the named type t points to, or nil.
-func namedPointee(t types.Type) *types.TypeName {
-	p, ok := t.Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	if n, ok := types.Unalias(p.Elem()).(*types.Named); ok {
-		return n.Origin().Obj()
-	}
-	return nil
 }

@@ -249,6 +249,32 @@ func Deref(t types.Type) types.Type {
 	return t
 }
 
+// PointeeName returns the name of the named type t points to (T for *T;
+// the generic type's for *T[int]; through a named pointer type), or nil
+// when t is not a pointer to a named type.
+func PointeeName(t types.Type) *types.TypeName {
+	if t == nil {
+		return nil
+	}
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	return TypeName(p.Elem())
+}
+
+// TypeName returns the name of the named type t (the generic type's for
+// an instance), or nil when t is not a named type.
+func TypeName(t types.Type) *types.TypeName {
+	if t == nil {
+		return nil
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Origin().Obj()
+	}
+	return nil
+}
+
 // CellContent returns, for t a pointer-sized atomic cell of sync/atomic
 // (Pointer[T], Uintptr), the type of what the cell holds (*T, uintptr): a
 // Load of the cell's address reads that, as its Load method does.

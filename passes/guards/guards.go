@@ -533,7 +533,7 @@ func keyOfRef(r access.Ref) (Key, bool) {
 			return Key{}, false
 		}
 		// the root is the pointer to the struct
-		tn := pointee(r.Root.Type())
+		tn := access.PointeeName(r.Root.Type())
 		if tn == nil {
 			return Key{}, false
 		}
@@ -546,7 +546,7 @@ func keyOfRef(r access.Ref) (Key, bool) {
 		return Key{}, false // an element of a slice or array: not tracked
 	}
 	t := access.TypeAfter(r.Root.Type(), ops[:last+1])
-	tn := named(t)
+	tn := access.TypeName(t)
 	if tn == nil {
 		return Key{}, false
 	}
@@ -563,24 +563,6 @@ func itoa(i int) string {
 		i /= 10
 	}
 	return string(b)
-}
-
-func pointee(t types.Type) *types.TypeName {
-	p, ok := types.Unalias(t).Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	return named(p.Elem())
-}
-
-func named(t types.Type) *types.TypeName {
-	if t == nil {
-		return nil
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return n.Origin().Obj()
-	}
-	return nil
 }
 
 // lockOp classifies a call: Lock, RLock, Unlock, RUnlock, TryLock,
@@ -800,7 +782,7 @@ func fieldThroughPointer(r access.Ref) (Key, bool) {
 		}
 		fields = append(fields, itoa(o.Index))
 	}
-	tn := pointee(access.TypeAfter(r.Root.Type(), r.Ops[:last+1]))
+	tn := access.PointeeName(access.TypeAfter(r.Root.Type(), r.Ops[:last+1]))
 	if tn == nil {
 		return Key{}, false
 	}
@@ -915,20 +897,20 @@ func (g *guardsPass) docLocks(doc string, params map[string]*types.Var, first *t
 			switch {
 			case strings.HasPrefix(lower, "the ") || strings.HasPrefix(lower, "its "):
 				if first != nil {
-					if tn := pointee(first.Type()); tn != nil && hasMutex(tn.Type()) {
+					if tn := access.PointeeName(first.Type()); tn != nil && hasMutex(tn.Type()) {
 						add(Lock{Key: Key{Type: tn, Fields: Some}})
 					}
 				}
 			case strings.Contains(x, "."):
 				parts := strings.Split(x, ".")
 				if p, ok := params[parts[0]]; ok {
-					if tn := pointee(p.Type()); tn != nil && isMutex(fieldPathType(tn.Type(), parts[1:])) {
+					if tn := access.PointeeName(p.Type()); tn != nil && isMutex(fieldPathType(tn.Type(), parts[1:])) {
 						add(Lock{Key: Key{Type: tn, Fields: Some}})
 					}
 				}
 			default:
 				if first != nil {
-					if tn := pointee(first.Type()); tn != nil && isMutex(fieldPathType(tn.Type(), []string{x})) {
+					if tn := access.PointeeName(first.Type()); tn != nil && isMutex(fieldPathType(tn.Type(), []string{x})) {
 						add(Lock{Key: Key{Type: tn, Fields: Some}})
 						continue
 					}
@@ -1011,7 +993,7 @@ func (g *guardsPass) entryLocks(fn *ssa.Function, fd *ast.FuncDecl) []Lock {
 	for i := range fn.Signature.Params().Len() {
 		p := fn.Signature.Params().At(i)
 		params[p.Name()] = p
-		if first == nil && pointee(p.Type()) != nil {
+		if first == nil && access.PointeeName(p.Type()) != nil {
 			first = p
 		}
 	}
@@ -1029,7 +1011,7 @@ func (g *guardsPass) entryLocks(fn *ssa.Function, fd *ast.FuncDecl) []Lock {
 			if !ok || len(parts) < 2 {
 				continue
 			}
-			tn := pointee(p.Type())
+			tn := access.PointeeName(p.Type())
 			if tn == nil {
 				continue
 			}
@@ -1066,7 +1048,7 @@ func (g *guardsPass) entryLocks(fn *ssa.Function, fd *ast.FuncDecl) []Lock {
 	name := fd.Name.Name
 	switch {
 	case first != nil && (strings.HasSuffix(name, "Locked") || strings.HasSuffix(name, "locked") && name != "locked"):
-		if tn := pointee(first.Type()); tn != nil {
+		if tn := access.PointeeName(first.Type()); tn != nil {
 			out = append(out, Lock{Key: Key{Type: tn, Fields: Some}})
 		}
 	case fd.Doc != nil:

@@ -766,7 +766,7 @@ func (pa *pkgAnalysis) setAfterBuilt(fn *ssa.Function, p access.Path) bool {
 	if p.Root < 0 || p.Root >= len(fn.Params) {
 		return true
 	}
-	tn := objectType(fn.Params[p.Root])
+	tn := access.PointeeName(fn.Params[p.Root].Type())
 	if tn == nil {
 		return true
 	}
@@ -790,7 +790,7 @@ func (pa *pkgAnalysis) setAfterBuilt(fn *ssa.Function, p access.Path) bool {
 					if _, built := fa.X.(*ssa.Alloc); built {
 						continue // &T{f: v}, or new(T) and its fields set
 					}
-					if t := objectType(fa.X); t != nil {
+					if t := access.PointeeName(fa.X.Type()); t != nil {
 						if pa.setFields[t] == nil {
 							pa.setFields[t] = map[int]bool{}
 						}

@@ -69,19 +69,6 @@ func unwrapIface(v ssa.Value) ssa.Value {
 	return v
 }
 
-// objectType returns the named type whose pointer v is.
-func objectType(v ssa.Value) *types.TypeName {
-	p, ok := v.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	n, ok := types.Unalias(p.Elem()).(*types.Named)
-	if !ok {
-		return nil
-	}
-	return n.Origin().Obj()
-}
-
 // funcValue returns the function a func-typed value calls.
 func funcValue(v ssa.Value) *ssa.Function {
 	switch v := v.(type) {
@@ -195,7 +182,7 @@ func (pa *pkgAnalysis) setFinalizer(fn *ssa.Function, call ssa.CallInstruction) 
 // register records the finalizer f set on obj at call.
 func (pa *pkgAnalysis) register(call ssa.CallInstruction, objV, fV ssa.Value) {
 	obj := unwrapIface(objV)
-	t := objectType(obj)
+	t := access.PointeeName(obj.Type())
 	f := funcValue(unwrapIface(fV))
 	if t == nil || f == nil {
 		return
@@ -232,7 +219,7 @@ func (pa *pkgAnalysis) addCleanup(fn *ssa.Function, call ssa.CallInstruction) {
 	if len(args) != 3 {
 		return
 	}
-	t := objectType(args[0])
+	t := access.PointeeName(args[0].Type())
 	f := funcValue(args[1])
 	if t == nil || f == nil {
 		return
