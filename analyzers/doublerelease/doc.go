@@ -7,8 +7,9 @@
 //
 // A C handle (device memory, a stream, a context, a C string, a libc
 // FILE) must be released exactly once; a second release corrupts the
-// allocator or destroys an object that a later allocation received. The
-// analyzer reports:
+// allocator or destroys an object that a later allocation received. So
+// must a runtime/cgo Handle: Delete invalidates it and panics when given
+// one it has deleted already. The analyzer reports:
 //
 //   - a handle released twice on one path: an explicit release plus a
 //     deferred one (the defer captured the handle when it was registered),

@@ -167,6 +167,9 @@ func (r *Result) SummaryOf(fn *ssa.Function) *Summary {
 	if s, ok := r.Summaries[fn]; ok {
 		return s
 	}
+	if s := builtinSummary(fn); s != nil {
+		return s
+	}
 	if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != r.pass.Pkg {
 		var fact SummaryFact
 		if r.pass.ImportObjectFact(obj, &fact) {
@@ -174,6 +177,29 @@ func (r *Result) SummaryOf(fn *ssa.Function) *Summary {
 		}
 	}
 	return nil
+}
+
+// handleDelete is the summary of (runtime/cgo.Handle).Delete: it releases
+// its receiver, the handle. runtime/cgo documents that Delete invalidates
+// the handle, and it panics ("misuse of an invalid Handle") when given one
+// deleted already: a second Delete of a handle is a double release. (No
+// acquire goes with it: a handle kept for the life of the program, in a
+// registry, is no leak.)
+var handleDelete = &Summary{Releases: []*Release{{
+	Path: access.Path{Root: 0}, Text: "h", CFunc: "(cgo.Handle).Delete", Class: "cgo-handle",
+	Posn: "runtime/cgo", Func: "(cgo.Handle).Delete",
+}}}
+
+// builtinSummary returns the summary of a function of the standard
+// library whose effect on handles its documentation gives, or nil.
+func builtinSummary(fn *ssa.Function) *Summary {
+	if fn.Pkg == nil || fn.Pkg.Pkg.Path() != "runtime/cgo" || fn.Name() != "Delete" {
+		return nil
+	}
+	if recv := fn.Signature.Recv(); recv == nil || access.TypeName(recv.Type()) == nil || access.TypeName(recv.Type()).Name() != "Handle" {
+		return nil
+	}
+	return handleDelete
 }
 
 // A Finalizer is a finalizer (runtime.SetFinalizer) or cleanup
