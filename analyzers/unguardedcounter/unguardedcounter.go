@@ -70,8 +70,9 @@ type checker struct {
 	byInstr  map[ssa.Instruction][]*guards.Access
 	byKey    map[guards.Key][]*guards.Access
 	refcount map[guards.Key]*refTest
-	counted  map[string]bool // fn/key pairs reported as unguarded updates
-	cgo      bool            // the package calls C
+	counted  map[string]bool         // fn/key pairs reported as unguarded updates
+	cgo      bool                    // the package calls C
+	goAt     map[token.Pos][]*ssa.Go // the package's go statements by position (startedOnBuilt); nil: not indexed yet
 }
 
 // refTest is a zero test of a counter that guards a release.
@@ -605,26 +606,30 @@ func (c *checker) ownedByOneGoroutine(k guards.Key) bool {
 // startedOnBuilt reports whether the go statement at pos starts its
 // goroutine on an object of type t that its function allocated.
 func (c *checker) startedOnBuilt(pos token.Pos, t *types.TypeName) bool {
-	for _, fn := range c.calls.Funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				g, ok := instr.(*ssa.Go)
-				if !ok || g.Pos() != pos {
-					continue
-				}
-				vals := slices.Clone(g.Call.Args)
-				if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok {
-					vals = append(vals, mc.Bindings...)
-				}
-				for _, v := range vals {
-					if st := lifetime.SingleStore(v); st != nil {
-						v = st // a captured variable assigned once
-					}
-					r := lifetime.Expand(v)
-					if al, ok := r.Root.(*ssa.Alloc); ok && len(r.Ops) == 0 && al.Heap && access.PointeeName(al.Type()) == t {
-						return true
+	if c.goAt == nil {
+		c.goAt = map[token.Pos][]*ssa.Go{}
+		for _, fn := range c.calls.Funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					if g, ok := instr.(*ssa.Go); ok {
+						c.goAt[g.Pos()] = append(c.goAt[g.Pos()], g)
 					}
 				}
+			}
+		}
+	}
+	for _, g := range c.goAt[pos] {
+		vals := slices.Clone(g.Call.Args)
+		if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok {
+			vals = append(vals, mc.Bindings...)
+		}
+		for _, v := range vals {
+			if st := lifetime.SingleStore(v); st != nil {
+				v = st // a captured variable assigned once
+			}
+			r := lifetime.Expand(v)
+			if al, ok := r.Root.(*ssa.Alloc); ok && len(r.Ops) == 0 && al.Heap && access.PointeeName(al.Type()) == t {
+				return true
 			}
 		}
 	}
