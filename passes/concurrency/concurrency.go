@@ -655,7 +655,7 @@ func run(pass *analysis.Pass) (any, error) {
 						// target on the same value while the goroutine
 						// may still be running it
 						c.Multi = true
-						c.Desc = fmt.Sprintf("the goroutine started at %s and %s, which runs %s on the same value after starting it", where(g.Pos()), srcname.Func(fn), srcname.Func(target))
+						c.Desc = fmt.Sprintf("the goroutines that run %s on one value: the one started at %s, and %s's own, which calls it after starting that one", srcname.Func(target), where(g.Pos()), srcname.Func(fn))
 					}
 				}
 				roots = append(roots, root{target, c, fn})
@@ -1064,10 +1064,11 @@ func isWaitGroupPtr(t types.Type) bool {
 // goTarget returns the function a go statement runs, seeing through cgo's
 // wrappers (go C.f(x) has no Go function to run).
 // spawnerRunsToo reports whether the function of go statement g calls
-// target itself after g, on the same arguments (the same receiver), with
-// nothing between them that could wait for the goroutine: a receive, a
-// select, or a Wait. Two activations of target on one value then run at
-// once, with no happens-before between them (go j.Tick(); j.Tick()).
+// target itself after g, on the same arguments (the same receiver and
+// the same values), with nothing between them that could wait for the
+// goroutine: a receive, a select, a Wait, or a call that may do one (see
+// mayWait). Two activations of target on one value then run at once, with
+// no happens-before between them (go j.Tick(); j.Tick()).
 func spawnerRunsToo(g *ssa.Go, target *ssa.Function) bool {
 	if len(g.Call.Args) == 0 || g.Call.IsInvoke() {
 		return false
@@ -1080,25 +1081,26 @@ func spawnerRunsToo(g *ssa.Go, target *ssa.Function) bool {
 		if callee.Origin() != nil {
 			callee = callee.Origin()
 		}
-		return callee == target && access.StripConv(c.Args[0]) == access.StripConv(g.Call.Args[0])
+		if callee != target {
+			return false
+		}
+		for i := range c.Args {
+			if access.StripConv(c.Args[i]) != access.StripConv(g.Call.Args[i]) {
+				return false // go d.step(a); d.step(b): other values
+			}
+		}
+		return true
 	}
 	// scan returns whether instrs call target before they may wait
 	scan := func(instrs []ssa.Instruction) (found, waits bool) {
 		for _, instr := range instrs {
-			switch instr := instr.(type) {
-			case *ssa.Select:
-				return false, true
-			case *ssa.UnOp:
-				if instr.Op == token.ARROW {
-					return false, true
-				}
-			case *ssa.Call:
-				if same(&instr.Call) {
+			if ci, ok := instr.(ssa.CallInstruction); ok {
+				if _, isGo := ci.(*ssa.Go); !isGo && same(ci.Common()) {
 					return true, false
 				}
-				if f := instr.Call.StaticCallee(); f != nil && f.Name() == "Wait" && f.Signature.Recv() != nil {
-					return false, true
-				}
+			}
+			if mayWait(instr, 0) {
+				return false, true
 			}
 		}
 		return false, false
@@ -1124,6 +1126,45 @@ func spawnerRunsToo(g *ssa.Go, target *ssa.Function) bool {
 		}
 		if !waits {
 			work = append(work, n.Succs...)
+		}
+	}
+	return false
+}
+
+// mayWait reports whether instr may wait for another goroutine: a
+// receive, a select, a Wait method, a dynamic call, or a call of a
+// function of the package that may (j.wait() { <-j.done }), a few calls
+// deep.
+func mayWait(instr ssa.Instruction, depth int) bool {
+	switch instr := instr.(type) {
+	case *ssa.Select:
+		return true
+	case *ssa.UnOp:
+		return instr.Op == token.ARROW
+	case *ssa.Go:
+		return false
+	case ssa.CallInstruction:
+		com := instr.Common()
+		f := com.StaticCallee()
+		if f == nil {
+			_, builtin := com.Value.(*ssa.Builtin)
+			return !builtin // an interface or func value: unknown
+		}
+		if f.Name() == "Wait" {
+			return true // sync.WaitGroup, sync.Cond, errgroup.Group, exec.Cmd
+		}
+		if f.Pkg == nil || f.Pkg != instr.Parent().Pkg || len(f.Blocks) == 0 {
+			return false
+		}
+		if depth >= 3 {
+			return true
+		}
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				if mayWait(in, depth+1) {
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -25,7 +25,7 @@ func (j *Job) Tick() {
 	j.pct++
 	C.job_step(j.j)
 	j.mu.Unlock()
-	j.seen++ // want `Tick increments j.seen without atomics or a lock: two goroutines can run Tick at once \(the goroutine started at line 33 and Par, which runs Tick on the same value after starting it\)`
+	j.seen++ // want `Tick increments j.seen without atomics or a lock: two goroutines can run Tick at once \(the goroutines that run Tick on one value: the one started at line 33, and Par's own, which calls it after starting that one\)`
 }
 
 // Par runs Tick on j in a goroutine and in its own.
@@ -91,7 +91,7 @@ type Counter struct {
 }
 
 func hit(c *Counter) {
-	c.hits++ // want `hit increments c.hits without atomics or a lock: two goroutines can run hit at once \(the goroutine started at line 99 and Spread`
+	c.hits++ // want `hit increments c.hits without atomics or a lock: two goroutines can run hit at once \(the goroutines that run hit on one value: the one started at line 99, and Spread's own`
 	C.job_step(c.c)
 }
 
@@ -100,4 +100,50 @@ func Spread(c *Counter, more bool) {
 	if more {
 		hit(c)
 	}
+}
+
+// Waited joins the goroutine through a helper before running Step
+// itself.
+type Waited struct {
+	n    int
+	done chan struct{}
+	w    *C.job
+}
+
+func (w *Waited) Step(signal bool) {
+	w.n++
+	C.job_step(w.w)
+	if signal {
+		close(w.done)
+	}
+}
+
+func (w *Waited) wait() { <-w.done }
+
+func RunWaited(w *Waited) {
+	w.done = make(chan struct{})
+	go w.Step(true)
+	w.wait()
+	w.Step(false)
+}
+
+// Shard runs one value in a goroutine and another itself, through the
+// same receiver.
+type Shard struct {
+	mu sync.Mutex
+}
+
+type Part struct {
+	done int
+	p    *C.job
+}
+
+func (s *Shard) step(p *Part) {
+	p.done++
+	C.job_step(p.p)
+}
+
+func SplitParts(s *Shard, a, b *Part) {
+	go s.step(a)
+	s.step(b)
 }
