@@ -362,6 +362,7 @@ func run(pass *analysis.Pass) (any, error) {
 	m.Merge(c.preamble)
 	inferDefined(m, pass.Fset, cres)
 	if cfuncs != nil {
+		inferResets(m, pass.Pkg)
 		inferRetains(m, pass.Pkg)
 		inferConstructors(m, pass.Pkg)
 	}

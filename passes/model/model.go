@@ -46,6 +46,10 @@ type Model struct {
 	// to a function that is or reads as a release, or to a macro (see
 	// byName); absent for the others
 	handsOn map[string]bool
+	// resets are the functions named as an unref that the destructor-name
+	// rule does not read as a release, because the package also calls a
+	// destructor of the same object type (see inferResets)
+	resets map[string]bool
 	// handleTypes are the pointer types that the C functions the
 	// package calls release (IsHandleType)
 	handleTypes []handleType
@@ -103,7 +107,7 @@ func (m *Model) Releases(name string, sig *types.Signature) []*Entry {
 	// body releases some parameter (Inferred): it may release another
 	// through a library function only its name tells of
 	// (ctx_free(ctx *c, void *scratch) { free(scratch); lib_ctx_free(c); })
-	if sig != nil && sig.Params().Len() >= 1 && !slices.ContainsFunc(m.funcs[name], func(e *Entry) bool { return !e.Inferred }) {
+	if sig != nil && sig.Params().Len() >= 1 && !m.resets[name] && !slices.ContainsFunc(m.funcs[name], func(e *Entry) bool { return !e.Inferred }) {
 		if e := m.byName(name, sig); e != nil && !slices.ContainsFunc(out, func(o *Entry) bool { return o.Arg == e.Arg }) {
 			out = append(out, e)
 		}

@@ -25,6 +25,9 @@ import (
 // av_packet_free(AVPacket **)) releases the handle that address points to
 // and sets it to NULL: that is what the extra level of pointer is for. It releases the pointee, indirect and clearing, as a
 // model's "indirect clears" entry does; the address (&f.p) is no handle.
+// An unref that the package calls beside a destructor of the same object
+// type (av_packet_unref and av_packet_free) resets the object for reuse
+// rather than ending it, and is not read as a release (inferResets).
 
 // destructorVerbs are the words that make a name read as a destructor.
 var destructorVerbs = map[string]bool{

@@ -68,6 +68,60 @@ func retainPairNames(name string) []string {
 
 // inferRetains adds to m the retains the retain-name rule reads in the C
 // functions the package calls (cgo's _Cfunc_ declarations in scope).
+// inferResets marks the C functions named as an unref (av_packet_unref,
+// av_frame_unref) that the package calls beside a destructor of the same
+// object type (av_packet_free(AVPacket **)): there the unref is not how
+// the object ends, but how it drops what it references and is reset for
+// reuse (FFmpeg's demux loop unrefs one packet per frame and frees it
+// once). Where an unref is the only release of its type
+// (g_object_unref, gst_buffer_unref), the name rule reads it as the
+// release.
+func inferResets(m *Model, pkg *types.Package) {
+	sigs, names := calledSigs(pkg)
+	object := func(name string) types.Type {
+		for _, e := range m.Releases(name, sigs[name]) {
+			if e.ByName && e.Arg >= 0 && e.Arg < sigs[name].Params().Len() {
+				return derefAll(sigs[name].Params().At(e.Arg).Type())
+			}
+		}
+		return nil
+	}
+	for _, name := range names {
+		verb, _, ok := destructorName(name)
+		if !ok || verb != "unref" || len(m.funcs[name]) > 0 {
+			continue
+		}
+		t := object(name)
+		if t == nil {
+			continue
+		}
+		for _, other := range names {
+			if v, _, ok := destructorName(other); !ok || v == "unref" || other == name {
+				continue
+			}
+			if o := object(other); o != nil && types.Identical(o, t) {
+				if m.resets == nil {
+					m.resets = map[string]bool{}
+				}
+				m.resets[name] = true
+				break
+			}
+		}
+	}
+}
+
+// derefAll returns t without its levels of pointer.
+func derefAll(t types.Type) types.Type {
+	for range 4 {
+		p, ok := t.Underlying().(*types.Pointer)
+		if !ok {
+			break
+		}
+		t = p.Elem()
+	}
+	return types.Unalias(t)
+}
+
 func inferRetains(m *Model, pkg *types.Package) {
 	sigs, names := calledSigs(pkg)
 	for _, name := range names {
