@@ -49,8 +49,9 @@
 // where it is made, through once.Do, or, for a method, through a dynamic
 // call of an interface its type implements). A go statement's call holds
 // nothing; a deferred call holds the locks still held at the return (those
-// whose unlock is deferred before it, and the function's own entry
-// locks). A function that is exported, //export'ed, or used as a value
+// whose unlock is deferred before it, the function's own entry locks, and
+// the lock a deferred unlock helper drops: defer c.release() runs its
+// body holding the lock until it unlocks). A function that is exported, //export'ed, or used as a value
 // (stored, passed, returned, a method value or method expression not
 // called at once, the function of sync.OnceFunc) may be called from
 // anywhere, and starts with none but those its declaration names. Entry
@@ -1215,11 +1216,22 @@ func (g *guardsPass) deferredHeld(d *ssa.Defer, held []Lock) []Lock {
 	entry := g.entry[fn]
 	var out []Lock
 	for _, l := range held {
-		if entry != nil && !entry.top && entry.has(l) || g.unlockDeferredBefore(fn, l.Key, d) {
+		if entry != nil && !entry.top && entry.has(l) || g.unlockDeferredBefore(fn, l.Key, d) || g.drops(&d.Call, l.Key) {
 			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// drops reports whether the call com is a helper that drops lock k
+// (defer c.release(), whose body reads state under the lock before it
+// unlocks): it runs holding k until it drops it.
+func (g *guardsPass) drops(com *ssa.CallCommon, k Key) bool {
+	e := g.helperOf(com)
+	return e != nil && slices.ContainsFunc(e.drops, func(dk Key) bool {
+		ak, ok := g.argKey(dk, com)
+		return ok && ak.matches(k)
+	})
 }
 
 // unlockDeferredBefore reports whether fn defers the unlock of k before d
