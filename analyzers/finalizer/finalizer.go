@@ -1051,29 +1051,10 @@ func loopBefore(a, b ssa.Instruction) bool {
 		// a header: a block that dominates a and b, and that a leads
 		// back to
 		for d := h; d != nil; d = d.Idom() {
-			if d.Dominates(bb) && d.Dominates(ab) && reachesBlock(ab, d) {
+			if d.Dominates(bb) && d.Dominates(ab) && cfg.BlockReaches(ab, d) {
 				return true
 			}
 		}
-	}
-	return false
-}
-
-// reachesBlock reports whether block to can be reached from block from.
-func reachesBlock(from, to *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	work := []*ssa.BasicBlock{from}
-	for len(work) > 0 {
-		n := work[len(work)-1]
-		work = work[:len(work)-1]
-		if n == to {
-			return true
-		}
-		if seen[n] {
-			continue
-		}
-		seen[n] = true
-		work = append(work, n.Succs...)
 	}
 	return false
 }

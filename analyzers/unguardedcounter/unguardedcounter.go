@@ -447,30 +447,7 @@ func beforeEscapes(al *ssa.Alloc, instr ssa.Instruction) bool {
 // in the same block, or in a block that dominates b's (and is not in a
 // loop with it).
 func runsBefore(a, b ssa.Instruction) bool {
-	ab, bb := a.Block(), b.Block()
-	if ab == bb {
-		return slices.Index(ab.Instrs, a) < slices.Index(ab.Instrs, b)
-	}
-	return ab.Dominates(bb) && !reaches(bb, ab)
-}
-
-// reaches reports whether block to can be reached from block from.
-func reaches(from, to *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	work := []*ssa.BasicBlock{from}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if b == to {
-			return true
-		}
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
-		work = append(work, b.Succs...)
-	}
-	return false
+	return cfg.Dominates(a, b) && (a.Block() == b.Block() || !cfg.BlockReaches(b.Block(), a.Block()))
 }
 
 // counters reports counter fields updated plainly in shared types.

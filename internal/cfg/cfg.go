@@ -174,6 +174,26 @@ func Reaches(from, to ssa.Instruction) bool {
 	return reached
 }
 
+// BlockReaches reports whether block to can be reached from block from
+// (from itself included).
+func BlockReaches(from, to *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	work := []*ssa.BasicBlock{from}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == to {
+			return true
+		}
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		work = append(work, b.Succs...)
+	}
+	return false
+}
+
 // Dominates reports whether instruction a runs before b on every path to
 // b: earlier in its block, or in a dominating block.
 func Dominates(a, b ssa.Instruction) bool {

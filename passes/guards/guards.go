@@ -1608,17 +1608,8 @@ const (
 // calls of the package pass it (a call that passes another channel
 // takes nothing).
 func (g *guardsPass) semOp(instr ssa.Instruction) (Key, bool, bool) {
-	var ch ssa.Value
-	send := false
-	switch instr := instr.(type) {
-	case *ssa.Send:
-		ch, send = instr.Chan, true
-	case *ssa.UnOp:
-		if instr.Op != token.ARROW {
-			return Key{}, false, false
-		}
-		ch = instr.X
-	default:
+	ch, send, ok := chanOp(instr)
+	if !ok {
 		return Key{}, false, false
 	}
 	k, mode := g.chanSem(ch)
@@ -1629,6 +1620,20 @@ func (g *guardsPass) semOp(instr ssa.Instruction) (Key, bool, bool) {
 		return k, !send, true
 	}
 	return Key{}, false, false
+}
+
+// chanOp returns the channel a send or a receive (outside a select)
+// acts on, and whether it is a send.
+func chanOp(instr ssa.Instruction) (ch ssa.Value, send, ok bool) {
+	switch instr := instr.(type) {
+	case *ssa.Send:
+		return instr.Chan, true, true
+	case *ssa.UnOp:
+		if instr.Op == token.ARROW {
+			return instr.X, false, true
+		}
+	}
+	return nil, false, false
 }
 
 // chanSem names the channel ch and gives its form, when it is a
@@ -1923,13 +1928,11 @@ func (g *guardsPass) pairedChans(funcs []*ssa.Function) map[Key]bool {
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
+				if ch, send, ok := chanOp(instr); ok {
+					note(fn, ch, send)
+					continue
+				}
 				switch instr := instr.(type) {
-				case *ssa.Send:
-					note(fn, instr.Chan, true)
-				case *ssa.UnOp:
-					if instr.Op == token.ARROW {
-						note(fn, instr.X, false)
-					}
 				case *ssa.Select:
 					for _, st := range instr.States {
 						note(fn, st.Chan, st.Dir == types.SendOnly)
@@ -2062,21 +2065,16 @@ func fillsAt(funcs []*ssa.Function, fn *ssa.Function, k Key) bool {
 	check := func(f *ssa.Function) (sends, recvs bool) {
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
-				var ch ssa.Value
-				switch instr := instr.(type) {
-				case *ssa.Send:
-					ch = instr.Chan
-				case *ssa.UnOp:
-					if instr.Op == token.ARROW {
-						ch = instr.X
-					}
+				ch, send, ok := chanOp(instr)
+				if !ok {
+					continue
 				}
 				ld, ok := access.StripConv(ch).(*ssa.UnOp)
-				if ch == nil || !ok || ld.Op != token.MUL {
+				if !ok || ld.Op != token.MUL {
 					continue
 				}
 				if lk, ok := KeyOf(ld.X); ok && lk == k {
-					if _, ok := instr.(*ssa.Send); ok {
+					if send {
 						sends = true
 					} else {
 						recvs = true
