@@ -92,7 +92,11 @@ made, a receive takes the token and a send gives it back. Methods of a
 channel type and helpers that take the channel as a parameter lock what
 their callers pass them. A semaphore of more slots excludes nothing, and
 neither does a channel that no function both sends on and receives from
-(a result channel: each worker sends, the spawner receives).
+(a result channel: each worker sends, the spawner receives). A lock the
+spawner holds at a go statement whose goroutine gives it back (one
+background compaction at a time: take the slot, go func() { defer
+release(); ... }()) is held by the goroutine, and no longer by the
+spawner.
 
 Known limits: locks are told apart by type and field, not by instance;
 counters reached through maps and slices are not followed.`,

@@ -378,6 +378,9 @@ type guardsPass struct {
 	// channel parameter (see paramSem); nil: not computed yet
 	chanCalls map[*ssa.Function][]*ssa.CallCommon
 	pkg       *ssa.Package
+	// handing are the functions givesBack is computing (a goroutine that
+	// starts itself)
+	handing map[*ssa.Function]bool
 }
 
 // A lockEffect is what a function does to the locks its caller holds:
@@ -491,7 +494,12 @@ func Captured(fv *ssa.FreeVar) ssa.Value {
 			if !ok || mc.Fn != fn || i >= len(mc.Bindings) {
 				continue
 			}
-			v := lifetime.SingleStore(mc.Bindings[i])
+			var v ssa.Value
+			if pfv, ok := mc.Bindings[i].(*ssa.FreeVar); ok {
+				v = Captured(pfv) // a literal's, captured again by one in it
+			} else {
+				v = lifetime.SingleStore(mc.Bindings[i])
+			}
 			if v == nil || out != nil && out != v {
 				return nil
 			}
@@ -1151,7 +1159,17 @@ func (g *guardsPass) locks(pkg *ssa.Package) {
 				var s *lockSet
 				switch site := site.(type) {
 				case *ssa.Go:
-					s = &lockSet{} // the new goroutine holds nothing
+					// the new goroutine holds the locks its spawner hands
+					// it (see givesBack), and nothing else
+					if e := g.entry[site.Parent()]; e != nil && e.top {
+						continue // its spawner's locks are not known yet
+					}
+					s = &lockSet{}
+					for _, l := range g.r.held[site] {
+						if g.givesBack(fn, l.Key) {
+							s.locks = append(s.locks, l)
+						}
+					}
 				default:
 					if e := g.entry[site.Parent()]; e != nil && e.top {
 						continue // its caller's locks are not known yet
@@ -1243,15 +1261,7 @@ func (g *guardsPass) unlockDeferredBefore(fn *ssa.Function, k Key, d *ssa.Defer)
 			if !ok || u == d {
 				continue
 			}
-			op, uk, ok := lockOp(&u.Call)
-			unlocks := ok && (op == "Unlock" || op == "RUnlock") && uk.matches(k)
-			if e := g.helperOf(&u.Call); e != nil {
-				unlocks = slices.ContainsFunc(e.drops, func(dk Key) bool {
-					ak, ok := g.argKey(dk, &u.Call)
-					return ok && ak.matches(k)
-				})
-			}
-			if !unlocks {
+			if !g.unlocks(&u.Call, k) {
 				continue
 			}
 			if u.Block() == d.Block() && slices.Index(b.Instrs, in) < slices.Index(b.Instrs, ssa.Instruction(d)) || u.Block() != d.Block() && u.Block().Dominates(d.Block()) {
@@ -1260,6 +1270,52 @@ func (g *guardsPass) unlockDeferredBefore(fn *ssa.Function, k Key, d *ssa.Defer)
 		}
 	}
 	return false
+}
+
+// unlocks reports whether the call com unlocks k: an Unlock of it, or a
+// helper that drops it.
+func (g *guardsPass) unlocks(com *ssa.CallCommon, k Key) bool {
+	if e := g.helperOf(com); e != nil {
+		return slices.ContainsFunc(e.drops, func(dk Key) bool {
+			ak, ok := g.argKey(dk, com)
+			return ok && ak.matches(k)
+		})
+	}
+	op, uk, ok := lockOp(com)
+	return ok && (op == "Unlock" || op == "RUnlock") && uk.matches(k)
+}
+
+// givesBack reports whether fn, started by a go statement while its
+// spawner holds k, gives k back: it defers an unlock of k, or k is no
+// longer held at any of its returns when it starts holding it. Such a
+// spawner hands the lock to the goroutine (a background compaction that
+// takes its one slot before the go statement, and frees it when it
+// ends): the goroutine runs in the critical section, since the lock
+// happens before the go statement, which happens before the goroutine
+// starts, and its accesses happen before its own unlock, which happens
+// before the next lock (the Go memory model: the nth Unlock of a
+// sync.Mutex is synchronized before the (n+1)th Lock returns, whichever
+// goroutine calls it, and the kth receive from a channel of capacity 1
+// before the (k+1)th send completes). The spawner no longer holds k
+// after the go statement.
+func (g *guardsPass) givesBack(fn *ssa.Function, k Key) bool {
+	if fn == nil || len(fn.Blocks) == 0 || g.handing[fn] {
+		return false
+	}
+	if g.handing == nil {
+		g.handing = map[*ssa.Function]bool{}
+	}
+	g.handing[fn] = true
+	defer delete(g.handing, fn)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if d, ok := instr.(*ssa.Defer); ok && g.unlocks(&d.Call, k) {
+				return true
+			}
+		}
+	}
+	at := g.atReturns(fn, &lockSet{locks: []Lock{{Key: k}, {Key: k, Read: true}}})
+	return at != nil && !at.top && !slices.ContainsFunc(at.locks, func(l Lock) bool { return l.Key.matches(k) })
 }
 
 // callGraph finds, for each function of the package, the sites it is called
@@ -1492,6 +1548,15 @@ func (g *guardsPass) flow(fn *ssa.Function) {
 						s.add(Lock{Key: k})
 					} else {
 						s.remove(k)
+					}
+					continue
+				}
+				if gi, ok := instr.(*ssa.Go); ok && !s.top {
+					// the locks it hands to the goroutine (givesBack)
+					for _, l := range slices.Clone(s.locks) {
+						if g.givesBack(gi.Call.StaticCallee(), l.Key) {
+							s.remove(l.Key)
+						}
 					}
 					continue
 				}
@@ -1854,7 +1919,7 @@ func (g *guardsPass) semaphores() map[Key]semMode {
 	for k := range other {
 		delete(modes, k)
 	}
-	paired := g.pairedChans(funcs)
+	paired := g.pairedChans(funcs, modes)
 	for k := range modes {
 		if !paired[k] {
 			delete(modes, k) // a result channel: sent on here, received there
@@ -1892,8 +1957,15 @@ type chanDirs struct{ send, recv bool }
 // (acquireOn(c.sem)). Only such a channel is a lock its holder gives
 // back; one that a function sends on and another receives from (each
 // worker's r.res <- v, the spawner's <-r.res) carries values, and its
-// send excludes nothing once the value is received.
-func (g *guardsPass) pairedChans(funcs []*ssa.Function) map[Key]bool {
+// send excludes nothing once the value is received. What a goroutine does
+// is its own, but for giving back a lock its spawner may have taken
+// before the go statement (a receive, for a channel of mode sendTakes in
+// modes; a send, for recvTakes): the lock hand-off of givesBack.
+func (g *guardsPass) pairedChans(funcs []*ssa.Function, modes map[Key]semMode) map[Key]bool {
+	// gives keeps of the directions d those that give back a lock at k
+	gives := func(k Key, d chanDirs) chanDirs {
+		return chanDirs{send: d.send && modes[k] == recvTakes, recv: d.recv && modes[k] == sendTakes}
+	}
 	outer := func(fn *ssa.Function) *ssa.Function {
 		for fn.Parent() != nil && !goStarted(fn) {
 			fn = fn.Parent()
@@ -1925,6 +1997,7 @@ func (g *guardsPass) pairedChans(funcs []*ssa.Function) map[Key]bool {
 	}
 	var calls []*ssa.CallCommon
 	var callers []*ssa.Function
+	started := map[*ssa.CallCommon]bool{} // the calls of go statements
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -1939,7 +2012,13 @@ func (g *guardsPass) pairedChans(funcs []*ssa.Function) map[Key]bool {
 					}
 				case *ssa.Go:
 					// another goroutine's: what it does is not the
-					// spawner's (go r.work() sends, Run receives)
+					// spawner's (go r.work() sends, Run receives), but
+					// for giving back what the spawner took
+					if instr.Call.StaticCallee() != nil {
+						calls = append(calls, &instr.Call)
+						callers = append(callers, outer(fn))
+						started[&instr.Call] = true
+					}
 				case ssa.CallInstruction:
 					if !instr.Common().IsInvoke() && instr.Common().StaticCallee() != nil {
 						calls = append(calls, instr.Common())
@@ -1971,6 +2050,9 @@ func (g *guardsPass) pairedChans(funcs []*ssa.Function) map[Key]bool {
 			}
 			if callee != caller {
 				for k, d := range locOps[callee] {
+					if started[com] {
+						d = gives(k, d)
+					}
 					add(k, d)
 				}
 			}
@@ -1979,8 +2061,8 @@ func (g *guardsPass) pairedChans(funcs []*ssa.Function) map[Key]bool {
 					continue
 				}
 				d, ok := paramOps[callee.Params[j]]
-				if !ok {
-					continue
+				if !ok || started[com] {
+					continue // (a goroutine's helper: rare, left out)
 				}
 				var k Key
 				switch src := chanSource(a, 0).(type) {
@@ -2442,12 +2524,12 @@ func (g *guardsPass) atReturns(fn *ssa.Function, entry *lockSet) *lockSet {
 // heldFrom returns the locks held at each instruction of fn when it starts
 // with entry, as flow computes them, without recording them.
 func (g *guardsPass) heldFrom(fn *ssa.Function, entry *lockSet) map[ssa.Instruction][]Lock {
-	saved, savedHeld := g.entry[fn], g.r.held
+	saved, savedHeld, savedKeys := g.entry[fn], g.r.held, g.paramKeys
 	g.entry[fn] = entry
 	g.r.held = map[ssa.Instruction][]Lock{}
 	g.paramKeys = true
 	g.flow(fn)
-	g.paramKeys = false
+	g.paramKeys = savedKeys
 	held := g.r.held
 	g.entry[fn], g.r.held = saved, savedHeld
 	if saved == nil {
