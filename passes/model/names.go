@@ -26,8 +26,9 @@ import (
 // and sets it to NULL: that is what the extra level of pointer is for. It releases the pointee, indirect and clearing, as a
 // model's "indirect clears" entry does; the address (&f.p) is no handle.
 // An unref that the package calls beside a destructor of the same object
-// type (av_packet_unref and av_packet_free) resets the object for reuse
-// rather than ending it, and is not read as a release (inferResets).
+// type that takes its address (av_packet_unref and av_packet_free(AVPacket
+// **)) resets the object for reuse rather than ending it, and is not read
+// as a release, unless the package also calls its retain (inferResets).
 
 // destructorVerbs are the words that make a name read as a destructor.
 var destructorVerbs = map[string]bool{

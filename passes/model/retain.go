@@ -66,40 +66,58 @@ func retainPairNames(name string) []string {
 	return out
 }
 
-// inferRetains adds to m the retains the retain-name rule reads in the C
-// functions the package calls (cgo's _Cfunc_ declarations in scope).
 // inferResets marks the C functions named as an unref (av_packet_unref,
 // av_frame_unref) that the package calls beside a destructor of the same
-// object type (av_packet_free(AVPacket **)): there the unref is not how
-// the object ends, but how it drops what it references and is reset for
-// reuse (FFmpeg's demux loop unrefs one packet per frame and frees it
-// once). Where an unref is the only release of its type
-// (g_object_unref, gst_buffer_unref), the name rule reads it as the
-// release.
+// object type that takes the object's address (av_packet_free(AVPacket
+// **)): the owning free, which ends the object and sets the caller's
+// pointer to NULL. There the unref is not how the object ends, but how it
+// drops what it references and is reset for reuse (FFmpeg's demux loop
+// unrefs one packet per frame and frees it once). An unref stays the
+// release where it is its type's only one (g_object_unref), where the
+// other destructor takes the object itself (g_ptr_array_free(GPtrArray *,
+// gboolean), which drops a reference as g_ptr_array_unref does), or where
+// the package calls its retain (g_source_ref(GSource *) returning the
+// GSource: a count of references to the object itself, which the unref
+// drops).
 func inferResets(m *Model, pkg *types.Package) {
 	sigs, names := calledSigs(pkg)
-	object := func(name string) types.Type {
+	object := func(name string) (types.Type, bool) {
 		for _, e := range m.Releases(name, sigs[name]) {
 			if e.ByName && e.Arg >= 0 && e.Arg < sigs[name].Params().Len() {
-				return derefAll(sigs[name].Params().At(e.Arg).Type())
+				return derefAll(sigs[name].Params().At(e.Arg).Type()), e.Indirect
 			}
 		}
-		return nil
+		return nil, false
+	}
+	// retained reports whether the package calls a retain of t paired
+	// with the unref name: a function taking a t and returning one
+	retained := func(name string, t types.Type) bool {
+		for _, r := range names {
+			if !slices.Contains(retainPairNames(r), name) {
+				continue
+			}
+			sig := sigs[r]
+			if sig.Params().Len() >= 1 && sig.Results().Len() == 1 &&
+				types.Identical(derefAll(sig.Params().At(0).Type()), t) && types.Identical(derefAll(sig.Results().At(0).Type()), t) {
+				return true
+			}
+		}
+		return false
 	}
 	for _, name := range names {
 		verb, _, ok := destructorName(name)
 		if !ok || verb != "unref" || len(m.funcs[name]) > 0 {
 			continue
 		}
-		t := object(name)
-		if t == nil {
+		t, indirect := object(name)
+		if t == nil || indirect || retained(name, t) {
 			continue
 		}
 		for _, other := range names {
 			if v, _, ok := destructorName(other); !ok || v == "unref" || other == name {
 				continue
 			}
-			if o := object(other); o != nil && types.Identical(o, t) {
+			if o, ind := object(other); o != nil && ind && types.Identical(o, t) {
 				if m.resets == nil {
 					m.resets = map[string]bool{}
 				}
@@ -122,6 +140,8 @@ func derefAll(t types.Type) types.Type {
 	return types.Unalias(t)
 }
 
+// inferRetains adds to m the retains the retain-name rule reads in the C
+// functions the package calls (cgo's _Cfunc_ declarations in scope).
 func inferRetains(m *Model, pkg *types.Package) {
 	sigs, names := calledSigs(pkg)
 	for _, name := range names {
