@@ -78,7 +78,9 @@ Accesses with a lock held (including in a deferred function literal that
 runs before the deferred Unlock, and in an unexported function whose
 callers in the package all hold it, see the guards pass), in a sync.Once
 body, to an object the
-function has just allocated (a constructor), and in test files (the flag
+function has just allocated (a constructor) or that every caller of an
+unexported init helper has (o := new(Obj); o.init(); return o), and in test
+files (the flag
 -unguardedcounter.tests includes them) are not reported. //export
 functions alone do not make an object's counter shared: C libraries call
 back on the thread that uses the object the callback belongs to.

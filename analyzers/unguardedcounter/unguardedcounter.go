@@ -73,6 +73,9 @@ type checker struct {
 	counted  map[string]bool         // fn/key pairs reported as unguarded updates
 	cgo      bool                    // the package calls C
 	goAt     map[token.Pos][]*ssa.Go // the package's go statements by position (startedOnBuilt); nil: not indexed yet
+	// sites are the static calls of each of the package's functions
+	// that are only called (see callSites); nil: not indexed yet
+	sites map[*ssa.Function][]*ssa.Call
 }
 
 // refTest is a zero test of a counter that guards a release.
@@ -360,7 +363,7 @@ func (c *checker) counterUpdate(st *ssa.Store, k guards.Key) bool {
 // in a sync.Once body, it is to an object the function has just made, or
 // the type is confined to one goroutine.
 func (c *checker) exempt(a *guards.Access) bool {
-	if a.Once || c.guards.InOnce(a.Func) || fresh(a) || c.testFile(a.Pos) {
+	if a.Once || c.guards.InOnce(a.Func) || c.fresh(a) || c.testFile(a.Pos) {
 		return true
 	}
 	if a.Key.Type != nil && c.conc.Confined(a.Key.Type) {
@@ -385,20 +388,130 @@ func (c *checker) testFile(pos token.Pos) bool {
 // before it lets the variable's address out (var im Image; im.refs = 1;
 // return &im, or a registration under a lock after the writes): see
 // beforeEscapes. A variable whose address a closure captures or the
-// function gives away before the access may be shared at the access.
-func fresh(a *guards.Access) bool {
-	al, ok := a.Ref.Root.(*ssa.Alloc)
-	return ok && (!srcname.IsVar(al) || beforeEscapes(al, a.Instr))
+// function gives away before the access may be shared at the access. An
+// access through a parameter of an init helper is to a fresh object when
+// every call of the helper passes one (freshArg): o := &Obj{}; o.init();
+// return o.
+func (c *checker) fresh(a *guards.Access) bool {
+	switch root := a.Ref.Root.(type) {
+	case *ssa.Alloc:
+		return !srcname.IsVar(root) || beforeEscapes(root, a.Instr, nil)
+	case *ssa.Parameter:
+		return c.freshParam(root, a.Instr, 0)
+	}
+	return false
 }
 
-// beforeEscapes reports whether instr, in al's function, runs before
-// every instruction that lets the address of variable al out (a call, a
-// store of the address, a go statement, a closure, a return): its fields
-// may be read and written before that. Until the address is out no other
-// goroutine can reach the variable, and whoever receives it later does so
-// through that hand-off, which orders the writes before it.
-func beforeEscapes(al *ssa.Alloc, instr ssa.Instruction) bool {
-	if instr == nil || instr.Parent() != al.Parent() {
+// freshParam reports whether the object parameter p points to is fresh
+// at instr, in p's function: instr runs before the function lets p out
+// (other than by instr, a call of a helper of the helper),
+// and every call of the function passes an object fresh at the call (see
+// callSites), which no other goroutine can reach until the caller hands
+// it on after the call. An unexported helper that initialises the object
+// its constructor has just made (initObj(o), o.init()) is part of the
+// constructor.
+func (c *checker) freshParam(p *ssa.Parameter, instr ssa.Instruction, depth int) bool {
+	fn := p.Parent()
+	i := slices.Index(fn.Params, p)
+	if depth > 3 || i < 0 || !beforeEscapes(p, instr, instr) {
+		return false
+	}
+	sites := c.callSites(fn)
+	if len(sites) == 0 {
+		return false
+	}
+	for _, site := range sites {
+		if i >= len(site.Call.Args) {
+			return false
+		}
+		switch arg := access.StripConv(site.Call.Args[i]).(type) {
+		case *ssa.Alloc:
+			if srcname.IsVar(arg) && !beforeEscapes(arg, site, site) {
+				return false
+			}
+		case *ssa.Parameter:
+			if !c.freshParam(arg, site, depth+1) { // a helper of a helper
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// callSites returns the static calls of fn, a function of the package
+// that nothing can call but those calls: unexported, not a literal, not
+// exported to C, never used as a value (a function or method value, a
+// method of an interface the package calls dynamically). nil otherwise.
+func (c *checker) callSites(fn *ssa.Function) []*ssa.Call {
+	if c.sites == nil {
+		c.sites = map[*ssa.Function][]*ssa.Call{}
+		used := map[*ssa.Function]bool{} // used other than as a static callee
+		invoked := map[string]bool{}     // methods called dynamically, by id
+		for _, f := range c.calls.Funcs {
+			for _, b := range f.Blocks {
+				for _, instr := range b.Instrs {
+					var ops []*ssa.Value
+					ops = instr.Operands(ops)
+					ci, isCall := instr.(ssa.CallInstruction)
+					for j, op := range ops {
+						if op == nil || *op == nil || isCall && j == 0 && !ci.Common().IsInvoke() {
+							continue
+						}
+						if g, ok := (*op).(*ssa.Function); ok {
+							used[g] = true
+						}
+						if mc, ok := (*op).(*ssa.MakeClosure); ok {
+							if g, ok := mc.Fn.(*ssa.Function); ok {
+								used[g] = true
+							}
+						}
+					}
+					if !isCall {
+						continue
+					}
+					com := ci.Common()
+					if com.IsInvoke() {
+						invoked[com.Method.Id()] = true
+						continue
+					}
+					call, ok := instr.(*ssa.Call)
+					if g := com.StaticCallee(); g != nil && ok {
+						c.sites[g] = append(c.sites[g], call)
+					} else if g != nil {
+						used[g] = true // go f(o), defer f(o)
+					}
+				}
+			}
+		}
+		// a method used as a value is called through its wrapper
+		for g := range used {
+			if g.Synthetic != "" {
+				if m, ok := g.Object().(*types.Func); ok {
+					invoked[m.Id()] = true
+				}
+			}
+		}
+		for g := range c.sites {
+			obj, _ := g.Object().(*types.Func)
+			if used[g] || obj == nil || g.Parent() != nil || obj.Exported() || c.calls.ExportedToC(obj) || invoked[obj.Id()] {
+				delete(c.sites, g)
+			}
+		}
+	}
+	return c.sites[fn]
+}
+
+// beforeEscapes reports whether instr, in the function of root (a
+// variable, or a parameter that points to the object), runs before every
+// instruction that lets root's address out (a call, a store of the
+// address, a go statement, a closure, a return) other than except: its
+// fields may be read and written before that. Until the address is out no
+// other goroutine can reach the variable, and whoever receives it later
+// does so through that hand-off, which orders the writes before it.
+func beforeEscapes(root ssa.Value, instr, except ssa.Instruction) bool {
+	if instr == nil || instr.Parent() != root.Parent() {
 		return false
 	}
 	var escapes []ssa.Instruction
@@ -432,11 +545,11 @@ func beforeEscapes(al *ssa.Alloc, instr ssa.Instruction) bool {
 		}
 		return true
 	}
-	if !walk(al, 0) {
+	if !walk(root, 0) {
 		return false
 	}
 	for _, e := range escapes {
-		if !runsBefore(instr, e) {
+		if e != except && !runsBefore(instr, e) {
 			return false
 		}
 	}
@@ -568,7 +681,7 @@ func (c *checker) shared(a *guards.Access) (string, bool) {
 func (c *checker) ownedByOneGoroutine(k guards.Key) bool {
 	var owner *concurrency.Context
 	for _, o := range c.byKey[k] {
-		if fresh(o) {
+		if c.fresh(o) {
 			continue
 		}
 		cs := c.conc.Contexts(o.Func)
@@ -677,7 +790,7 @@ func (c *checker) mixed() {
 		if a.Kind != guards.Read && a.Kind != guards.Write {
 			continue
 		}
-		if a.Once || c.guards.InOnce(a.Func) || fresh(a) || c.testFile(a.Pos) || a.Key.Type != nil && c.conc.Confined(a.Key.Type) {
+		if a.Once || c.guards.InOnce(a.Func) || c.fresh(a) || c.testFile(a.Pos) || a.Key.Type != nil && c.conc.Confined(a.Key.Type) {
 			continue
 		}
 		key := fmt.Sprint(a.Func, a.Key)
@@ -1414,7 +1527,7 @@ type update struct {
 func (c *checker) updates() map[guards.Key][]update {
 	out := map[guards.Key][]update{}
 	for _, a := range c.guards.Accesses {
-		if a.Kind != guards.Write || a.Key.Type == nil || fresh(a) {
+		if a.Kind != guards.Write || a.Key.Type == nil || c.fresh(a) {
 			continue
 		}
 		if st, ok := a.Instr.(*ssa.Store); ok && c.counterUpdate(st, a.Key) {
