@@ -1897,22 +1897,56 @@ func (g *guardsPass) semaphores() map[Key]semMode {
 				if !ok {
 					continue
 				}
-				if _, isChan := st.Val.Type().Underlying().(*types.Chan); !isChan {
+				note := func(k Key, v ssa.Value) {
+					m := notSem
+					if v != nil {
+						m = g.madeSem(v, 0)
+					}
+					if m == sendTakes && fillsAt(funcs, fn, k) {
+						m = recvTakes
+					}
+					if m == notSem || modes[k] != notSem && modes[k] != m {
+						other[k] = true
+						return
+					}
+					modes[k] = m
+				}
+				if _, isChan := st.Val.Type().Underlying().(*types.Chan); isChan {
+					if k, ok := KeyOf(st.Addr); ok {
+						note(k, st.Val)
+					}
 					continue
 				}
-				k, ok := KeyOf(st.Addr)
+				// a struct value with channels in it (&A{in: inner{lock:
+				// make(chan struct{}, 1)}}, or in: newInner())
+				paths := chanPaths(st.Val.Type(), 0)
+				if len(paths) == 0 {
+					continue
+				}
+				base, ok := KeyOf(st.Addr)
 				if !ok {
-					continue
+					tn := access.PointeeName(st.Addr.Type())
+					if tn == nil {
+						continue
+					}
+					base = Key{Type: tn}
 				}
-				m := g.madeSem(st.Val, 0)
-				if m == sendTakes && fillsAt(funcs, fn, k) {
-					m = recvTakes
+				held := g.structChans(st.Val, 0)
+				for _, path := range paths {
+					k := base
+					if k.Fields == "" {
+						k.Fields = path
+					} else {
+						k.Fields += "." + path
+					}
+					vs := held[path]
+					if len(vs) == 0 {
+						note(k, nil) // a channel the pass does not see
+					}
+					for _, v := range vs {
+						note(k, v)
+					}
 				}
-				if m == notSem || modes[k] != notSem && modes[k] != m {
-					other[k] = true
-					continue
-				}
-				modes[k] = m
 			}
 		}
 	}
@@ -1926,6 +1960,99 @@ func (g *guardsPass) semaphores() map[Key]semMode {
 		}
 	}
 	return modes
+}
+
+// chanPaths returns the field paths (indices joined by ".") of the
+// channel fields of struct type t, nested structs' included.
+func chanPaths(t types.Type, depth int) []string {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || depth > 3 {
+		return nil
+	}
+	var out []string
+	for i := range st.NumFields() {
+		ft := st.Field(i).Type()
+		if _, isChan := ft.Underlying().(*types.Chan); isChan {
+			out = append(out, itoa(i))
+			continue
+		}
+		for _, p := range chanPaths(ft, depth+1) {
+			out = append(out, itoa(i)+"."+p)
+		}
+	}
+	return out
+}
+
+// structChans returns the channel values the struct value v holds, by
+// field path (see chanPaths): v loaded from a composite literal the
+// function builds (inner{lock: make(chan struct{}, 1)}), or returned by a
+// function of the package whose returns are such values (newInner()). A
+// path it cannot follow is absent, or holds nil for a return it cannot.
+func (g *guardsPass) structChans(v ssa.Value, depth int) map[string][]ssa.Value {
+	out := map[string][]ssa.Value{}
+	if depth > 3 {
+		return out
+	}
+	add := func(prefix string, m map[string][]ssa.Value) {
+		for p, vs := range m {
+			if prefix != "" {
+				p = prefix + "." + p
+			}
+			out[p] = append(out[p], vs...)
+		}
+	}
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		al, ok := v.X.(*ssa.Alloc)
+		if v.Op != token.MUL || !ok {
+			return out
+		}
+		// the stores into the variable and its fields
+		var walk func(addr ssa.Value, prefix string, d int)
+		walk = func(addr ssa.Value, prefix string, d int) {
+			if d > 3 {
+				return
+			}
+			for _, r := range *addr.Referrers() {
+				switch r := r.(type) {
+				case *ssa.Store:
+					if r.Addr != addr {
+						continue
+					}
+					if _, isChan := r.Val.Type().Underlying().(*types.Chan); isChan {
+						out[prefix] = append(out[prefix], r.Val)
+					} else {
+						add(prefix, g.structChans(r.Val, depth+1))
+					}
+				case *ssa.FieldAddr:
+					p := itoa(r.Field)
+					if prefix != "" {
+						p = prefix + "." + p
+					}
+					walk(r, p, d+1)
+				}
+			}
+		}
+		walk(al, "", 0)
+	case *ssa.Call:
+		callee := v.Call.StaticCallee()
+		if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg != g.pass.Pkg || len(callee.Blocks) == 0 {
+			return out
+		}
+		for _, r := range cfg.Returns(callee) {
+			if len(r.Results) != 1 {
+				return map[string][]ssa.Value{}
+			}
+			m := g.structChans(r.Results[0], depth+1)
+			for _, p := range chanPaths(v.Type(), 0) {
+				if len(m[p]) == 0 {
+					m[p] = []ssa.Value{nil} // a return the pass cannot follow
+				}
+			}
+			add("", m)
+		}
+	}
+	return out
 }
 
 // goStarted reports whether the function literal fn is started by a go
