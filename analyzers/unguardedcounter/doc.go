@@ -100,7 +100,8 @@ background compaction at a time: take the slot, go func() { defer
 release(); ... }()) is held by the goroutine, and no longer by the
 spawner.
 
-Known limits: locks are told apart by type and field, not by instance;
+Known limits: locks are told apart by type and field, not by instance
+(nor, in an array of locks such as one per device, by index);
 counters reached through maps and slices are not followed.`,
 	Before: `func (p *Pkt) Release() {
 	atomic.AddInt32(&p.refs, -1)

@@ -742,6 +742,9 @@ func LockKeyOf(v ssa.Value) (Key, bool) {
 	if k, ok := KeyOf(v); ok {
 		return k, true
 	}
+	if k, ok := elemKey(v, LockKeyOf); ok {
+		return k, true // devMu[c.dev].Lock()
+	}
 	r := lifetime.Expand(v)
 	if k, ok := fieldThroughPointer(r); ok {
 		return k, true
@@ -773,6 +776,36 @@ func LockKeyOf(v ssa.Value) (Key, bool) {
 }
 
 // fieldThroughPointer names the field address r when r's last load yields a
+// elemKey names the element of an array or slice that v points to
+// (&devMu[c.dev], &s.sems[i]) by the location of the array or slice,
+// which key names: the locks of a per-device array are told apart by
+// where they are, not by index, as locks of one type are told apart by
+// field, not by instance.
+func elemKey(v ssa.Value, key func(ssa.Value) (Key, bool)) (Key, bool) {
+	ia, ok := access.StripConv(v).(*ssa.IndexAddr)
+	if !ok {
+		return Key{}, false
+	}
+	x := ia.X
+	if _, isSlice := x.Type().Underlying().(*types.Slice); isSlice {
+		ld, ok := x.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			return Key{}, false
+		}
+		x = ld.X // the slice's location
+	}
+	return key(x)
+}
+
+// chanKey names the location a channel is loaded from (see KeyOf), an
+// element of an array or slice of channels by the array's (elemKey).
+func chanKey(v ssa.Value) (Key, bool) {
+	if k, ok := KeyOf(v); ok {
+		return k, true
+	}
+	return elemKey(v, KeyOf)
+}
+
 // pointer to a named struct (reg.mu with reg a package-level *T is T.mu).
 func fieldThroughPointer(r access.Ref) (Key, bool) {
 	last := -1
@@ -1720,7 +1753,7 @@ func (g *guardsPass) chanSemAt(ch ssa.Value, depth int) (Key, semMode) {
 		}
 		return Key{}, notSem
 	default:
-		k, ok := KeyOf(src)
+		k, ok := chanKey(src)
 		if !ok {
 			return Key{}, notSem
 		}
@@ -1779,7 +1812,7 @@ func (g *guardsPass) argSem(a ssa.Value) (Key, semMode) {
 	if _, isChan := a.Type().Underlying().(*types.Chan); isChan {
 		return g.chanSem(a)
 	}
-	k, ok := KeyOf(a) // &c.sem, for a *sema parameter
+	k, ok := chanKey(a) // &c.sem, for a *sema parameter
 	if !ok {
 		return Key{}, notSem
 	}
@@ -1912,7 +1945,7 @@ func (g *guardsPass) semaphores() map[Key]semMode {
 					modes[k] = m
 				}
 				if _, isChan := st.Val.Type().Underlying().(*types.Chan); isChan {
-					if k, ok := KeyOf(st.Addr); ok {
+					if k, ok := chanKey(st.Addr); ok {
 						note(k, st.Val)
 					}
 					continue
@@ -2109,7 +2142,7 @@ func (g *guardsPass) pairedChans(funcs []*ssa.Function, modes map[Key]semMode) m
 			d.send, d.recv = d.send || send, d.recv || !send
 			paramOps[src] = d
 		default:
-			k, ok := KeyOf(src)
+			k, ok := chanKey(src)
 			if !ok {
 				return
 			}
@@ -2203,9 +2236,9 @@ func (g *guardsPass) pairedChans(funcs []*ssa.Function, modes map[Key]semMode) m
 					}
 					continue
 				case nil:
-					k, ok = KeyOf(a) // &c.sem, for a *sema parameter
+					k, ok = chanKey(a) // &c.sem, for a *sema parameter
 				default:
-					k, ok = KeyOf(src)
+					k, ok = chanKey(src)
 				}
 				if ok {
 					add(k, d)
@@ -2282,7 +2315,7 @@ func fillsAt(funcs []*ssa.Function, fn *ssa.Function, k Key) bool {
 				if !ok || ld.Op != token.MUL {
 					continue
 				}
-				if lk, ok := KeyOf(ld.X); ok && lk == k {
+				if lk, ok := chanKey(ld.X); ok && lk == k {
 					if send {
 						sends = true
 					} else {
