@@ -38,10 +38,12 @@ no deferred use. Passing &o.field to C keeps o alive and is never reported.
 A handle copied into a C struct that reaches C (a parameter block: var
 p C.params; p.m = o.m; C.run(&p), a literal C.params{m: o.m} passed by
 address or by value, a struct C.malloc returned, a struct a method of
-the package builds and returns, p := o.params(), or any element of a Go
-array or slice of C structs whose first element's address C gets,
-C.run_batch(&items[0], n)) is the object's handle in that call: cgo keeps
-the struct alive, not o.
+the package builds and returns, p := o.params(), or fills in through its
+address, o.fill(&p), or any element of a Go array or slice of C structs
+or of handles whose first element's address C gets, C.run_batch(&items[0],
+n) or unsafe.SliceData(items), filled element by element, by a slice
+literal or by appends) is the object's handle in that call: cgo keeps the
+struct or the array alive, not o.
 A read of the object by another operand of the expression that makes the
 call (o.base + C.f(o.h), o.cache[C.f(o.h)], b, n := o.b, C.f(o.h)) is a
 use after it: gc evaluates an expression's calls first and its other

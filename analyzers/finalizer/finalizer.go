@@ -806,25 +806,21 @@ func (c *checker) gathered(fn *ssa.Function, arg access.Ref) (managed, access.Re
 // struct during the call, and only the struct is kept alive by cgo. The
 // store must run before the call on every path to it.
 func (c *checker) copiedIn(fn *ssa.Function, call *ssa.Call, arg access.Ref) (managed, bool) {
+	if m, ok := c.elemHandle(fn, call, arg); ok {
+		return m, true
+	}
 	r := lifetime.NormRef(arg)
-	array := false // the first element of an array of structs: C reads them all
 	switch {
 	case len(r.Ops) == 0:
 	case len(r.Ops) == 1 && r.Ops[0].Kind == access.Load:
 		if _, ok := r.Root.(*ssa.Alloc); !ok {
 			return managed{}, false // a struct read out of memory the analysis does not follow
 		}
-	case len(r.Ops) == 1 && r.Ops[0].Kind == access.IndexAddr:
-		array = true // &items[0], of a Go array or slice of C structs
 	default:
 		return managed{}, false
 	}
 	switch r.Root.(type) {
 	case *ssa.Alloc, *ssa.Call: // a variable, a literal, fresh memory (C.malloc)
-	case *ssa.MakeSlice, *ssa.Slice: // make([]C.item, n), of a constant n or not
-		if !array {
-			return managed{}, false
-		}
 	default:
 		return managed{}, false
 	}
@@ -847,30 +843,188 @@ func (c *checker) copiedIn(fn *ssa.Function, call *ssa.Call, arg access.Ref) (ma
 					}
 				}
 			}
+			// x.fill(&p): a function of the package fills the struct in
+			if fc, ok := instr.(*ssa.Call); ok && fc != call && before(fc, call) {
+				if i := slices.Index(fc.Call.Args, r.Root); i >= 0 {
+					if m, ok := c.filledBy(fc, i); ok {
+						return m, true
+					}
+				}
+			}
 		}
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			st, ok := instr.(*ssa.Store)
-			// the elements of an array are filled in a loop, whose body
-			// runs before the call without dominating it
-			if !ok || !before(st, call) && !(array && loopBefore(st, call)) {
+			if !ok || !before(st, call) {
 				continue
 			}
 			sr := lifetime.NormRef(access.Ref{Root: st.Addr})
 			ops := sr.Ops
-			if array {
-				// items[i].m = x.m: a field of any element
-				if len(ops) == 0 || ops[0].Kind != access.IndexAddr {
-					continue
-				}
-				ops = ops[1:]
-			}
 			if !slices.Contains(srcs, sr.Root) || len(ops) == 0 || slices.ContainsFunc(ops, func(o access.Op) bool { return o.Kind != access.FieldAddr }) {
 				continue
 			}
 			if m, ok := c.handleOf(fn, access.Ref{Root: st.Val}); ok && !m.table {
 				return m, true
+			}
+		}
+	}
+	return managed{}, false
+}
+
+// filledBy returns the managed handle that call, of a function of the
+// package, stores into a field of the struct its argument i points to
+// (func (x *Model) fill(p *C.run_params) { p.m = x.m }) from another of
+// its arguments: that argument's object, in the caller's frame.
+func (c *checker) filledBy(call *ssa.Call, i int) (managed, bool) {
+	callee := call.Call.StaticCallee()
+	if callee == nil || call.Call.IsInvoke() || callee.Pkg == nil || callee.Pkg.Pkg != c.pass.Pkg || len(callee.Blocks) == 0 || i >= len(callee.Params) {
+		return managed{}, false
+	}
+	for _, b := range callee.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			sr := lifetime.NormRef(access.Ref{Root: st.Addr})
+			if sr.Root != callee.Params[i] || len(sr.Ops) == 0 || slices.ContainsFunc(sr.Ops, func(o access.Op) bool { return o.Kind != access.FieldAddr }) {
+				continue
+			}
+			if m, ok := c.argHandle(callee, call, st.Val); ok {
+				return m, true
+			}
+		}
+	}
+	return managed{}, false
+}
+
+// argHandle returns the managed handle v is in callee when it is a
+// handle of one of callee's parameters, named in the frame of call (the
+// call of callee) by the argument passed for it.
+func (c *checker) argHandle(callee *ssa.Function, call *ssa.Call, v ssa.Value) (managed, bool) {
+	m, ok := c.handleOf(callee, access.Ref{Root: v})
+	if !ok || m.table {
+		return managed{}, false
+	}
+	p, isParam := m.obj.Root.(*ssa.Parameter)
+	j := slices.Index(callee.Params, p)
+	if !isParam || j < 0 || j >= len(call.Call.Args) {
+		return managed{}, false
+	}
+	m.obj = lifetime.NormRef(access.Ref{Root: call.Call.Args[j], Ops: m.obj.Ops})
+	if !m.obj.Valid() {
+		return managed{}, false
+	}
+	m.root = m.obj.Root.Type()
+	m.via = access.Ref{}
+	return m, true
+}
+
+// elemHandle returns the managed handle fn stores into an element of the
+// Go array or slice whose first element arg passes to C (&items[0], or
+// unsafe.SliceData(items)): C reads every element, and cgo keeps only the
+// array alive for the call, not the objects whose handles are in it. The
+// handle is an element itself (ms := []*C.model{x.m}, ms[i] = x.m, the
+// OrtValue ** of an inputs array), a field of a struct element
+// (items[i].m = x.m, a slice literal of structs), or a field of a struct
+// literal copied into an element (append(items, C.item{m: x.m})). The
+// store runs before the call on every path, or in a loop before it.
+func (c *checker) elemHandle(fn *ssa.Function, call *ssa.Call, arg access.Ref) (managed, bool) {
+	r := lifetime.NormRef(arg)
+	var sliceVals []ssa.Value
+	switch {
+	case len(r.Ops) == 1 && r.Ops[0].Kind == access.IndexAddr:
+		sliceVals = []ssa.Value{r.Root}
+	case len(r.Ops) == 2 && r.Ops[0].Kind == access.Load && r.Ops[1].Kind == access.IndexAddr:
+		// a slice variable assigned more than once (items = append(items,
+		// …) in a loop): every value stored in it
+		al, ok := r.Root.(*ssa.Alloc)
+		if !ok {
+			return managed{}, false
+		}
+		for _, ref := range *al.Referrers() {
+			if st, ok := ref.(*ssa.Store); ok && st.Addr == ssa.Value(al) {
+				sliceVals = append(sliceVals, st.Val)
+			}
+		}
+	case len(r.Ops) == 0:
+		sd, ok := r.Root.(*ssa.Call)
+		if !ok {
+			return managed{}, false
+		}
+		if b, ok := sd.Call.Value.(*ssa.Builtin); !ok || b.Name() != "SliceData" || len(sd.Call.Args) != 1 {
+			return managed{}, false
+		}
+		sliceVals = []ssa.Value{sd.Call.Args[0]}
+	default:
+		return managed{}, false
+	}
+	// the arrays the slice is made of: itself, what it slices, what
+	// appends put in it
+	arrays := map[ssa.Value]bool{}
+	var srcs []access.Ref
+	for _, v := range sliceVals {
+		srcs = append(srcs, sliceSources(v)...)
+	}
+	for _, s := range srcs {
+		if len(s.Ops) != 0 {
+			continue
+		}
+		switch v := s.Root.(type) {
+		case *ssa.Alloc, *ssa.MakeSlice, *ssa.Phi, *ssa.Call:
+			arrays[v] = true
+		case *ssa.Slice:
+			arrays[v] = true
+			if x := norm(v.X); len(x.Ops) == 0 {
+				arrays[x.Root] = true
+			}
+		}
+	}
+	stored := func(st *ssa.Store) bool { return before(st, call) || loopBefore(st, call) }
+	fields := func(ops []access.Op) bool {
+		return !slices.ContainsFunc(ops, func(o access.Op) bool { return o.Kind != access.FieldAddr })
+	}
+	// (a handle taken from a collection, objs[i].m, is gathered's)
+	handle := func(v ssa.Value) (managed, bool) {
+		m, ok := c.handleOf(fn, access.Ref{Root: v})
+		return m, ok && !m.table && !slices.ContainsFunc(m.obj.Ops, func(o access.Op) bool { return o.Kind == access.IndexAddr })
+	}
+	lits := map[ssa.Value]bool{} // struct literals copied into an element
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || !stored(st) {
+				continue
+			}
+			sr := lifetime.NormRef(access.Ref{Root: st.Addr})
+			if !arrays[sr.Root] || len(sr.Ops) == 0 || sr.Ops[0].Kind != access.IndexAddr || !fields(sr.Ops[1:]) {
+				continue
+			}
+			if m, ok := handle(st.Val); ok {
+				return m, true // the element, or a field of it
+			}
+			if ld, ok := st.Val.(*ssa.UnOp); ok && ld.Op == token.MUL && len(sr.Ops) == 1 {
+				if al, ok := ld.X.(*ssa.Alloc); ok {
+					lits[al] = true
+				}
+			}
+		}
+	}
+	if len(lits) == 0 {
+		return managed{}, false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || !stored(st) {
+				continue
+			}
+			sr := lifetime.NormRef(access.Ref{Root: st.Addr})
+			if lits[sr.Root] && len(sr.Ops) > 0 && fields(sr.Ops) {
+				if m, ok := handle(st.Val); ok {
+					return m, true
+				}
 			}
 		}
 	}
@@ -911,22 +1065,9 @@ func (c *checker) builtBy(call *ssa.Call) (managed, bool) {
 			if !ok || !slices.Contains(lits, al) || len(sr.Ops) == 0 || slices.ContainsFunc(sr.Ops, func(o access.Op) bool { return o.Kind != access.FieldAddr }) {
 				continue
 			}
-			m, ok := c.handleOf(callee, access.Ref{Root: st.Val})
-			if !ok || m.table {
-				continue
+			if m, ok := c.argHandle(callee, call, st.Val); ok {
+				return m, true
 			}
-			p, isParam := m.obj.Root.(*ssa.Parameter)
-			i := slices.Index(callee.Params, p)
-			if !isParam || i < 0 || i >= len(call.Call.Args) {
-				continue
-			}
-			m.obj = lifetime.NormRef(access.Ref{Root: call.Call.Args[i], Ops: m.obj.Ops})
-			if !m.obj.Valid() {
-				continue
-			}
-			m.root = m.obj.Root.Type()
-			m.via = access.Ref{}
-			return m, true
 		}
 	}
 	return managed{}, false

@@ -480,6 +480,13 @@ func (fr *frame) expand(v ssa.Value) (access.Ref, bool) {
 		if b, ok := fr.binding(v); ok {
 			return fr.expand(b)
 		}
+	case *ssa.Call:
+		// unsafe.SliceData(s), which cgo evaluates in the wrapper: the
+		// address of s's first element, &s[0]
+		if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "SliceData" && len(v.Call.Args) == 1 {
+			r, ok := fr.expand(v.Call.Args[0])
+			return r.With(access.Op{Kind: access.IndexAddr}), ok
+		}
 	}
 	return access.Ref{}, false
 }
