@@ -27,10 +27,14 @@
 //     (runtime.LockOSThread outside a goroutine it starts) has none; its
 //     types are confined.
 //
-// Contexts model where code runs: each go statement starts one (several
+// Contexts model where code runs: each go statement starts one, and so
+// does a call that runs its function argument on a new goroutine by its
+// documented contract ((*sync.WaitGroup).Go, (*errgroup.Group).Go and
+// TryGo: see spawnedBy) (several
 // goroutines when the statement is in a loop or its function may run
 // several times at once, or when the spawner itself then runs the
-// goroutine's function on the same value, go j.Tick(); j.Tick(), with no
+// goroutine's function on the same value, go j.Tick(); j.Tick(), or a
+// function the goroutine's literal calls on captured values, with no
 // receive, select or Wait between), finalizers share one, each //export function is
 // entered from C threads, and library API from the callers' goroutines.
 // Each function gets the set of contexts that reach it through the
@@ -631,34 +635,46 @@ func run(pass *analysis.Pass) (any, error) {
 			roots = append(roots, root{fn: f.Func, ctx: c})
 		}
 	}
-	var goStmts []*ssa.Go
+	var goStmts []spawn
 	for _, fn := range calls.Funcs {
 		loops := cfg.LoopBlocks(fn)
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				g, ok := instr.(*ssa.Go)
+				sp, ok := spawnAt(calls, instr)
 				if !ok {
 					continue
 				}
-				goStmts = append(goStmts, g)
-				target := goTarget(calls, g)
-				if target == nil {
+				goStmts = append(goStmts, sp)
+				if sp.target == nil {
 					continue
 				}
-				c := &Context{Kind: Spawned, Pos: g.Pos(), Multi: loops[b],
-					Desc:   fmt.Sprintf("the goroutines started at %s", where(g.Pos())),
-					shared: goShared(g), Joined: joined(g)}
+				pos := sp.instr.Pos()
+				c := &Context{Kind: Spawned, Pos: pos, Multi: loops[b],
+					Desc:   fmt.Sprintf("the goroutines started at %s", where(pos)),
+					shared: sp.shared(), Joined: sp.joined()}
 				if !c.Multi {
-					c.Desc = fmt.Sprintf("the goroutine started at %s", where(g.Pos()))
-					if !c.Joined && spawnerRunsToo(g, target) {
+					c.Desc = fmt.Sprintf("the goroutine started at %s", where(pos))
+					// (a goroutine joined before the return still runs at
+					// the same time as the spawner until the join)
+					for _, rn := range sp.runs() {
+						if !spawnerRunsToo(sp.instr, rn) {
+							continue
+						}
 						// go j.Tick(); j.Tick(): the spawner runs the
-						// target on the same value while the goroutine
-						// may still be running it
-						c.Multi = true
-						c.Desc = fmt.Sprintf("the goroutines that run %s on one value: the one started at %s, and %s's own, which calls it after starting that one", srcname.Func(target), where(g.Pos()), srcname.Func(fn))
+						// function on the same value while the
+						// goroutine may still be running it
+						desc := fmt.Sprintf("the goroutines that run %s on one value: the one started at %s, and %s's own, which calls it after starting that one", srcname.Func(rn.fn), where(pos), srcname.Func(fn))
+						if rn.fn == sp.target {
+							c.Multi = true
+							c.Desc = desc
+							continue
+						}
+						// go func() { defer wg.Done(); j.tick() }(); j.tick():
+						// tick runs twice at once, the literal once
+						roots = append(roots, root{rn.fn, &Context{Kind: Spawned, Pos: pos, Multi: true, Desc: desc, shared: c.shared, Joined: c.Joined}, fn})
 					}
 				}
-				roots = append(roots, root{target, c, fn})
+				roots = append(roots, root{sp.target, c, fn})
 				_ = multi
 			}
 		}
@@ -729,17 +745,17 @@ func run(pass *analysis.Pass) (any, error) {
 	for changed := true; changed; {
 		changed = false
 		for _, g := range goStmts {
-			target := goTarget(calls, g)
+			target := g.target
 			if target == nil {
 				continue
 			}
-			if r.SelfOverlap(g.Parent(), Spawned, Finalizer, Export) == nil { // library callers say nothing about one object
+			if r.SelfOverlap(g.instr.Parent(), Spawned, Finalizer, Export) == nil { // library callers say nothing about one object
 				continue
 			}
 			for _, c := range r.contexts[target] {
-				if c.Kind == Spawned && c.Pos == g.Pos() && !c.Multi {
+				if c.Kind == Spawned && c.Pos == g.instr.Pos() && !c.Multi {
 					c.Multi = true
-					c.Desc = fmt.Sprintf("the goroutines started at %s", where(g.Pos()))
+					c.Desc = fmt.Sprintf("the goroutines started at %s", where(g.instr.Pos()))
 					changed = true
 				}
 			}
@@ -1063,29 +1079,240 @@ func isWaitGroupPtr(t types.Type) bool {
 
 // goTarget returns the function a go statement runs, seeing through cgo's
 // wrappers (go C.f(x) has no Go function to run).
-// spawnerRunsToo reports whether the function of go statement g calls
-// target itself after g, on the same arguments (the same receiver and
-// the same values), with nothing between them that could wait for the
-// goroutine: a receive, a select, a Wait, or a call that may do one (see
-// mayWait). Two activations of target on one value then run at once, with
-// no happens-before between them (go j.Tick(); j.Tick()).
-func spawnerRunsToo(g *ssa.Go, target *ssa.Function) bool {
-	if len(g.Call.Args) == 0 || g.Call.IsInvoke() {
+// A spawn is a go statement, or a call that runs its function argument
+// on a new goroutine (see spawnedBy).
+type spawn struct {
+	instr  ssa.CallInstruction // the *ssa.Go, or the *ssa.Call of wg.Go(f)
+	fn     ssa.Value           // the function value the goroutine calls
+	args   []ssa.Value         // its arguments (none for wg.Go(f))
+	target *ssa.Function       // the function it runs; nil when unknown (go C.f(x), a func value)
+	group  ssa.Value           // for wg.Go(f), the group whose Wait joins it
+}
+
+// spawnAt returns the spawn instr is, if it is one.
+func spawnAt(calls *cgocall.Result, instr ssa.Instruction) (spawn, bool) {
+	switch instr := instr.(type) {
+	case *ssa.Go:
+		return spawn{instr: instr, fn: instr.Call.Value, args: instr.Call.Args, target: goTarget(calls, instr)}, true
+	case *ssa.Call:
+		f := spawnedBy(&instr.Call)
+		if f == nil {
+			return spawn{}, false
+		}
+		sp := spawn{instr: instr, fn: f, group: instr.Call.Args[0]}
+		switch v := f.(type) {
+		case *ssa.MakeClosure:
+			sp.target, _ = v.Fn.(*ssa.Function)
+		case *ssa.Function:
+			sp.target = v
+		}
+		if sp.target != nil && sp.target.Origin() != nil {
+			sp.target = sp.target.Origin()
+		}
+		return sp, true
+	}
+	return spawn{}, false
+}
+
+// spawnedBy returns the function value com runs on a new goroutine, by
+// the documented contract of what it calls: (*sync.WaitGroup).Go ("Go
+// calls f in a new goroutine and adds that task to the WaitGroup", Go
+// 1.25) and (*errgroup.Group).Go and TryGo (golang.org/x/sync/errgroup:
+// "Go calls the given function in a new goroutine"); nil for other calls.
+func spawnedBy(com *ssa.CallCommon) ssa.Value {
+	f := com.StaticCallee()
+	if f == nil || com.IsInvoke() || len(com.Args) != 2 || f.Signature.Recv() == nil {
+		return nil
+	}
+	t := f.Signature.Recv().Type()
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return nil
+	}
+	switch path, name := n.Obj().Pkg().Path(), n.Obj().Name(); {
+	case path == "sync" && name == "WaitGroup" && f.Name() == "Go":
+	case path == "golang.org/x/sync/errgroup" && name == "Group" && (f.Name() == "Go" || f.Name() == "TryGo"):
+	default:
+		return nil
+	}
+	return com.Args[1]
+}
+
+// shared returns the types the goroutine is handed (see goShared).
+func (sp spawn) shared() map[*types.TypeName]bool {
+	if g, ok := sp.instr.(*ssa.Go); ok {
+		return goShared(g)
+	}
+	out := map[*types.TypeName]bool{}
+	if mc, ok := sp.fn.(*ssa.MakeClosure); ok {
+		for _, b := range mc.Bindings {
+			reachTypes(b.Type(), out, 0)
+		}
+	}
+	return out
+}
+
+// joined reports whether the spawner waits for the goroutine on every
+// path to its return (see joined; for wg.Go(f), a Wait on the group).
+func (sp spawn) joined() bool {
+	if g, ok := sp.instr.(*ssa.Go); ok {
+		return joined(g)
+	}
+	group := canonArg(sp.group)
+	waits := func(instr ssa.Instruction) bool {
+		c, ok := instr.(*ssa.Call)
+		if !ok {
+			return false
+		}
+		f := c.Call.StaticCallee()
+		return f != nil && f.Name() == "Wait" && len(c.Call.Args) == 1 && canonArg(c.Call.Args[0]) == group
+	}
+	b := sp.instr.Block()
+	seen := map[*ssa.BasicBlock]bool{}
+	var free func(b *ssa.BasicBlock, from int) bool
+	free = func(b *ssa.BasicBlock, from int) bool {
+		for _, instr := range b.Instrs[from:] {
+			if waits(instr) {
+				return false
+			}
+			if _, ok := instr.(*ssa.Return); ok {
+				return true
+			}
+		}
+		for _, s := range b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				if free(s, 0) {
+					return true
+				}
+			}
+		}
 		return false
 	}
+	return !free(b, slices.Index(b.Instrs, ssa.Instruction(sp.instr))+1)
+}
+
+// An argVal is a value of the spawner's frame as a call names it: the
+// value, or the variable it is loaded from (a captured variable).
+type argVal struct {
+	v    ssa.Value
+	load bool // the value loaded from variable v
+}
+
+func canonArg(v ssa.Value) argVal {
+	v = access.StripConv(v)
+	if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+		if al, ok := u.X.(*ssa.Alloc); ok {
+			return argVal{al, true}
+		}
+	}
+	return argVal{v: v}
+}
+
+// A spawnRun is a call of a function the goroutine makes, with its arguments
+// named in the spawner's frame.
+type spawnRun struct {
+	fn   *ssa.Function
+	args []argVal
+}
+
+// runs returns the calls the goroutine makes that the spawner may make
+// too: the go statement's own (go j.tick()), or those its literal makes
+// on values it captures or constants (go func() { defer wg.Done();
+// j.tick() }(), wg.Go(j.tick), whose bound method calls tick on j).
+func (sp spawn) runs() []spawnRun {
+	var out []spawnRun
+	if _, ok := sp.instr.(*ssa.Go); ok && sp.target != nil && !sp.instr.Common().IsInvoke() && len(sp.args) > 0 {
+		r := spawnRun{fn: sp.target}
+		for _, a := range sp.args {
+			r.args = append(r.args, canonArg(a))
+		}
+		out = append(out, r)
+	}
+	mc, ok := sp.fn.(*ssa.MakeClosure)
+	if !ok {
+		return out
+	}
+	body, _ := mc.Fn.(*ssa.Function)
+	if body == nil {
+		return out
+	}
+	bound := func(v ssa.Value) (argVal, bool) {
+		v = access.StripConv(v)
+		load := false
+		if u, ok := v.(*ssa.UnOp); ok && u.Op == token.MUL {
+			v, load = u.X, true
+		}
+		switch v := v.(type) {
+		case *ssa.Const:
+			return argVal{v: v}, !load
+		case *ssa.FreeVar:
+			i := slices.Index(body.FreeVars, v)
+			if i < 0 || i >= len(mc.Bindings) {
+				return argVal{}, false
+			}
+			b := canonArg(mc.Bindings[i])
+			if load {
+				if b.load {
+					return argVal{}, false
+				}
+				b.load = true
+			}
+			return b, true
+		}
+		return argVal{}, false
+	}
+	for _, b := range body.Blocks {
+	calls:
+		for _, instr := range b.Instrs {
+			c, ok := instr.(*ssa.Call)
+			if !ok || c.Call.IsInvoke() || len(c.Call.Args) == 0 {
+				continue
+			}
+			f := c.Call.StaticCallee()
+			if f == nil {
+				continue
+			}
+			if f.Origin() != nil {
+				f = f.Origin()
+			}
+			r := spawnRun{fn: f}
+			for _, a := range c.Call.Args {
+				av, ok := bound(a)
+				if !ok {
+					continue calls
+				}
+				r.args = append(r.args, av)
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// spawnerRunsToo reports whether the function of spawn instr calls run's
+// function itself after instr, on the same arguments (the same receiver
+// and the same values), with nothing between them that could wait for
+// the goroutine: a receive, a select, a Wait, or a call that may do one
+// (see mayWait). Two activations of the function on one value then run
+// at once, with no happens-before between them (go j.Tick(); j.Tick()).
+func spawnerRunsToo(instr ssa.CallInstruction, target spawnRun) bool {
 	same := func(c *ssa.CallCommon) bool {
 		callee := c.StaticCallee()
-		if callee == nil || c.IsInvoke() || len(c.Args) != len(g.Call.Args) {
+		if callee == nil || c.IsInvoke() || len(c.Args) != len(target.args) {
 			return false
 		}
 		if callee.Origin() != nil {
 			callee = callee.Origin()
 		}
-		if callee != target {
+		if callee != target.fn {
 			return false
 		}
 		for i := range c.Args {
-			if access.StripConv(c.Args[i]) != access.StripConv(g.Call.Args[i]) {
+			if canonArg(c.Args[i]) != target.args[i] {
 				return false // go d.step(a); d.step(b): other values
 			}
 		}
@@ -1094,10 +1321,8 @@ func spawnerRunsToo(g *ssa.Go, target *ssa.Function) bool {
 	// scan returns whether instrs call target before they may wait
 	scan := func(instrs []ssa.Instruction) (found, waits bool) {
 		for _, instr := range instrs {
-			if ci, ok := instr.(ssa.CallInstruction); ok {
-				if _, isGo := ci.(*ssa.Go); !isGo && same(ci.Common()) {
-					return true, false
-				}
+			if ci, ok := instr.(*ssa.Call); ok && same(ci.Common()) {
+				return true, false
 			}
 			if mayWait(instr, 0) {
 				return false, true
@@ -1105,8 +1330,8 @@ func spawnerRunsToo(g *ssa.Go, target *ssa.Function) bool {
 		}
 		return false, false
 	}
-	b := g.Block()
-	i := slices.Index(b.Instrs, ssa.Instruction(g))
+	b := instr.Block()
+	i := slices.Index(b.Instrs, ssa.Instruction(instr))
 	found, waits := scan(b.Instrs[i+1:])
 	if found || waits {
 		return found
@@ -1208,6 +1433,9 @@ func staticCallees(calls *cgocall.Result, fn *ssa.Function) []*ssa.Function {
 			// for finalizers and cleanups
 			if call, ok := instr.(ssa.CallInstruction); ok && !setsFinalizer(call.Common()) {
 				for _, arg := range call.Common().Args {
+					if arg == spawnedBy(call.Common()) {
+						continue // wg.Go(f): a new context
+					}
 					if lit, ok := arg.(*ssa.Function); ok && lit.Parent() == fn && !slices.Contains(out, lit) {
 						out = append(out, lit)
 					}
@@ -1244,7 +1472,16 @@ func onlyStarted(mc *ssa.MakeClosure) bool {
 		return false
 	}
 	for _, u := range *refs {
-		if g, ok := u.(*ssa.Go); !ok || g.Call.Value != mc {
+		switch u := u.(type) {
+		case *ssa.Go:
+			if u.Call.Value != mc {
+				return false
+			}
+		case *ssa.Call:
+			if spawnedBy(&u.Call) != mc {
+				return false // wg.Go(func() { … }) starts it
+			}
+		default:
 			return false
 		}
 	}
@@ -1282,6 +1519,9 @@ func pinsThread(calls *cgocall.Result) bool {
 	for _, fn := range calls.Funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
+				if sp, ok := spawnAt(calls, instr); ok && sp.target != nil {
+					started[sp.target] = true
+				}
 				if g, ok := instr.(*ssa.Go); ok {
 					if t := goTarget(calls, g); t != nil {
 						started[t] = true

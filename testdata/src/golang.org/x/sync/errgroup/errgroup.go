@@ -1,0 +1,33 @@
+// Package errgroup is a stand-in for golang.org/x/sync/errgroup in tests:
+// its Group runs each function given to Go on a new goroutine, and Wait
+// waits for them all.
+package errgroup
+
+import "sync"
+
+type Group struct {
+	wg  sync.WaitGroup
+	mu  sync.Mutex
+	err error
+}
+
+func (g *Group) Go(f func() error) {
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		if err := f(); err != nil {
+			g.mu.Lock()
+			if g.err == nil {
+				g.err = err
+			}
+			g.mu.Unlock()
+		}
+	}()
+}
+
+func (g *Group) TryGo(f func() error) bool { g.Go(f); return true }
+
+func (g *Group) Wait() error {
+	g.wg.Wait()
+	return g.err
+}
