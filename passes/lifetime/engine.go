@@ -739,7 +739,7 @@ func (a *fnAnalysis) eval(s *state, r access.Ref) *tok {
 }
 
 func (a *fnAnalysis) apply(s *state, t *tok, ops []access.Op) *tok {
-	for _, o := range ops {
+	for i, o := range ops {
 		if t == nil {
 			return nil
 		}
@@ -750,6 +750,15 @@ func (a *fnAnalysis) apply(s *state, t *tok, ops []access.Op) *tok {
 			t = a.ts.faddr(t, o.Index)
 		case access.Field:
 			t = a.ts.field(t, o.Index)
+		case access.IndexAddr:
+			// &s[i] of a slice built over a handle's memory
+			// (unsafe.Slice((**C.char)(C.malloc(n)), k), evaluated in
+			// cgo's wrapper: C.free(unsafe.Pointer(&argv[0]))) points
+			// into the handle, as backing reads the same in the frame;
+			// what an element holds (argv[i]) is not tracked
+			if !a.backers[t] || t.location() || i != len(ops)-1 {
+				return nil // elements are not tracked
+			}
 		default:
 			return nil // elements are not tracked
 		}
