@@ -1930,10 +1930,10 @@ func (g *guardsPass) semaphores() map[Key]semMode {
 				if !ok {
 					continue
 				}
-				note := func(k Key, v ssa.Value) {
+				note := func(k Key, src chanSrc) {
 					m := notSem
-					if v != nil {
-						m = g.madeSem(v, 0)
+					if src.v != nil {
+						m = g.madeSem(src, 0)
 					}
 					if m == sendTakes && fillsAt(funcs, fn, k) {
 						m = recvTakes
@@ -1946,7 +1946,7 @@ func (g *guardsPass) semaphores() map[Key]semMode {
 				}
 				if _, isChan := st.Val.Type().Underlying().(*types.Chan); isChan {
 					if k, ok := chanKey(st.Addr); ok {
-						note(k, st.Val)
+						note(k, chanSrc{v: st.Val})
 					}
 					continue
 				}
@@ -1964,7 +1964,7 @@ func (g *guardsPass) semaphores() map[Key]semMode {
 					}
 					base = Key{Type: tn}
 				}
-				held := g.structChans(st.Val, 0)
+				held := g.structChans(chanSrc{v: st.Val}, 0)
 				for _, path := range paths {
 					k := base
 					if k.Fields == "" {
@@ -1974,7 +1974,7 @@ func (g *guardsPass) semaphores() map[Key]semMode {
 					}
 					vs := held[path]
 					if len(vs) == 0 {
-						note(k, nil) // a channel the pass does not see
+						note(k, chanSrc{}) // a channel the pass does not see
 					}
 					for _, v := range vs {
 						note(k, v)
@@ -2021,12 +2021,12 @@ func chanPaths(t types.Type, depth int) []string {
 // function builds (inner{lock: make(chan struct{}, 1)}), or returned by a
 // function of the package whose returns are such values (newInner()). A
 // path it cannot follow is absent, or holds nil for a return it cannot.
-func (g *guardsPass) structChans(v ssa.Value, depth int) map[string][]ssa.Value {
-	out := map[string][]ssa.Value{}
+func (g *guardsPass) structChans(src chanSrc, depth int) map[string][]chanSrc {
+	out := map[string][]chanSrc{}
 	if depth > 3 {
 		return out
 	}
-	add := func(prefix string, m map[string][]ssa.Value) {
+	add := func(prefix string, m map[string][]chanSrc) {
 		for p, vs := range m {
 			if prefix != "" {
 				p = prefix + "." + p
@@ -2034,7 +2034,7 @@ func (g *guardsPass) structChans(v ssa.Value, depth int) map[string][]ssa.Value 
 			out[p] = append(out[p], vs...)
 		}
 	}
-	switch v := v.(type) {
+	switch v := src.v.(type) {
 	case *ssa.UnOp:
 		al, ok := v.X.(*ssa.Alloc)
 		if v.Op != token.MUL || !ok {
@@ -2053,9 +2053,9 @@ func (g *guardsPass) structChans(v ssa.Value, depth int) map[string][]ssa.Value 
 						continue
 					}
 					if _, isChan := r.Val.Type().Underlying().(*types.Chan); isChan {
-						out[prefix] = append(out[prefix], r.Val)
+						out[prefix] = append(out[prefix], chanSrc{r.Val, src.at})
 					} else {
-						add(prefix, g.structChans(r.Val, depth+1))
+						add(prefix, g.structChans(chanSrc{r.Val, src.at}, depth+1))
 					}
 				case *ssa.FieldAddr:
 					p := itoa(r.Field)
@@ -2074,12 +2074,12 @@ func (g *guardsPass) structChans(v ssa.Value, depth int) map[string][]ssa.Value 
 		}
 		for _, r := range cfg.Returns(callee) {
 			if len(r.Results) != 1 {
-				return map[string][]ssa.Value{}
+				return map[string][]chanSrc{}
 			}
-			m := g.structChans(r.Results[0], depth+1)
+			m := g.structChans(chanSrc{r.Results[0], append(slices.Clip(src.at), &v.Call)}, depth+1)
 			for _, p := range chanPaths(v.Type(), 0) {
 				if len(m[p]) == 0 {
-					m[p] = []ssa.Value{nil} // a return the pass cannot follow
+					m[p] = []chanSrc{{}} // a return the pass cannot follow
 				}
 			}
 			add("", m)
@@ -2260,16 +2260,48 @@ func (g *guardsPass) pairedChans(funcs []*ssa.Function, modes map[Key]semMode) m
 	return out
 }
 
-// madeSem returns the form of the channel v: a make(chan T, 1), or the
+// A chanSrc is a channel value, and the calls through which the
+// function that makes it was entered, innermost last (newSem(1) for
+// func newSem(n int) chan struct{} { return make(chan struct{}, n) }).
+type chanSrc struct {
+	v  ssa.Value
+	at []*ssa.CallCommon
+}
+
+// sizeOne reports whether the capacity size of a make, in the function
+// src's calls entered last, is 1: a constant, or a parameter every one of
+// those calls gives 1 for.
+func sizeOne(size ssa.Value, at []*ssa.CallCommon) bool {
+	for range 4 {
+		switch v := access.StripConv(size).(type) {
+		case *ssa.Const:
+			return v.Value != nil && v.Int64() == 1
+		case *ssa.Parameter:
+			if len(at) == 0 {
+				return false
+			}
+			call := at[len(at)-1]
+			i := slices.Index(v.Parent().Params, v)
+			if i < 0 || i >= len(call.Args) || call.StaticCallee() == nil {
+				return false
+			}
+			size, at = call.Args[i], at[:len(at)-1]
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// madeSem returns the form of the channel src: a make(chan T, 1), or the
 // result of a function of the package whose every return is one
-// (newSema()); recvTakes when the function that makes it sends on it
-// (t := make(chan struct{}, 1); t <- struct{}{}).
-func (g *guardsPass) madeSem(v ssa.Value, depth int) semMode {
-	v = access.StripConv(v)
-	switch v := v.(type) {
+// (newSema(), or newSem(1) of a make(chan struct{}, n)); recvTakes when
+// the function that makes it sends on it (t := make(chan struct{}, 1);
+// t <- struct{}{}).
+func (g *guardsPass) madeSem(src chanSrc, depth int) semMode {
+	switch v := access.StripConv(src.v).(type) {
 	case *ssa.MakeChan:
-		c, ok := v.Size.(*ssa.Const)
-		if !ok || c.Value == nil || c.Int64() != 1 {
+		if !sizeOne(v.Size, src.at) {
 			return notSem
 		}
 		for _, r := range *v.Referrers() {
@@ -2288,7 +2320,7 @@ func (g *guardsPass) madeSem(v ssa.Value, depth int) semMode {
 			if len(r.Results) != 1 {
 				return notSem
 			}
-			m := g.madeSem(r.Results[0], depth+1)
+			m := g.madeSem(chanSrc{r.Results[0], append(slices.Clip(src.at), &v.Call)}, depth+1)
 			if m == notSem || mode != notSem && m != mode {
 				return notSem
 			}

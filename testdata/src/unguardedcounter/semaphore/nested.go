@@ -93,3 +93,51 @@ func (g *Given) Spawn() {
 		go g.Run()
 	}
 }
+
+// A helper that makes a channel of the capacity its caller gives: one
+// slot where the caller says 1.
+func newSemOf(n int) chan struct{} { return make(chan struct{}, n) }
+
+func newSlotOf(n int) slot { return slot{lock: newSemOf(n)} }
+
+// Sized is safe for concurrent use.
+type Sized struct {
+	sem  chan struct{}
+	in   slot
+	runs int
+	hits int
+}
+
+func NewSized() *Sized { return &Sized{sem: newSemOf(1), in: newSlotOf(1)} }
+
+func (s *Sized) Run() {
+	s.sem <- struct{}{}
+	defer func() { <-s.sem }()
+	s.runs++
+}
+
+func (s *Sized) Hit() {
+	s.in.lock <- struct{}{}
+	s.hits++
+	<-s.in.lock
+}
+
+// Pooled makes its channel with four slots through the same helper.
+type Pooled struct {
+	sem  chan struct{}
+	runs int
+}
+
+func NewPooled() *Pooled { return &Pooled{sem: newSemOf(4)} }
+
+func (p *Pooled) Run() {
+	p.sem <- struct{}{}
+	p.runs++ // want `Run increments p.runs without atomics or a lock`
+	<-p.sem
+}
+
+func (p *Pooled) Spawn() {
+	for range 4 {
+		go p.Run()
+	}
+}
