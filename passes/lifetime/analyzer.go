@@ -661,6 +661,9 @@ func (a *fnAnalysis) summarize() *Summary {
 		for i := range a.fn.Signature.Results().Len() {
 			if a.retAcq[i] == a.exitsNormal && a.retReal[i] > 0 && resultCanHoldHandle(a.fn.Signature.Results().At(i).Type()) {
 				sum.Acquires = append(sum.Acquires, i)
+				if !a.retUncounted[i] {
+					sum.Counted = append(sum.Counted, i)
+				}
 			}
 		}
 	}

@@ -63,6 +63,9 @@ func (r *Result) dump(w io.Writer) {
 		}
 		if len(s.Acquires) > 0 {
 			fmt.Fprintf(w, "  acquires %v\n", s.Acquires)
+			if len(s.Counted) > 0 {
+				fmt.Fprintf(w, "  counted %v\n", s.Counted)
+			}
 		}
 		for _, m := range s.Arms {
 			fmt.Fprintf(w, "  arms %s (finalizer %s at %s)\n", m.Path.Key(), m.Fin, m.Posn)

@@ -100,11 +100,12 @@ type fnAnalysis struct {
 	disarms  map[string]access.Path
 	uses     map[string]access.Path
 
-	retAcq      map[int]int             // result index -> exits returning a fresh handle (or nil) there
-	exitsNormal int                     // returns reached
-	escapes     map[*ssa.Parameter]bool // parameters handed on
-	globals     bool
-	unknowns    bool
+	retAcq       map[int]int             // result index -> exits returning a fresh handle (or nil) there
+	retUncounted map[int]bool            // result index -> some exit returns a fresh handle not holding exactly one counted reference
+	exitsNormal  int                     // returns reached
+	escapes      map[*ssa.Parameter]bool // parameters handed on
+	globals      bool
+	unknowns     bool
 	// opaqueTests is set when a branch condition of the function tests
 	// what a call computes from state the summaries do not show: a C
 	// call's result, a dynamic call's, a Go function's that passes
@@ -153,26 +154,27 @@ type siteKey struct {
 
 func (pa *pkgAnalysis) analyze(fn *ssa.Function) (*Summary, *Trace) {
 	a := &fnAnalysis{
-		pa:        pa,
-		fn:        fn,
-		ts:        newTokens(),
-		vnum:      map[ssa.Value]valKey{},
-		inum:      map[ssa.Instruction]int{},
-		loops:     cfg.Loops(fn),
-		retained:  map[int][]loopRetain{},
-		trace:     &Trace{Func: fn},
-		sites:     map[siteKey]*Site{},
-		lent:      map[*tok]*Site{},
-		evs:       map[string]bool{},
-		disarms:   map[string]access.Path{},
-		uses:      map[string]access.Path{},
-		retAcq:    map[int]int{},
-		escapes:   map[*ssa.Parameter]bool{},
-		derived:   map[*tok]*derivation{},
-		retReal:   map[int]int{},
-		retLent:   map[int][]string{},
-		retZero:   map[int]int{},
-		lentPaths: map[string]access.Path{},
+		pa:           pa,
+		fn:           fn,
+		ts:           newTokens(),
+		vnum:         map[ssa.Value]valKey{},
+		inum:         map[ssa.Instruction]int{},
+		loops:        cfg.Loops(fn),
+		retained:     map[int][]loopRetain{},
+		trace:        &Trace{Func: fn},
+		sites:        map[siteKey]*Site{},
+		lent:         map[*tok]*Site{},
+		evs:          map[string]bool{},
+		disarms:      map[string]access.Path{},
+		uses:         map[string]access.Path{},
+		retAcq:       map[int]int{},
+		retUncounted: map[int]bool{},
+		escapes:      map[*ssa.Parameter]bool{},
+		derived:      map[*tok]*derivation{},
+		retReal:      map[int]int{},
+		retLent:      map[int][]string{},
+		retZero:      map[int]int{},
+		lentPaths:    map[string]access.Path{},
 
 		failedToks: map[*tok]bool{},
 		acqToks:    map[*tok]bool{},
@@ -1556,6 +1558,10 @@ func (a *fnAnalysis) apply1(s *state, instr ssa.CallInstruction, eff *callEffect
 				}
 				asite := a.site(instr, nil, eff.calleeName, "acquire", -1-i, false, nil)
 				asite.Callee, asite.CalleeName = eff.callee, eff.calleeName
+				if slices.Contains(sum.Counted, i) {
+					s.counts[t] = 1 // a new counted object, one reference
+					delete(s.open, t)
+				}
 				// the status: the last result when it is an error or a bool
 				// (p, err := alloc()), else the handle itself
 				status := t

@@ -465,6 +465,9 @@ func (a *fnAnalysis) leaks(s *state, ret *ssa.Return) {
 		if _, ok := s.acquired[t]; ok {
 			a.retAcq[i]++
 			a.retReal[i]++
+			if n, known := s.counts[t]; !known || n != 1 || s.open[t] {
+				a.retUncounted[i] = true
+			}
 		} else if t.kind == tZero || a.failedToks[t] {
 			a.retAcq[i]++ // nil, or what a failed acquisition left
 		}

@@ -56,6 +56,11 @@ type Summary struct {
 	// release (from //lifetime:acquire, or acquired in the function and
 	// returned on every path that returns normally).
 	Acquires []int
+	// Counted lists the results of Acquires that are new counted objects
+	// holding one reference on every return (a constructor returning
+	// g_bytes_new or g_object_new): the caller counts their references,
+	// and its unref is their release.
+	Counted []int
 	// Escapes lists the parameters the function stores in memory or hands
 	// to code that may keep them: the caller's handle is no longer only
 	// the caller's to release.

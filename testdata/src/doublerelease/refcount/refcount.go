@@ -453,3 +453,22 @@ func gobjectOverRelease() {
 	C.g_object_unref(o)
 	C.g_object_unref(o) // want `o is released twice`
 }
+
+// newObject is a Go constructor returning a counted object's one
+// reference: its callers' counts are known too.
+func newObject() unsafe.Pointer {
+	return unsafe.Pointer(C.g_object_new_with_properties(0, 0, nil, nil))
+}
+
+func helperKnown() {
+	o := newObject()
+	C.g_object_unref(C.gpointer(o))
+	C.g_object_unref(C.gpointer(o)) // want `o is released twice`
+}
+
+func helperKnownRetained() {
+	o := newObject()
+	C.g_object_ref(C.gpointer(o))
+	C.g_object_unref(C.gpointer(o))
+	C.g_object_unref(C.gpointer(o))
+}
