@@ -85,7 +85,10 @@ files (the flag
 functions alone do not make an object's counter shared: C libraries call
 back on the thread that uses the object the callback belongs to.
 //lifetime:confined, or a doc comment that says the type is not safe for
-concurrent use, turns the findings off for the type.
+concurrent use, turns the findings off for the type (the sentences that
+name the type decide over those about what it wraps: "Conn is safe for
+concurrent use. The underlying handle is not thread-safe, so every call
+holds mu" documents a safe Conn).
 
 A lock is a sync.Mutex or sync.RWMutex, any type with sync.Locker's
 methods, or a channel of capacity 1 used as one: empty while free, a send

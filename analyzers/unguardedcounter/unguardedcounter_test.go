@@ -14,7 +14,7 @@ import (
 )
 
 func TestUnguardedCounter(t *testing.T) {
-	testutil.Run(t, unguardedcounter.Analyzer, "unguardedcounter/refs", "unguardedcounter/facts/...", "unguardedcounter/purego", "unguardedcounter/atomiccheck", "unguardedcounter/lifecycle", "unguardedcounter/entrylocks", "unguardedcounter/majority", "unguardedcounter/lockhelpers", "unguardedcounter/semaphore", "unguardedcounter/owned", "unguardedcounter/spawner")
+	testutil.Run(t, unguardedcounter.Analyzer, "unguardedcounter/refs", "unguardedcounter/facts/...", "unguardedcounter/purego", "unguardedcounter/atomiccheck", "unguardedcounter/lifecycle", "unguardedcounter/entrylocks", "unguardedcounter/majority", "unguardedcounter/lockhelpers", "unguardedcounter/semaphore", "unguardedcounter/owned", "unguardedcounter/spawner", "unguardedcounter/docs")
 }
 
 func TestReloadFix(t *testing.T) {

@@ -1676,13 +1676,38 @@ func (r *Result) typeEvidence(mres *model.Result) {
 					doc = gd.Doc
 				}
 				if doc != nil {
-					for _, sentence := range strings.SplitAfter(docText(doc), ".") {
+					// A sentence (or clause) that says the type is safe
+					// for concurrent use is evidence; one that says
+					// something is not confines the type. Those that
+					// name the type decide first: the others may be
+					// about what it wraps ("Conn is safe for concurrent
+					// use. The underlying sqlite3 handle is not
+					// thread-safe, so every call holds mu") or another
+					// type ("Use a Pool, which is safe for concurrent
+					// use"). Where they disagree, not safe wins.
+					var safe, notSafe [2]bool // [names the type]
+					names := regexp.MustCompile(`\b` + regexp.QuoteMeta(tn.Name()) + `\b`)
+					for _, sentence := range strings.FieldsFunc(docText(doc), func(r rune) bool { return r == '.' || r == ';' }) {
+						n := 0
+						if names.MatchString(sentence) {
+							n = 1
+						}
 						switch {
 						case notSafeDo.MatchString(sentence):
-							r.confined[tn] = true
+							notSafe[n] = true
 						case safeDoc.MatchString(sentence):
-							r.types[tn] = append(r.types[tn], Evidence{Documented, ts.Pos(), tn.Name() + " is documented as safe for concurrent use"})
+							safe[n] = true
 						}
+					}
+					n := 0
+					if safe[1] || notSafe[1] {
+						n = 1
+					}
+					switch {
+					case notSafe[n]:
+						r.confined[tn] = true
+					case safe[n]:
+						r.types[tn] = append(r.types[tn], Evidence{Documented, ts.Pos(), tn.Name() + " is documented as safe for concurrent use"})
 					}
 				}
 				st, ok := tn.Type().Underlying().(*types.Struct)

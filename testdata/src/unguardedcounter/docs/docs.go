@@ -1,0 +1,52 @@
+// Package docs holds types whose doc comments say whether they are safe
+// for concurrent use, in sentences about the type and about what it wraps.
+package docs
+
+/*
+#include <stdlib.h>
+static void db_exec(void *db) {}
+*/
+import "C"
+
+import (
+	"sync"
+	"unsafe"
+)
+
+// Conn is safe for concurrent use. The underlying sqlite3 connection is
+// not thread-safe, so every call into it holds mu.
+type Conn struct {
+	mu    sync.Mutex
+	db    unsafe.Pointer
+	execs int
+}
+
+func (c *Conn) Exec() {
+	c.mu.Lock()
+	C.db_exec(c.db)
+	c.mu.Unlock()
+	c.execs++ // want `Exec increments c.execs without atomics or a lock: Conn is documented as safe for concurrent use`
+}
+
+// Buffer is not safe for concurrent use. Share a Pool instead, which is
+// safe for concurrent use.
+type Buffer struct {
+	db     unsafe.Pointer
+	writes int
+}
+
+func (b *Buffer) Write() {
+	C.db_exec(b.db)
+	b.writes++
+}
+
+// Handle wraps a C handle. The handle is not thread-safe.
+type Handle struct {
+	db   unsafe.Pointer
+	uses int
+}
+
+func (h *Handle) Use() {
+	C.db_exec(h.db)
+	h.uses++
+}
