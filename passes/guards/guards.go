@@ -1319,18 +1319,21 @@ func (g *guardsPass) unlocks(com *ssa.CallCommon, k Key) bool {
 }
 
 // givesBack reports whether fn, started by a go statement while its
-// spawner holds k, gives k back: it defers an unlock of k, or k is no
-// longer held at any of its returns when it starts holding it. Such a
-// spawner hands the lock to the goroutine (a background compaction that
-// takes its one slot before the go statement, and frees it when it
-// ends): the goroutine runs in the critical section, since the lock
-// happens before the go statement, which happens before the goroutine
-// starts, and its accesses happen before its own unlock, which happens
-// before the next lock (the Go memory model: the nth Unlock of a
-// sync.Mutex is synchronized before the (n+1)th Lock returns, whichever
-// goroutine calls it, and the kth receive from a channel of capacity 1
-// before the (k+1)th send completes). The spawner no longer holds k
-// after the go statement.
+// spawner holds k, gives k back: it unlocks k where it does not hold k
+// itself (an unlock before any lock of its own, or a deferred unlock
+// while it holds no k of its own at its returns). Such a spawner hands
+// the lock to the goroutine (a background compaction that takes its one
+// slot before the go statement, and frees it when it ends): the
+// goroutine runs in the critical section, since the lock happens before
+// the go statement, which happens before the goroutine starts, and its
+// accesses happen before its own unlock, which happens before the next
+// lock (the Go memory model: the nth Unlock of a sync.Mutex is
+// synchronized before the (n+1)th Lock returns, whichever goroutine calls
+// it, and the kth receive from a channel of capacity 1 before the
+// (k+1)th send completes). The spawner no longer holds k after the go
+// statement. A goroutine that takes k and unlocks it (go func() {
+// mu.Lock(); …; mu.Unlock() }()) gives nothing back: it waits for the
+// spawner's own unlock.
 func (g *guardsPass) givesBack(fn *ssa.Function, k Key) bool {
 	if fn == nil || len(fn.Blocks) == 0 || g.handing[fn] {
 		return false
@@ -1340,15 +1343,73 @@ func (g *guardsPass) givesBack(fn *ssa.Function, k Key) bool {
 	}
 	g.handing[fn] = true
 	defer delete(g.handing, fn)
+	held := g.heldFrom(fn, &lockSet{})
+	holds := func(instr ssa.Instruction) bool {
+		return slices.ContainsFunc(held[instr], func(l Lock) bool { return l.Key.matches(k) })
+	}
+	deferred := false
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if d, ok := instr.(*ssa.Defer); ok && g.unlocks(&d.Call, k) {
-				return true
+			if sk, take, ok := g.semOp(instr); ok {
+				if !take && sk.matches(k) && !holds(instr) {
+					return true
+				}
+				continue
+			}
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok || !g.unlocks(ci.Common(), k) {
+				continue
+			}
+			switch ci.(type) {
+			case *ssa.Defer:
+				deferred = true
+			case *ssa.Call:
+				if !holds(instr) {
+					return true
+				}
 			}
 		}
 	}
-	at := g.atReturns(fn, &lockSet{locks: []Lock{{Key: k}, {Key: k, Read: true}}})
+	if !deferred {
+		return false
+	}
+	// a deferred unlock, at returns where fn holds no k of its own
+	at := g.atReturns(fn, &lockSet{})
 	return at != nil && !at.top && !slices.ContainsFunc(at.locks, func(l Lock) bool { return l.Key.matches(k) })
+}
+
+// givenBack returns the locks fn unlocks, directly, in a deferred call,
+// or through a helper that drops them: those a goroutine running fn may
+// give back for its spawner (see givesBack).
+func (g *guardsPass) givenBack(fn *ssa.Function) []Key {
+	if fn == nil {
+		return nil
+	}
+	var out []Key
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if k, take, ok := g.semOp(instr); ok {
+				if !take {
+					out = append(out, k)
+				}
+				continue
+			}
+			ci, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if op, k, ok := lockOp(ci.Common()); ok && (op == "Unlock" || op == "RUnlock") {
+				out = append(out, k)
+			} else if e := g.helperOf(ci.Common()); e != nil {
+				for _, dk := range e.drops {
+					if ak, ok := g.argKey(dk, ci.Common()); ok {
+						out = append(out, ak)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // callGraph finds, for each function of the package, the sites it is called
@@ -2575,6 +2636,16 @@ func (g *guardsPass) lockEffectOf(fn *ssa.Function) *lockEffect {
 				touches = true
 				if !take {
 					unlocked = append(unlocked, k)
+				}
+				continue
+			}
+			if gi, ok := instr.(*ssa.Go); ok {
+				// a goroutine that gives back what fn holds (a hand-off
+				// in a helper: func (d *DB) startCompaction() { go
+				// func() { defer d.release(); … }() })
+				if ks := g.givenBack(gi.Call.StaticCallee()); len(ks) > 0 {
+					touches = true
+					unlocked = append(unlocked, ks...)
 				}
 				continue
 			}

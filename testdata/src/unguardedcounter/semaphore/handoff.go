@@ -92,3 +92,44 @@ func (l *Loader) Load() {
 		l.loads++
 	}()
 }
+
+// Scheduler hands its slot off in a helper that starts the goroutine:
+// after the call the caller holds nothing.
+//
+// Scheduler is safe for concurrent use.
+type Scheduler struct {
+	slot      chan struct{}
+	mu        sync.Mutex
+	scheduled int
+	ran       int
+	waits     int
+	seen      int
+}
+
+func NewScheduler() *Scheduler { return &Scheduler{slot: make(chan struct{}, 1)} }
+
+func (s *Scheduler) start() {
+	go func() {
+		defer func() { <-s.slot }()
+		s.ran++
+	}()
+}
+
+func (s *Scheduler) Schedule() {
+	s.slot <- struct{}{}
+	s.start()
+	s.scheduled++ // want `Schedule increments s.scheduled without atomics or a lock`
+}
+
+// Wait starts a goroutine that takes the mutex itself: it waits for
+// Wait's own unlock, and takes nothing from it.
+func (s *Scheduler) Wait() {
+	s.mu.Lock()
+	go func() {
+		s.mu.Lock()
+		s.seen++
+		s.mu.Unlock()
+	}()
+	s.waits++
+	s.mu.Unlock()
+}
