@@ -41,7 +41,7 @@ address or by value, a struct C.malloc returned, a struct a method of
 the package builds and returns, p := o.params(), or fills in through its
 address, o.fill(&p), or any element of a Go array or slice of C structs
 or of handles whose first element's address C gets, C.run_batch(&items[0],
-n) or unsafe.SliceData(items), filled element by element, by a slice
+n) or unsafe.SliceData(items), filled element by element, by a slice or array
 literal or by appends) is the object's handle in that call: cgo keeps the
 struct or the array alive, not o.
 A read of the object by another operand of the expression that makes the

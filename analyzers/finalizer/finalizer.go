@@ -785,11 +785,32 @@ func calleeName(fn *ssa.Function) string {
 // handle and the collection.
 func (c *checker) gathered(fn *ssa.Function, arg access.Ref) (managed, access.Ref, bool) {
 	r := lifetime.NormRef(arg)
+	if sd, ok := r.Root.(*ssa.Call); ok && len(r.Ops) == 0 {
+		// unsafe.SliceData(ptrs): &ptrs[0]
+		if b, ok := sd.Call.Value.(*ssa.Builtin); ok && b.Name() == "SliceData" && len(sd.Call.Args) == 1 {
+			r = lifetime.NormRef(access.Ref{Root: sd.Call.Args[0]}).With(access.Op{Kind: access.IndexAddr})
+		}
+	}
 	i := slices.IndexFunc(r.Ops, func(o access.Op) bool { return o.Kind == access.IndexAddr })
 	var arrays []access.Ref
 	switch {
 	case i >= 0:
-		arrays = []access.Ref{{Root: r.Root, Ops: r.Ops[:i]}}
+		base := access.Ref{Root: r.Root, Ops: r.Ops[:i]}
+		arrays = []access.Ref{base}
+		switch {
+		case len(base.Ops) == 0 && isSlice(base.Root.Type()):
+			// a slice built by appends (ptrs = append(ptrs, in.v))
+			arrays = append(arrays, sliceSources(base.Root)...)
+		case len(base.Ops) == 1 && base.Ops[0].Kind == access.Load:
+			// a slice variable assigned in a loop: what is stored in it
+			if al, ok := base.Root.(*ssa.Alloc); ok {
+				for _, ref := range *al.Referrers() {
+					if st, ok := ref.(*ssa.Store); ok && st.Addr == ssa.Value(al) && isSlice(st.Val.Type()) {
+						arrays = append(arrays, sliceSources(st.Val)...)
+					}
+				}
+			}
+		}
 	case len(r.Ops) == 0 && isSlice(r.Root.Type()):
 		// a Go slice handed to a function that passes its elements to C,
 		// built by appends or over an array
@@ -982,6 +1003,21 @@ func (c *checker) elemHandle(fn *ssa.Function, call *ssa.Call, arg access.Ref) (
 		}
 	}
 	stored := func(st *ssa.Store) bool { return before(st, call) || loopBefore(st, call) }
+	// an array variable assigned a literal whole (ptrs := [2]*C.T{a.v,
+	// b.v} copies the literal into ptrs): the literal's elements
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || !stored(st) || !arrays[st.Addr] {
+				continue
+			}
+			if ld, ok := st.Val.(*ssa.UnOp); ok && ld.Op == token.MUL {
+				if al, ok := ld.X.(*ssa.Alloc); ok {
+					arrays[al] = true
+				}
+			}
+		}
+	}
 	fields := func(ops []access.Op) bool {
 		return !slices.ContainsFunc(ops, func(o access.Op) bool { return o.Kind != access.FieldAddr })
 	}

@@ -89,3 +89,37 @@ func (x *Model) Zeroed() int {
 	zero(&p)
 	return int(C.model_run_items(&p, 1))
 }
+
+// Pair copies the handles of two objects into an array literal.
+func Pair(a, b *Model) int {
+	ms := [2]*C.model{a.m, b.m}
+	return int(C.model_run_many(&ms[0], 2)) // want `a may be collected while C.model_run_many runs with a.m`
+}
+
+// PairKept keeps both alive.
+func PairKept(a, b *Model) int {
+	ms := [2]*C.model{a.m, b.m}
+	defer runtime.KeepAlive(b)
+	defer runtime.KeepAlive(a)
+	return int(C.model_run_many(&ms[0], 2))
+}
+
+// Gathered appends the handles of a slice of objects.
+func Gathered(xs []*Model) int {
+	ms := make([]*C.model, 0, len(xs))
+	for _, x := range xs {
+		ms = append(ms, x.m)
+	}
+	return int(C.model_run_many(unsafe.SliceData(ms), C.int(len(ms)))) // want `the Model objects in xs may be collected while C.model_run_many runs`
+}
+
+// GatheredKept keeps the slice of objects alive.
+func GatheredKept(xs []*Model) int {
+	var ms []*C.model
+	for _, x := range xs {
+		ms = append(ms, x.m)
+	}
+	n := int(C.model_run_many(&ms[0], C.int(len(ms))))
+	runtime.KeepAlive(xs)
+	return n
+}
