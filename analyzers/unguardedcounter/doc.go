@@ -78,7 +78,9 @@ Accesses with a lock held (including in a deferred function literal that
 runs before the deferred Unlock, and in an unexported function whose
 callers in the package all hold it, see the guards pass), in a sync.Once
 body, to an object the
-function has just allocated (a constructor) or that every caller of an
+function has just allocated and not yet published (a constructor: until
+its address is stored where others read it, sent, or handed to a
+goroutine) or that every caller of an
 unexported init helper has (o := new(Obj); o.init(); return o), and in test
 files (the flag
 -unguardedcounter.tests includes them) are not reported. //export

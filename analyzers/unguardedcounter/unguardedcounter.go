@@ -395,11 +395,85 @@ func (c *checker) testFile(pos token.Pos) bool {
 func (c *checker) fresh(a *guards.Access) bool {
 	switch root := a.Ref.Root.(type) {
 	case *ssa.Alloc:
-		return !srcname.IsVar(root) || beforeEscapes(root, a.Instr, nil)
+		if srcname.IsVar(root) {
+			return beforeEscapes(root, a.Instr, nil)
+		}
+		return len(c.locksOf(a.Func, a.Instr)) > 0 || !publishedBefore(root, a.Instr)
 	case *ssa.Parameter:
 		return c.freshParam(root, a.Instr, 0)
 	}
 	return false
+}
+
+// publishedBefore reports whether the object al, a new allocation (&T{},
+// new(T)), may be published before instr: its address stored where other
+// code can read it (a field, a global, a slice element, a map), sent on a
+// channel, or handed to a goroutine (an argument of a go statement, or a
+// variable holding it that a literal a go statement or wg.Go starts
+// captures). Another goroutine may then use the object at instr. Calls
+// that are given the object are not publications here: what they do with
+// it is not known (runtime.SetFinalizer(o, …) before o.refs = 1 keeps it
+// fresh).
+func publishedBefore(al *ssa.Alloc, instr ssa.Instruction) bool {
+	if instr == nil || instr.Parent() != al.Parent() {
+		return false
+	}
+	// reaches reports whether instr may run after p
+	reaches := func(p ssa.Instruction) bool {
+		b := p.Block()
+		if b != instr.Block() {
+			return cfg.BlockReaches(b, instr.Block())
+		}
+		if slices.Index(b.Instrs, p) < slices.Index(b.Instrs, instr) {
+			return true
+		}
+		return slices.ContainsFunc(b.Succs, func(s *ssa.BasicBlock) bool { return cfg.BlockReaches(s, b) }) // a loop
+	}
+	started := func(mc *ssa.MakeClosure) []ssa.Instruction {
+		var out []ssa.Instruction
+		for _, r := range *mc.Referrers() {
+			switch r := r.(type) {
+			case *ssa.Go:
+				out = append(out, r)
+			case *ssa.Call:
+				if slices.Contains(r.Call.Args, ssa.Value(mc)) {
+					out = append(out, r) // wg.Go(func() { … }), or any call that may start it
+				}
+			}
+		}
+		return out
+	}
+	var pubs []ssa.Instruction
+	for _, r := range *al.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Val != ssa.Value(al) {
+				continue
+			}
+			if v, ok := r.Addr.(*ssa.Alloc); ok && v.Parent() == al.Parent() {
+				// a variable holding it: published where a goroutine's
+				// literal captures the variable
+				for _, vr := range *v.Referrers() {
+					if mc, ok := vr.(*ssa.MakeClosure); ok {
+						pubs = append(pubs, started(mc)...)
+					}
+				}
+				continue
+			}
+			pubs = append(pubs, r)
+		case *ssa.MapUpdate:
+			if r.Value == ssa.Value(al) || r.Key == ssa.Value(al) {
+				pubs = append(pubs, r)
+			}
+		case *ssa.Send:
+			if r.X == ssa.Value(al) {
+				pubs = append(pubs, r)
+			}
+		case *ssa.Go:
+			pubs = append(pubs, r)
+		}
+	}
+	return slices.ContainsFunc(pubs, reaches)
 }
 
 // freshParam reports whether the object parameter p points to is fresh
@@ -426,7 +500,7 @@ func (c *checker) freshParam(p *ssa.Parameter, instr ssa.Instruction, depth int)
 		}
 		switch arg := access.StripConv(site.Call.Args[i]).(type) {
 		case *ssa.Alloc:
-			if srcname.IsVar(arg) && !beforeEscapes(arg, site, site) {
+			if srcname.IsVar(arg) && !beforeEscapes(arg, site, site) || !srcname.IsVar(arg) && publishedBefore(arg, site) {
 				return false
 			}
 		case *ssa.Parameter:
