@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lifetimevet/lifetimevet/internal/access"
+	"github.com/lifetimevet/lifetimevet/internal/cfg"
 	"github.com/lifetimevet/lifetimevet/internal/diag"
 	"github.com/lifetimevet/lifetimevet/passes/cgocall"
 	"github.com/lifetimevet/lifetimevet/passes/cpreamble"
@@ -229,7 +230,7 @@ func uncheckedUse(mres *model.Result, fn *ssa.Function, ev *lifetime.Event, clea
 	if !ok || cl.method == fn.Name() || mres.Model.ChecksNull(ev.Second.CFunc) {
 		return unchecked{}, false
 	}
-	if validated(fn, ev.Second.Instr) {
+	if validated(fn, ev.Second.Instr) || loopChecked(fn, ev.Second.Instr) {
 		return unchecked{}, false
 	}
 	return unchecked{fn, ev, f, cl}, true
@@ -302,7 +303,7 @@ func reportUnchecked(pass *analysis.Pass, rep *diag.Reporter, calls *cgocall.Res
 				continue
 			}
 			users++
-			if !bad[fn] && (checksParam(fn, 0, 0, state) || safe[fn]) {
+			if !bad[fn] && (checksParam(fn, 0, 0, state) || safe[fn] || loopChecked(fn, nil)) {
 				checking++
 			}
 		}
@@ -552,6 +553,93 @@ func validated(fn *ssa.Function, use ssa.Instruction) bool {
 				ok = validatorCall(fn, instr, 0, 0)
 			}
 			if ok && (instr.Block() == use.Block() && slices.Index(b.Instrs, instr) < slices.Index(b.Instrs, use) || instr.Block() != use.Block() && instr.Block().Dominates(use.Block())) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// loopChecked reports whether a loop over a slice literal that holds the
+// receiver tests each element before use, with use after the loop (for
+// _, x := range []*Mat{m, o} { if x.p == nil { return ErrClosed } }, the
+// inline form of a variadic validator): the test reads a field of the
+// element, or passes the element to a validating helper. The literal's
+// length is fixed, and every trip of the loop runs before its exit.
+// With use nil, it reports whether such a loop test exists at all.
+func loopChecked(fn *ssa.Function, use ssa.Instruction) bool {
+	if len(fn.Params) == 0 {
+		return false
+	}
+	// holds reports whether v is an element loaded from a slice literal
+	// holding the receiver
+	holds := func(v ssa.Value) bool {
+		ld, ok := v.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			return false
+		}
+		ia, ok := ld.X.(*ssa.IndexAddr)
+		if !ok {
+			return false
+		}
+		return slices.ContainsFunc(varargs(ia.X), func(e ssa.Value) bool {
+			p, ok := lifetime.ParamPath(fn, e)
+			return ok && p.Root == 0 && len(p.Ops) == 0
+		})
+	}
+	var reads func(v ssa.Value, depth int) bool
+	reads = func(v ssa.Value, depth int) bool {
+		if v == nil || depth > 6 {
+			return false
+		}
+		switch v := v.(type) {
+		case *ssa.BinOp:
+			return reads(v.X, depth+1) || reads(v.Y, depth+1)
+		case *ssa.UnOp:
+			if v.Op != token.MUL {
+				return reads(v.X, depth+1)
+			}
+			// x.p: a field of the element
+			for x := v.X; ; {
+				fa, ok := x.(*ssa.FieldAddr)
+				if !ok {
+					return false
+				}
+				if holds(fa.X) {
+					return true
+				}
+				ld, ok := fa.X.(*ssa.UnOp)
+				if !ok || ld.Op != token.MUL {
+					return false
+				}
+				x = ld.X
+			}
+		case *ssa.Extract:
+			return reads(v.Tuple, depth+1)
+		case *ssa.Call:
+			// x.check(): a validating helper given the element
+			callee := v.Call.StaticCallee()
+			if callee == nil || callee.Pkg != fn.Pkg || len(v.Call.Args) == 0 || !holds(v.Call.Args[0]) {
+				return false
+			}
+			return checksParam(callee, 0, 1, nil)
+		}
+		return false
+	}
+	for _, b := range fn.Blocks {
+		iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok || !reads(iff.Cond, 0) {
+			continue
+		}
+		if use == nil {
+			return true
+		}
+		if cfg.BlockReaches(use.Block(), b) {
+			continue // (use inside the loop, or before it)
+		}
+		// the loop's header: it dominates the test and the use
+		for h := b.Idom(); h != nil; h = h.Idom() {
+			if h.Dominates(use.Block()) && cfg.BlockReaches(b, h) {
 				return true
 			}
 		}
