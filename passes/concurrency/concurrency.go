@@ -1643,7 +1643,13 @@ func apiEvidence(pass *analysis.Pass, calls *cgocall.Result) (string, map[types.
 }
 
 var (
-	safeDoc   = regexp.MustCompile(`(?i)\b(safe (for|to) (concurrent|simultaneous|parallel) use|safe (for|to) use (concurrently|from multiple goroutines|by multiple goroutines)|safe for use by multiple goroutines|(goroutine|thread|concurrency)[- ]safe)\b`)
+	safeDoc = regexp.MustCompile(`(?i)\b(safe (for|to) (concurrent|simultaneous|parallel) use|safe (for|to) (use|call) (concurrently|from (multiple|several|many|different) goroutines|by multiple goroutines)|safe for use by multiple goroutines|(goroutine|thread|concurrency)[- ]safe)\b` +
+		// net.Conn's "Multiple goroutines may invoke methods on a Conn simultaneously"
+		`|\b(multiple|several|many) goroutines (may|can) (invoke|call|use)\b[^.]*\b(simultaneously|concurrently|at once|at the same time)\b`)
+	// clauseSep splits a doc comment into the sentences and clauses that
+	// say one thing each ("S is safe for concurrent use, but Close must
+	// not be called during Run")
+	clauseSep = regexp.MustCompile(`[.;]|,?\s+but\s+`)
 	notSafeDo = regexp.MustCompile(`(?i)\b(not|isn't|is not|aren't|are not|never|un)\s*(safe|thread-safe|goroutine-safe)\b|\bnot\b[^.]*\b(goroutine|thread|concurrency)[- ]safe\b|\bunsafe for concurrent\b|\bnot\b[^.]*\bsafe for (concurrent|simultaneous)` +
 		`|\b(must|should|may|can)\s*not\s+be\s+(used|called|shared|accessed)\s+(concurrently|in parallel|simultaneously|(from|by|on|across) (multiple|several|many|different|two) (goroutines|threads))` +
 		`|\b(one|single) goroutine at a time\b|\bonly\b[^.]*\bfrom (a single|one) goroutine\b`)
@@ -1676,7 +1682,8 @@ func (r *Result) typeEvidence(mres *model.Result) {
 					doc = gd.Doc
 				}
 				if doc != nil {
-					// A sentence (or clause) that says the type is safe
+					// A sentence or clause (split at '.', ';' and 'but')
+					// that says the type is safe
 					// for concurrent use is evidence; one that says
 					// something is not confines the type. Those that
 					// name the type decide first: the others may be
@@ -1687,7 +1694,7 @@ func (r *Result) typeEvidence(mres *model.Result) {
 					// use"). Where they disagree, not safe wins.
 					var safe, notSafe [2]bool // [names the type]
 					names := regexp.MustCompile(`\b` + regexp.QuoteMeta(tn.Name()) + `\b`)
-					for _, sentence := range strings.FieldsFunc(docText(doc), func(r rune) bool { return r == '.' || r == ';' }) {
+					for _, sentence := range clauseSep.Split(docText(doc), -1) {
 						n := 0
 						if names.MatchString(sentence) {
 							n = 1

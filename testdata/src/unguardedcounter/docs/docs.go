@@ -50,3 +50,27 @@ func (h *Handle) Use() {
 	C.db_exec(h.db)
 	h.uses++
 }
+
+// Session is safe for concurrent use by multiple goroutines, but Close
+// must not be called concurrently with Run.
+type Session struct {
+	db   unsafe.Pointer
+	runs int
+}
+
+func (s *Session) Run() {
+	C.db_exec(s.db)
+	s.runs++ // want `Run increments s.runs without atomics or a lock: Session is documented as safe for concurrent use`
+}
+
+// Stream is a connection. Multiple goroutines may invoke methods on a
+// Stream simultaneously.
+type Stream struct {
+	db   unsafe.Pointer
+	sent int
+}
+
+func (s *Stream) Send() {
+	C.db_exec(s.db)
+	s.sent++ // want `Send increments s.sent without atomics or a lock: Stream is documented as safe for concurrent use`
+}
