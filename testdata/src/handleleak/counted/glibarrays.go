@@ -18,8 +18,16 @@ static GSource *g_idle_source_new(void) { return calloc(1, sizeof(GSource)); }
 static unsigned g_source_attach(GSource *s, GMainContext *c) { return 1; }
 static void g_source_destroy(GSource *s) { }
 static void g_source_unref(GSource *s) { free(s); }
+void *g_malloc(unsigned long n);
+GBytes *g_bytes_new_take(void *data, unsigned long n);
+typedef struct { int refs; } GPtrArray;
+GPtrArray *g_ptr_array_new(void);
+void g_ptr_array_add(GPtrArray *a, void *p);
+char *g_strdup(const char *s);
 */
 import "C"
+
+import "unsafe"
 
 func toBytes() *C.GBytes {
 	ba := C.g_byte_array_new()
@@ -52,4 +60,17 @@ func toBytesOr(fail bool) {
 		return
 	}
 	C.g_bytes_unref(b)
+}
+
+// taken hands its buffer to the GBytes, which frees it.
+func taken(n int) *C.GBytes {
+	data := C.g_malloc(C.ulong(n))
+	return C.g_bytes_new_take(data, C.ulong(n))
+}
+
+// added hands each string to the array.
+func added() *C.GPtrArray {
+	a := C.g_ptr_array_new()
+	C.g_ptr_array_add(a, unsafe.Pointer(C.g_strdup(nil)))
+	return a
 }
