@@ -1652,7 +1652,12 @@ var (
 	clauseSep = regexp.MustCompile(`[.;]|,?\s+but\s+`)
 	notSafeDo = regexp.MustCompile(`(?i)\b(not|isn't|is not|aren't|are not|never|un)\s*(safe|thread-safe|goroutine-safe)\b|\bnot\b[^.]*\b(goroutine|thread|concurrency)[- ]safe\b|\bunsafe for concurrent\b|\bnot\b[^.]*\bsafe for (concurrent|simultaneous)` +
 		`|\b(must|should|may|can)\s*not\s+be\s+(used|called|shared|accessed)\s+(concurrently|in parallel|simultaneously|(from|by|on|across) (multiple|several|many|different|two) (goroutines|threads))` +
-		`|\b(one|single) goroutine at a time\b|\bonly\b[^.]*\bfrom (a single|one) goroutine\b`)
+		`|\b(one|single) goroutine at a time\b|\bonly\b[^.]*\bfrom (a single|one) goroutine\b` +
+		// LMDB's "A Txn must only be used by the goroutine that created it"
+		`|\bonly be used (by|from|on|in) the (goroutine|thread)\b`)
+	// otherName finds, after a sentence's first word, a capitalised word
+	// that is not an acronym (Env, Codec, Pool): the name of another type
+	otherName = regexp.MustCompile(`\s[A-Z][a-z]\w*`)
 )
 
 // typeEvidence collects the type-level evidence of the package's types.
@@ -1691,13 +1696,16 @@ func (r *Result) typeEvidence(mres *model.Result) {
 					// use. The underlying sqlite3 handle is not
 					// thread-safe, so every call holds mu") or another
 					// type ("Use a Pool, which is safe for concurrent
-					// use"). Where they disagree, not safe wins.
+					// use"); one that names another type says nothing of
+					// this one. Where they disagree, not safe wins.
 					var safe, notSafe [2]bool // [names the type]
 					names := regexp.MustCompile(`\b` + regexp.QuoteMeta(tn.Name()) + `\b`)
 					for _, sentence := range clauseSep.Split(docText(doc), -1) {
 						n := 0
 						if names.MatchString(sentence) {
 							n = 1
+						} else if otherName.MatchString(strings.TrimSpace(sentence)) {
+							continue // about another type ("The Env is safe for concurrent use")
 						}
 						switch {
 						case notSafeDo.MatchString(sentence):

@@ -74,3 +74,27 @@ func (s *Stream) Send() {
 	C.db_exec(s.db)
 	s.sent++ // want `Send increments s.sent without atomics or a lock: Stream is documented as safe for concurrent use`
 }
+
+// Txn is a transaction. A Txn must only be used by the goroutine that
+// created it. The Env is safe for concurrent use.
+type Txn struct {
+	db   unsafe.Pointer
+	puts int
+}
+
+func (t *Txn) Put() {
+	C.db_exec(t.db)
+	t.puts++
+}
+
+// Frame is a decoded frame. The Codec it came from is safe for
+// concurrent use.
+type Frame struct {
+	db   unsafe.Pointer
+	uses int
+}
+
+func (f *Frame) Use() {
+	C.db_exec(f.db)
+	f.uses++
+}
