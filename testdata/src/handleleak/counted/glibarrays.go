@@ -24,6 +24,10 @@ typedef struct { int refs; } GPtrArray;
 GPtrArray *g_ptr_array_new(void);
 void g_ptr_array_add(GPtrArray *a, void *p);
 char *g_strdup(const char *s);
+typedef struct GList { void *data; struct GList *next; } GList;
+GList *g_list_append(GList *l, void *data);
+void *g_bytes_unref_to_data(GBytes *b, unsigned long *n);
+void g_free(void *p);
 */
 import "C"
 
@@ -73,4 +77,17 @@ func added() *C.GPtrArray {
 	a := C.g_ptr_array_new()
 	C.g_ptr_array_add(a, unsafe.Pointer(C.g_strdup(nil)))
 	return a
+}
+
+// listed hands each string to the list, freed with g_list_free_full.
+func listed() *C.GList {
+	return C.g_list_append(nil, unsafe.Pointer(C.g_strdup(nil)))
+}
+
+// unwrapped drops the GBytes for its data, which it frees.
+func unwrapped() {
+	b := toBytes()
+	var n C.ulong
+	data := C.g_bytes_unref_to_data(b, &n)
+	C.g_free(data)
 }
