@@ -398,7 +398,7 @@ func (c *checker) fresh(a *guards.Access) bool {
 		if srcname.IsVar(root) {
 			return beforeEscapes(root, a.Instr, nil)
 		}
-		return len(c.locksOf(a.Func, a.Instr)) > 0 || !publishedBefore(root, a.Instr)
+		return len(c.locksOf(a.Func, a.Instr)) > 0 || !c.publishedBefore(root, a.Instr)
 	case *ssa.Parameter:
 		return c.freshParam(root, a.Instr, 0)
 	}
@@ -407,14 +407,16 @@ func (c *checker) fresh(a *guards.Access) bool {
 
 // publishedBefore reports whether the object al, a new allocation (&T{},
 // new(T)), may be published before instr: its address stored where other
-// code can read it (a field, a global, a slice element, a map), sent on a
-// channel, or handed to a goroutine (an argument of a go statement, or a
+// code can read it (a field, a global, a slice element, a map, a sync.Map
+// or an atomic.Pointer, also as an interface value), sent on a channel, or
+// handed to a goroutine (an argument of a go statement, or a
 // variable holding it that a literal a go statement or wg.Go starts
-// captures). Another goroutine may then use the object at instr. Calls
-// that are given the object are not publications here: what they do with
-// it is not known (runtime.SetFinalizer(o, …) before o.refs = 1 keeps it
-// fresh).
-func publishedBefore(al *ssa.Alloc, instr ssa.Instruction) bool {
+// captures). Another goroutine may then use the object at instr. Other
+// calls given the object are not publications here: what they do with it
+// is not known (runtime.SetFinalizer(o, …) before o.refs = 1 keeps it
+// fresh, and so does a helper that arms it; one that registers it,
+// register(p), is missed).
+func (c *checker) publishedBefore(al *ssa.Alloc, instr ssa.Instruction) bool {
 	if instr == nil || instr.Parent() != al.Parent() {
 		return false
 	}
@@ -444,36 +446,78 @@ func publishedBefore(al *ssa.Alloc, instr ssa.Instruction) bool {
 		return out
 	}
 	var pubs []ssa.Instruction
+	vals := []ssa.Value{al}
 	for _, r := range *al.Referrers() {
 		switch r := r.(type) {
-		case *ssa.Store:
-			if r.Val != ssa.Value(al) {
-				continue
-			}
-			if v, ok := r.Addr.(*ssa.Alloc); ok && v.Parent() == al.Parent() {
-				// a variable holding it: published where a goroutine's
-				// literal captures the variable
-				for _, vr := range *v.Referrers() {
-					if mc, ok := vr.(*ssa.MakeClosure); ok {
-						pubs = append(pubs, started(mc)...)
-					}
+		case *ssa.MakeInterface, *ssa.ChangeType, *ssa.Convert:
+			vals = append(vals, r.(ssa.Value)) // live.Store(id, any(p))
+		}
+	}
+	for _, v := range vals {
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Val != v {
+					continue
 				}
-				continue
-			}
-			pubs = append(pubs, r)
-		case *ssa.MapUpdate:
-			if r.Value == ssa.Value(al) || r.Key == ssa.Value(al) {
+				if v, ok := r.Addr.(*ssa.Alloc); ok && v.Parent() == al.Parent() {
+					// a variable holding it: published where a goroutine's
+					// literal captures the variable
+					for _, vr := range *v.Referrers() {
+						if mc, ok := vr.(*ssa.MakeClosure); ok {
+							pubs = append(pubs, started(mc)...)
+						}
+					}
+					continue
+				}
 				pubs = append(pubs, r)
-			}
-		case *ssa.Send:
-			if r.X == ssa.Value(al) {
+			case *ssa.MapUpdate:
+				if r.Value == v || r.Key == v {
+					pubs = append(pubs, r)
+				}
+			case *ssa.Send:
+				if r.X == v {
+					pubs = append(pubs, r)
+				}
+			case *ssa.Go:
 				pubs = append(pubs, r)
+			case *ssa.Call:
+				if storesShared(&r.Call) {
+					pubs = append(pubs, r) // live.Store(id, p), ptr.Store(p)
+				}
 			}
-		case *ssa.Go:
-			pubs = append(pubs, r)
 		}
 	}
 	return slices.ContainsFunc(pubs, reaches)
+}
+
+// storesShared reports whether com stores its arguments where other
+// goroutines load them, by the documented contract of the sync types: a
+// sync.Map's Store, LoadOrStore, Swap or CompareAndSwap, or the Store,
+// Swap or CompareAndSwap of a sync/atomic Pointer or Value.
+func storesShared(com *ssa.CallCommon) bool {
+	f := com.StaticCallee()
+	if f == nil || com.IsInvoke() || f.Signature.Recv() == nil {
+		return false
+	}
+	if o := f.Origin(); o != nil {
+		f = o
+	}
+	t := f.Signature.Recv().Type()
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	switch path, name := n.Obj().Pkg().Path(), n.Obj().Name(); {
+	case path == "sync" && name == "Map":
+		return f.Name() == "Store" || f.Name() == "LoadOrStore" || f.Name() == "Swap" || f.Name() == "CompareAndSwap"
+	case path == "sync/atomic" && (name == "Pointer" || name == "Value"):
+		return f.Name() == "Store" || f.Name() == "Swap" || f.Name() == "CompareAndSwap"
+	}
+	return false
 }
 
 // freshParam reports whether the object parameter p points to is fresh
@@ -500,7 +544,7 @@ func (c *checker) freshParam(p *ssa.Parameter, instr ssa.Instruction, depth int)
 		}
 		switch arg := access.StripConv(site.Call.Args[i]).(type) {
 		case *ssa.Alloc:
-			if srcname.IsVar(arg) && !beforeEscapes(arg, site, site) || !srcname.IsVar(arg) && publishedBefore(arg, site) {
+			if srcname.IsVar(arg) && !beforeEscapes(arg, site, site) || !srcname.IsVar(arg) && c.publishedBefore(arg, site) {
 				return false
 			}
 		case *ssa.Parameter:

@@ -88,3 +88,23 @@ func UnderLock(id int) *Entry {
 	entriesMu.Unlock()
 	return e
 }
+
+var live sync.Map
+
+// Stored publishes the entry in a sync.Map first.
+func Stored(id int) *Entry {
+	e := &Entry{}
+	live.Store(id, e)
+	e.refs = 1 // want `Stored writes e.refs plainly, but Retain accesses it with atomic Add`
+	return e
+}
+
+// arm sets a finalizer on the entry: no publication.
+func arm(e *Entry) { runtime.SetFinalizer(e, func(*Entry) {}) }
+
+func Armed() *Entry {
+	e := &Entry{}
+	arm(e)
+	e.refs = 1
+	return e
+}
