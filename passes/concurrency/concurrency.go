@@ -1000,20 +1000,28 @@ func joined(g *ssa.Go) bool {
 			}
 		}
 	}
-	// search for a path from g to a return that never waits
+	return waitsBeforeReturn(g, waits, joinBlock)
+}
+
+// waitsBeforeReturn reports whether every path from instr to a return of
+// its function passes an instruction waits accepts, or enters a block of
+// joined (entered only once the goroutine is waited for).
+func waitsBeforeReturn(instr ssa.Instruction, waits func(ssa.Instruction) bool, joined map[*ssa.BasicBlock]bool) bool {
 	seen := map[*ssa.BasicBlock]bool{}
+	// free reports whether a path from instruction from of b reaches a
+	// return without waiting
 	var free func(b *ssa.BasicBlock, from int) bool
 	free = func(b *ssa.BasicBlock, from int) bool {
-		for _, instr := range b.Instrs[from:] {
-			if waits(instr) {
+		for _, in := range b.Instrs[from:] {
+			if waits(in) {
 				return false
 			}
-			if _, ok := instr.(*ssa.Return); ok {
+			if _, ok := in.(*ssa.Return); ok {
 				return true
 			}
 		}
 		for _, s := range b.Succs {
-			if joinBlock[s] || seen[s] {
+			if joined[s] || seen[s] {
 				continue
 			}
 			seen[s] = true
@@ -1023,7 +1031,8 @@ func joined(g *ssa.Go) bool {
 		}
 		return false
 	}
-	return !free(g.Block(), slices.Index(g.Block().Instrs, ssa.Instruction(g))+1)
+	b := instr.Block()
+	return !free(b, slices.Index(b.Instrs, instr)+1)
 }
 
 // signals reports whether a goroutine's function closes or sends on the
@@ -1170,29 +1179,7 @@ func (sp spawn) joined() bool {
 		f := c.Call.StaticCallee()
 		return f != nil && f.Name() == "Wait" && len(c.Call.Args) == 1 && canonArg(c.Call.Args[0]) == group
 	}
-	b := sp.instr.Block()
-	seen := map[*ssa.BasicBlock]bool{}
-	var free func(b *ssa.BasicBlock, from int) bool
-	free = func(b *ssa.BasicBlock, from int) bool {
-		for _, instr := range b.Instrs[from:] {
-			if waits(instr) {
-				return false
-			}
-			if _, ok := instr.(*ssa.Return); ok {
-				return true
-			}
-		}
-		for _, s := range b.Succs {
-			if !seen[s] {
-				seen[s] = true
-				if free(s, 0) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return !free(b, slices.Index(b.Instrs, ssa.Instruction(sp.instr))+1)
+	return waitsBeforeReturn(sp.instr, waits, nil)
 }
 
 // An argVal is a value of the spawner's frame as a call names it: the
