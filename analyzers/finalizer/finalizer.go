@@ -304,6 +304,20 @@ func (c *checker) keepAlive(fn *ssa.Function) {
 					all = append(all, finding{call, cname, m, access.Ref{}})
 					continue
 				}
+				// Handles in the elements of a Go array whose first
+				// element reaches C: every object whose handle is there.
+				if ms := c.elemHandles(fn, call, arg); len(ms) > 0 {
+					for _, m := range ms {
+						if c.keptAlive(fn, call, m.obj, call) || c.disarmedBefore(fn, call, m.obj) || c.claimedBefore(fn, call, m) || c.lockedOut(fn, call, m) ||
+							c.notArmedYet(fn, call, m.obj) || c.reachableFromLive(fn, call, m.obj) ||
+							slices.ContainsFunc(done, func(r access.Ref) bool { return sameRef(r, m.obj) }) {
+							continue
+						}
+						done = append(done, m.obj)
+						all = append(all, finding{call, cname, m, access.Ref{}})
+					}
+					continue
+				}
 				// A handle copied into a C struct (a parameter block:
 				// args.h = o.h) that reaches C, by address or by value.
 				if m, ok := c.copiedIn(fn, call, arg); ok {
@@ -827,9 +841,6 @@ func (c *checker) gathered(fn *ssa.Function, arg access.Ref) (managed, access.Re
 // struct during the call, and only the struct is kept alive by cgo. The
 // store must run before the call on every path to it.
 func (c *checker) copiedIn(fn *ssa.Function, call *ssa.Call, arg access.Ref) (managed, bool) {
-	if m, ok := c.elemHandle(fn, call, arg); ok {
-		return m, true
-	}
 	r := lifetime.NormRef(arg)
 	switch {
 	case len(r.Ops) == 0:
@@ -942,7 +953,7 @@ func (c *checker) argHandle(callee *ssa.Function, call *ssa.Call, v ssa.Value) (
 	return m, true
 }
 
-// elemHandle returns the managed handle fn stores into an element of the
+// elemHandles returns the managed handles fn stores into the elements of the
 // Go array or slice whose first element arg passes to C (&items[0], or
 // unsafe.SliceData(items)): C reads every element, and cgo keeps only the
 // array alive for the call, not the objects whose handles are in it. The
@@ -950,8 +961,15 @@ func (c *checker) argHandle(callee *ssa.Function, call *ssa.Call, v ssa.Value) (
 // OrtValue ** of an inputs array), a field of a struct element
 // (items[i].m = x.m, a slice literal of structs), or a field of a struct
 // literal copied into an element (append(items, C.item{m: x.m})). The
-// store runs before the call on every path, or in a loop before it.
-func (c *checker) elemHandle(fn *ssa.Function, call *ssa.Call, arg access.Ref) (managed, bool) {
+// store runs before the call on every path, or in a loop before it. Each
+// object appears once ([2]*C.OrtValue{a.v, b.v} gives a and b).
+func (c *checker) elemHandles(fn *ssa.Function, call *ssa.Call, arg access.Ref) []managed {
+	var out []managed
+	add := func(m managed) {
+		if !slices.ContainsFunc(out, func(o managed) bool { return sameRef(o.obj, m.obj) }) {
+			out = append(out, m)
+		}
+	}
 	r := lifetime.NormRef(arg)
 	var sliceVals []ssa.Value
 	switch {
@@ -962,7 +980,7 @@ func (c *checker) elemHandle(fn *ssa.Function, call *ssa.Call, arg access.Ref) (
 		// …) in a loop): every value stored in it
 		al, ok := r.Root.(*ssa.Alloc)
 		if !ok {
-			return managed{}, false
+			return nil
 		}
 		for _, ref := range *al.Referrers() {
 			if st, ok := ref.(*ssa.Store); ok && st.Addr == ssa.Value(al) {
@@ -972,14 +990,14 @@ func (c *checker) elemHandle(fn *ssa.Function, call *ssa.Call, arg access.Ref) (
 	case len(r.Ops) == 0:
 		sd, ok := r.Root.(*ssa.Call)
 		if !ok {
-			return managed{}, false
+			return nil
 		}
 		if b, ok := sd.Call.Value.(*ssa.Builtin); !ok || b.Name() != "SliceData" || len(sd.Call.Args) != 1 {
-			return managed{}, false
+			return nil
 		}
 		sliceVals = []ssa.Value{sd.Call.Args[0]}
 	default:
-		return managed{}, false
+		return nil
 	}
 	// the arrays the slice is made of: itself, what it slices, what
 	// appends put in it
@@ -1038,7 +1056,8 @@ func (c *checker) elemHandle(fn *ssa.Function, call *ssa.Call, arg access.Ref) (
 				continue
 			}
 			if m, ok := handle(st.Val); ok {
-				return m, true // the element, or a field of it
+				add(m) // the element, or a field of it
+				continue
 			}
 			if ld, ok := st.Val.(*ssa.UnOp); ok && ld.Op == token.MUL && len(sr.Ops) == 1 {
 				if al, ok := ld.X.(*ssa.Alloc); ok {
@@ -1048,7 +1067,7 @@ func (c *checker) elemHandle(fn *ssa.Function, call *ssa.Call, arg access.Ref) (
 		}
 	}
 	if len(lits) == 0 {
-		return managed{}, false
+		return out
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -1059,12 +1078,12 @@ func (c *checker) elemHandle(fn *ssa.Function, call *ssa.Call, arg access.Ref) (
 			sr := lifetime.NormRef(access.Ref{Root: st.Addr})
 			if lits[sr.Root] && len(sr.Ops) > 0 && fields(sr.Ops) {
 				if m, ok := handle(st.Val); ok {
-					return m, true
+					add(m)
 				}
 			}
 		}
 	}
-	return managed{}, false
+	return out
 }
 
 // builtBy returns the managed handle that call, of a function of the

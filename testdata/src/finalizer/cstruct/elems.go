@@ -93,7 +93,14 @@ func (x *Model) Zeroed() int {
 // Pair copies the handles of two objects into an array literal.
 func Pair(a, b *Model) int {
 	ms := [2]*C.model{a.m, b.m}
-	return int(C.model_run_many(&ms[0], 2)) // want `a may be collected while C.model_run_many runs with a.m`
+	return int(C.model_run_many(&ms[0], 2)) // want `a may be collected while C.model_run_many runs with a.m` `b may be collected while C.model_run_many runs with b.m`
+}
+
+// PairOneKept keeps a alive, and b not.
+func PairOneKept(a, b *Model) int {
+	ms := [2]*C.model{a.m, b.m}
+	defer runtime.KeepAlive(a)
+	return int(C.model_run_many(&ms[0], 2)) // want `b may be collected while C.model_run_many runs with b.m`
 }
 
 // PairKept keeps both alive.
