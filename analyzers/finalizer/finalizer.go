@@ -293,41 +293,38 @@ func (c *checker) keepAlive(fn *ssa.Function) {
 				continue
 			}
 			var done []access.Ref // objects found for this call
+			// found records m's object as at risk during the call, unless
+			// it is kept alive past it, its finalizer is disarmed, claimed
+			// or locked out first or not armed yet, it is reachable from a
+			// live value, or it is found for the call already
+			found := func(m managed) {
+				if c.keptAlive(fn, call, m.obj, call) || c.disarmedBefore(fn, call, m.obj) || c.claimedBefore(fn, call, m) || c.lockedOut(fn, call, m) ||
+					c.notArmedYet(fn, call, m.obj) || c.reachableFromLive(fn, call, m.obj) ||
+					slices.ContainsFunc(done, func(r access.Ref) bool { return sameRef(r, m.obj) }) {
+					return
+				}
+				done = append(done, m.obj)
+				all = append(all, finding{call, cname, m, access.Ref{}})
+			}
 			for _, arg := range args {
 				if m, ok := c.handleOf(fn, arg); ok {
-					if m.table && !c.tableChangedBefore(fn, call, m.obj.Root) || c.keptAlive(fn, call, m.obj, call) || c.disarmedBefore(fn, call, m.obj) || c.claimedBefore(fn, call, m) || c.lockedOut(fn, call, m) ||
-						c.notArmedYet(fn, call, m.obj) || c.swappedOut(fn, call, arg, m) || c.reachableFromLive(fn, call, m.obj) ||
-						slices.ContainsFunc(done, func(r access.Ref) bool { return sameRef(r, m.obj) }) {
-						continue
+					if !(m.table && !c.tableChangedBefore(fn, call, m.obj.Root)) && !c.swappedOut(fn, call, arg, m) {
+						found(m)
 					}
-					done = append(done, m.obj)
-					all = append(all, finding{call, cname, m, access.Ref{}})
 					continue
 				}
 				// Handles in the elements of a Go array whose first
 				// element reaches C: every object whose handle is there.
 				if ms := c.elemHandles(fn, call, arg); len(ms) > 0 {
 					for _, m := range ms {
-						if c.keptAlive(fn, call, m.obj, call) || c.disarmedBefore(fn, call, m.obj) || c.claimedBefore(fn, call, m) || c.lockedOut(fn, call, m) ||
-							c.notArmedYet(fn, call, m.obj) || c.reachableFromLive(fn, call, m.obj) ||
-							slices.ContainsFunc(done, func(r access.Ref) bool { return sameRef(r, m.obj) }) {
-							continue
-						}
-						done = append(done, m.obj)
-						all = append(all, finding{call, cname, m, access.Ref{}})
+						found(m)
 					}
 					continue
 				}
 				// A handle copied into a C struct (a parameter block:
 				// args.h = o.h) that reaches C, by address or by value.
 				if m, ok := c.copiedIn(fn, call, arg); ok {
-					if c.keptAlive(fn, call, m.obj, call) || c.disarmedBefore(fn, call, m.obj) || c.claimedBefore(fn, call, m) || c.lockedOut(fn, call, m) ||
-						c.notArmedYet(fn, call, m.obj) || c.reachableFromLive(fn, call, m.obj) ||
-						slices.ContainsFunc(done, func(r access.Ref) bool { return sameRef(r, m.obj) }) {
-						continue
-					}
-					done = append(done, m.obj)
-					all = append(all, finding{call, cname, m, access.Ref{}})
+					found(m)
 					continue
 				}
 				// Handles copied out of a collection of managed objects
