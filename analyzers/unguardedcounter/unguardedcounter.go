@@ -420,17 +420,6 @@ func (c *checker) publishedBefore(al *ssa.Alloc, instr ssa.Instruction) bool {
 	if instr == nil || instr.Parent() != al.Parent() {
 		return false
 	}
-	// reaches reports whether instr may run after p
-	reaches := func(p ssa.Instruction) bool {
-		b := p.Block()
-		if b != instr.Block() {
-			return cfg.BlockReaches(b, instr.Block())
-		}
-		if slices.Index(b.Instrs, p) < slices.Index(b.Instrs, instr) {
-			return true
-		}
-		return slices.ContainsFunc(b.Succs, func(s *ssa.BasicBlock) bool { return cfg.BlockReaches(s, b) }) // a loop
-	}
 	started := func(mc *ssa.MakeClosure) []ssa.Instruction {
 		var out []ssa.Instruction
 		for _, r := range *mc.Referrers() {
@@ -488,7 +477,7 @@ func (c *checker) publishedBefore(al *ssa.Alloc, instr ssa.Instruction) bool {
 			}
 		}
 	}
-	return slices.ContainsFunc(pubs, reaches)
+	return slices.ContainsFunc(pubs, func(p ssa.Instruction) bool { return cfg.Reaches(p, instr) })
 }
 
 // storesShared reports whether com stores its arguments where other
