@@ -1305,17 +1305,33 @@ func (g *guardsPass) unlockDeferredBefore(fn *ssa.Function, k Key, d *ssa.Defer)
 	return false
 }
 
-// unlocks reports whether the call com unlocks k: an Unlock of it, or a
-// helper that drops it.
+// unlocks reports whether the call com unlocks k (see unlockedKeys).
 func (g *guardsPass) unlocks(com *ssa.CallCommon, k Key) bool {
-	if e := g.helperOf(com); e != nil {
-		return slices.ContainsFunc(e.drops, func(dk Key) bool {
-			ak, ok := g.argKey(dk, com)
-			return ok && ak.matches(k)
-		})
+	return slices.ContainsFunc(g.unlockedKeys(com, nil), func(u Key) bool { return u.matches(k) })
+}
+
+// unlockedKeys returns the locks the call com unlocks: the lock of an
+// Unlock or RUnlock, or those a lock helper drops, named in the caller's
+// frame. self, when not nil, is the lock effect being computed for com's
+// caller: a recursive call says nothing of it.
+func (g *guardsPass) unlockedKeys(com *ssa.CallCommon, self *lockEffect) []Key {
+	if op, k, ok := lockOp(com); ok {
+		if op == "Unlock" || op == "RUnlock" {
+			return []Key{k}
+		}
+		return nil
 	}
-	op, uk, ok := lockOp(com)
-	return ok && (op == "Unlock" || op == "RUnlock") && uk.matches(k)
+	e := g.helperOf(com)
+	if e == nil || e == self {
+		return nil
+	}
+	var out []Key
+	for _, dk := range e.drops {
+		if ak, ok := g.argKey(dk, com); ok {
+			out = append(out, ak)
+		}
+	}
+	return out
 }
 
 // givesBack reports whether fn, started by a go statement while its
@@ -1394,18 +1410,8 @@ func (g *guardsPass) givenBack(fn *ssa.Function) []Key {
 				}
 				continue
 			}
-			ci, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			if op, k, ok := lockOp(ci.Common()); ok && (op == "Unlock" || op == "RUnlock") {
-				out = append(out, k)
-			} else if e := g.helperOf(ci.Common()); e != nil {
-				for _, dk := range e.drops {
-					if ak, ok := g.argKey(dk, ci.Common()); ok {
-						out = append(out, ak)
-					}
-				}
+			if ci, ok := instr.(ssa.CallInstruction); ok {
+				out = append(out, g.unlockedKeys(ci.Common(), nil)...)
 			}
 		}
 	}
@@ -2653,19 +2659,10 @@ func (g *guardsPass) lockEffectOf(fn *ssa.Function) *lockEffect {
 			if !ok {
 				continue
 			}
-			var ks []Key
 			e := g.helperOf(ci.Common())
-			op, k, isLock := lockOp(ci.Common())
+			_, _, isLock := lockOp(ci.Common())
 			touches = touches || isLock || e != nil && e != g.helpers[fn]
-			if isLock && (op == "Unlock" || op == "RUnlock") {
-				ks = append(ks, k)
-			} else if e != nil && e != g.helpers[fn] {
-				for _, dk := range e.drops {
-					if ak, ok := g.argKey(dk, ci.Common()); ok {
-						ks = append(ks, ak)
-					}
-				}
-			}
+			ks := g.unlockedKeys(ci.Common(), g.helpers[fn])
 			if inner, ok := ci.Common().Value.(*ssa.Call); ok {
 				// the func a helper returns, called: its Unlock
 				// (defer w.lock()() drops at the return what the
