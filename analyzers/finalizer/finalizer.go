@@ -795,13 +795,7 @@ func calleeName(fn *ssa.Function) string {
 // (tensors of a feeds slice copied into a C array); it returns one such
 // handle and the collection.
 func (c *checker) gathered(fn *ssa.Function, arg access.Ref) (managed, access.Ref, bool) {
-	r := lifetime.NormRef(arg)
-	if sd, ok := r.Root.(*ssa.Call); ok && len(r.Ops) == 0 {
-		// unsafe.SliceData(ptrs): &ptrs[0]
-		if b, ok := sd.Call.Value.(*ssa.Builtin); ok && b.Name() == "SliceData" && len(sd.Call.Args) == 1 {
-			r = lifetime.NormRef(access.Ref{Root: sd.Call.Args[0]}).With(access.Op{Kind: access.IndexAddr})
-		}
-	}
+	r := elemRef(arg)
 	i := slices.IndexFunc(r.Ops, func(o access.Op) bool { return o.Kind == access.IndexAddr })
 	var arrays []access.Ref
 	switch {
@@ -890,7 +884,7 @@ func (c *checker) copiedIn(fn *ssa.Function, call *ssa.Call, arg access.Ref) (ma
 			}
 			sr := lifetime.NormRef(access.Ref{Root: st.Addr})
 			ops := sr.Ops
-			if !slices.Contains(srcs, sr.Root) || len(ops) == 0 || slices.ContainsFunc(ops, func(o access.Op) bool { return o.Kind != access.FieldAddr }) {
+			if !slices.Contains(srcs, sr.Root) || len(ops) == 0 || !fieldsOnly(ops) {
 				continue
 			}
 			if m, ok := c.handleOf(fn, access.Ref{Root: st.Val}); ok && !m.table {
@@ -899,6 +893,24 @@ func (c *checker) copiedIn(fn *ssa.Function, call *ssa.Call, arg access.Ref) (ma
 		}
 	}
 	return managed{}, false
+}
+
+// elemRef returns arg normalized (lifetime.NormRef), with
+// unsafe.SliceData(s) read as &s[0], the first element's address.
+func elemRef(arg access.Ref) access.Ref {
+	r := lifetime.NormRef(arg)
+	if sd, ok := r.Root.(*ssa.Call); ok && len(r.Ops) == 0 {
+		if b, ok := sd.Call.Value.(*ssa.Builtin); ok && b.Name() == "SliceData" && len(sd.Call.Args) == 1 {
+			return lifetime.NormRef(access.Ref{Root: sd.Call.Args[0]}).With(access.Op{Kind: access.IndexAddr})
+		}
+	}
+	return r
+}
+
+// fieldsOnly reports whether ops are field addresses only (a path into
+// a struct, or none).
+func fieldsOnly(ops []access.Op) bool {
+	return !slices.ContainsFunc(ops, func(o access.Op) bool { return o.Kind != access.FieldAddr })
 }
 
 // filledBy returns the managed handle that call, of a function of the
@@ -917,7 +929,7 @@ func (c *checker) filledBy(call *ssa.Call, i int) (managed, bool) {
 				continue
 			}
 			sr := lifetime.NormRef(access.Ref{Root: st.Addr})
-			if sr.Root != callee.Params[i] || len(sr.Ops) == 0 || slices.ContainsFunc(sr.Ops, func(o access.Op) bool { return o.Kind != access.FieldAddr }) {
+			if sr.Root != callee.Params[i] || len(sr.Ops) == 0 || !fieldsOnly(sr.Ops) {
 				continue
 			}
 			if m, ok := c.argHandle(callee, call, st.Val); ok {
@@ -967,7 +979,7 @@ func (c *checker) elemHandles(fn *ssa.Function, call *ssa.Call, arg access.Ref) 
 			out = append(out, m)
 		}
 	}
-	r := lifetime.NormRef(arg)
+	r := elemRef(arg)
 	var sliceVals []ssa.Value
 	switch {
 	case len(r.Ops) == 1 && r.Ops[0].Kind == access.IndexAddr:
@@ -984,15 +996,6 @@ func (c *checker) elemHandles(fn *ssa.Function, call *ssa.Call, arg access.Ref) 
 				sliceVals = append(sliceVals, st.Val)
 			}
 		}
-	case len(r.Ops) == 0:
-		sd, ok := r.Root.(*ssa.Call)
-		if !ok {
-			return nil
-		}
-		if b, ok := sd.Call.Value.(*ssa.Builtin); !ok || b.Name() != "SliceData" || len(sd.Call.Args) != 1 {
-			return nil
-		}
-		sliceVals = []ssa.Value{sd.Call.Args[0]}
 	default:
 		return nil
 	}
@@ -1033,9 +1036,6 @@ func (c *checker) elemHandles(fn *ssa.Function, call *ssa.Call, arg access.Ref) 
 			}
 		}
 	}
-	fields := func(ops []access.Op) bool {
-		return !slices.ContainsFunc(ops, func(o access.Op) bool { return o.Kind != access.FieldAddr })
-	}
 	// (a handle taken from a collection, objs[i].m, is gathered's)
 	handle := func(v ssa.Value) (managed, bool) {
 		m, ok := c.handleOf(fn, access.Ref{Root: v})
@@ -1049,7 +1049,7 @@ func (c *checker) elemHandles(fn *ssa.Function, call *ssa.Call, arg access.Ref) 
 				continue
 			}
 			sr := lifetime.NormRef(access.Ref{Root: st.Addr})
-			if !arrays[sr.Root] || len(sr.Ops) == 0 || sr.Ops[0].Kind != access.IndexAddr || !fields(sr.Ops[1:]) {
+			if !arrays[sr.Root] || len(sr.Ops) == 0 || sr.Ops[0].Kind != access.IndexAddr || !fieldsOnly(sr.Ops[1:]) {
 				continue
 			}
 			if m, ok := handle(st.Val); ok {
@@ -1073,7 +1073,7 @@ func (c *checker) elemHandles(fn *ssa.Function, call *ssa.Call, arg access.Ref) 
 				continue
 			}
 			sr := lifetime.NormRef(access.Ref{Root: st.Addr})
-			if lits[sr.Root] && len(sr.Ops) > 0 && fields(sr.Ops) {
+			if lits[sr.Root] && len(sr.Ops) > 0 && fieldsOnly(sr.Ops) {
 				if m, ok := handle(st.Val); ok {
 					add(m)
 				}
@@ -1114,7 +1114,7 @@ func (c *checker) builtBy(call *ssa.Call) (managed, bool) {
 			}
 			sr := lifetime.NormRef(access.Ref{Root: st.Addr})
 			al, ok := sr.Root.(*ssa.Alloc)
-			if !ok || !slices.Contains(lits, al) || len(sr.Ops) == 0 || slices.ContainsFunc(sr.Ops, func(o access.Op) bool { return o.Kind != access.FieldAddr }) {
+			if !ok || !slices.Contains(lits, al) || len(sr.Ops) == 0 || !fieldsOnly(sr.Ops) {
 				continue
 			}
 			if m, ok := c.argHandle(callee, call, st.Val); ok {
